@@ -1,0 +1,54 @@
+import { ValueTransformer } from 'typeorm';
+
+/**
+ * Money is handled as integer cents in code and stored as `numeric(12,2)`: exact, never a float
+ * (decisions §6). Decimal strings from PostgreSQL and from JSON numbers are converted without
+ * passing through floating-point arithmetic.
+ */
+export type Cents = number;
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d{1,2})\d*)?$/;
+
+/** Parses a decimal with at most two significant decimals ("12.5", 12.5, "12.50") into cents. */
+export function toCents(value: string | number): Cents {
+  const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
+  const match = DECIMAL.exec(text);
+  if (!match) throw new RangeError(`Not a decimal amount: ${text}`);
+  const [, sign, whole, fraction = ''] = match;
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return sign ? -cents : cents;
+}
+
+/** Cents to the `numeric` string form ("1234.50"). */
+export function centsToDecimal(cents: Cents): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Cents to the JSON number of the contract (at most two decimals). */
+export function centsToNumber(cents: Cents): number {
+  return Number(centsToDecimal(cents));
+}
+
+/** Whether a number has at most two decimals, checked on its shortest decimal representation. */
+export function hasAtMostTwoDecimals(value: number): boolean {
+  return Number.isFinite(value) && /^-?\d+(\.\d{1,2})?$/.test(numberToPlainString(value));
+}
+
+/** `amount × percent / 100`, rounded half up to the cent; percent may carry two decimals. */
+export function percentOf(amount: Cents, percent: string | number): Cents {
+  const basisPoints = toCents(percent); // 12.5% → 1250
+  return Math.floor((amount * basisPoints + 5000) / 10000);
+}
+
+function numberToPlainString(value: number): string {
+  // Avoid exponent notation for very small or large numbers.
+  return Math.abs(value) < 1e21 ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : String(value);
+}
+
+/** TypeORM transformer: `numeric(12,2)` column ↔ integer cents. */
+export const centsColumn: ValueTransformer = {
+  to: (value: Cents | null | undefined) => (value === null || value === undefined ? value : centsToDecimal(value)),
+  from: (value: string | null) => (value === null ? null : toCents(value)),
+};

@@ -1,0 +1,56 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+
+/** `page` (1+, default 1) and `per_page` (1–100, default 15); out of range is 422 (decisions §6). */
+export class PaginationQueryDto {
+  @ApiPropertyOptional({ minimum: 1, default: 1, example: 1 })
+  @Type(() => Number)
+  @IsInt({ message: 'page must be an integer.' })
+  @Min(1, { message: 'page must be at least 1.' })
+  page: number = 1;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 15, example: 15 })
+  @Type(() => Number)
+  @IsInt({ message: 'per_page must be an integer.' })
+  @Min(1, { message: 'per_page must be at least 1.' })
+  @Max(100, { message: 'per_page must be at most 100.' })
+  per_page: number = 15;
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+export function pageRequest(query: PaginationQueryDto): PageRequest {
+  return { page: query.page, perPage: query.per_page, offset: (query.page - 1) * query.per_page };
+}
+
+export type PaginatedEnvelope<K extends string, T> = {
+  status: 'success';
+  page: number;
+  per_page: number;
+  last_page: number;
+  total: number;
+} & { [key in K]: T[] };
+
+/** The list envelope of spec 2.11; `last_page` = max(1, ceil(total / per_page)). */
+export function paginated<K extends string, T>(
+  key: K,
+  items: T[],
+  total: number,
+  page: PageRequest,
+  extra: Record<string, unknown> = {},
+): PaginatedEnvelope<K, T> {
+  return {
+    status: 'success',
+    page: page.page,
+    per_page: page.perPage,
+    last_page: Math.max(1, Math.ceil(total / page.perPage)),
+    total,
+    ...extra,
+    [key]: items,
+  } as PaginatedEnvelope<K, T>;
+}

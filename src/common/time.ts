@@ -1,0 +1,19 @@
+/**
+ * Contract timestamp: `YYYY-MM-DDTHH:MM:SS.ffffffZ` (decisions §6). JavaScript dates carry
+ * milliseconds, so the last three digits are zero.
+ */
+export function formatTimestamp(date: Date): string;
+export function formatTimestamp(date: Date | null | undefined): string | null;
+export function formatTimestamp(date: Date | null | undefined): string | null {
+  if (!date) return null;
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** A replaceable clock, so tests can move time (OAuth code expiry, coupon expiry). */
+export interface Clock {
+  now(): Date;
+}
+
+export const CLOCK = Symbol('CLOCK');
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/**
+ * The only place that reads `process.env` (decisions §1). Everything else receives a typed,
+ * validated {@link AppConfig}; a bad value stops start-up with one line naming the variable.
+ */
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => ['true', '1', 'yes'].includes(value));
+
+const env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  BASE_URL: httpUrl.optional(),
+  WEB_URL: httpUrl.optional(),
+  PAY_URL: httpUrl.optional(),
+  CDN_URL: httpUrl.optional(),
+  DATABASE_URL: z
+    .string()
+    .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  MAX_FILE_MB: z.coerce.number().positive().max(10240).default(100),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  REDIS_URL: z
+    .string()
+    .refine((value) => /^rediss?:\/\//.test(value), 'must be a redis:// URL')
+    .optional(),
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  WEBHOOK_WORKER: boolean.default(true),
+  SESSION_SECRET: z.string().min(16).optional(),
+});
+
+type Env = z.input<typeof env>;
+
+export interface AppConfig {
+  port: number;
+  nodeEnv: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  logLevel: string;
+  urls: { base: string; web: string; pay: string; cdn: string };
+  /** Path each surface is mounted at ('' for the root), derived from its URL. */
+  paths: { base: string; web: string; pay: string; cdn: string };
+  database: { url?: string; poolSize: number };
+  dataDir: string;
+  paymentProvider: 'sandbox';
+  maxFileBytes: number;
+  rateLimitPerMinute: number;
+  redisUrl?: string;
+  webhooks: { allowPrivate: boolean; runWorker: boolean };
+  sessionSecret?: string;
+}
+
+export class ConfigError extends Error {}
+
+function pathOf(url: string): string {
+  return new URL(url).pathname.replace(/\/+$/, '');
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // Empty strings count as unset, so `FOO= npm start` behaves like no FOO at all.
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(env.shape)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = env.safeParse(raw as Env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(raw[name])} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const base = e.BASE_URL ?? `http://localhost:${e.PORT}`;
+  const urls = {
+    base,
+    web: e.WEB_URL ?? `${base}/web`,
+    pay: e.PAY_URL ?? `${base}/pay`,
+    cdn: e.CDN_URL ?? `${base}/cdn`,
+  };
+  return {
+    port: e.PORT,
+    nodeEnv: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    urls,
+    paths: { base: pathOf(urls.base), web: pathOf(urls.web), pay: pathOf(urls.pay), cdn: pathOf(urls.cdn) },
+    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? 20 },
+    dataDir: e.DATA_DIR,
+    paymentProvider: e.PAYMENT_PROVIDER,
+    maxFileBytes: Math.round(e.MAX_FILE_MB * 1024 * 1024),
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    redisUrl: e.REDIS_URL,
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, runWorker: e.WEBHOOK_WORKER },
+    sessionSecret: e.SESSION_SECRET,
+  };
+}

@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig } from './config/app-config';
+import { DatabaseConnection } from './database/database-connection';
+
+async function bootstrap(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const connection = await DatabaseConnection.open(config);
+  const app = await createApp(config, connection);
+  // Nest's shutdown hooks close the HTTP server first (in-flight requests finish), then the pool,
+  // then the embedded database.
+  await app.listen(config.port);
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Affiliates and commissions (issue #8). */
+@Module({})
+export class AffiliatesModule {}

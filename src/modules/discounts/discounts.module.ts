@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Coupon codes (issue #6). */
+@Module({})
+export class DiscountsModule {}

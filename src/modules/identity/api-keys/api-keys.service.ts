@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { generateToken, sha256Hex } from '../../../common/crypto';
+import { ValidationError } from '../../../common/errors/app-error';
+import { Principal } from '../auth/principal';
+import { isScope, Scope } from '../scopes';
+import { ApiKey } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
+
+/** `last_used_at` is written at most once per key per interval, never on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+@Injectable()
+export class ApiKeysService {
+  private readonly lastTouched = new Map<number, number>();
+
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  /** Creates a key; the token is returned here once and only its hash is kept. */
+  async create(input: { storeId: number; sellerId: number; name: string; scopes: string[] }): Promise<{ apiKey: ApiKey; token: string }> {
+    const unknown = input.scopes.filter((scope) => !isScope(scope));
+    if (unknown.length) throw ValidationError.field('scopes', `Unknown scope: ${unknown.join(', ')}.`);
+    if (!input.scopes.length) throw ValidationError.field('scopes', 'Choose at least one scope.');
+    const token = generateToken('sk');
+    const apiKey = await this.keys.create({
+      storeId: input.storeId,
+      sellerId: input.sellerId,
+      name: input.name,
+      prefix: token.slice(0, 10),
+      tokenHash: sha256Hex(token),
+      scopes: [...new Set(input.scopes)] as Scope[],
+    });
+    return { apiKey, token };
+  }
+
+  list(storeId: number): Promise<ApiKey[]> {
+    return this.keys.listForStore(storeId);
+  }
+
+  revoke(storeId: number, id: number): Promise<boolean> {
+    return this.keys.revoke(storeId, id);
+  }
+
+  async authenticate(token: string): Promise<Principal | null> {
+    const key = await this.keys.findActiveByHash(sha256Hex(token));
+    if (!key) return null;
+    this.recordUse(key.id);
+    return { storeId: key.storeId, sellerId: key.sellerId, scopes: key.scopes, tokenType: 'api_key', tokenId: key.id };
+  }
+
+  private recordUse(id: number): void {
+    const now = Date.now();
+    if (now - (this.lastTouched.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastTouched.set(id, now);
+    // Fire and forget: a lost `last used` update must never fail the request.
+    void this.keys.touchLastUsed(id, new Date(now)).catch(() => this.lastTouched.delete(id));
+  }
+}

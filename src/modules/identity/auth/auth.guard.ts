@@ -1,0 +1,46 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ForbiddenError, UnauthorizedError } from '../../../common/errors/app-error';
+import { Scope } from '../scopes';
+import { ANY_TOKEN_KEY, AuthenticatedRequest, PUBLIC_KEY, SCOPES_KEY } from './auth.decorators';
+import { AuthService } from './auth.service';
+
+/**
+ * Global guard, deny by default: every route needs a valid bearer token and a declared scope
+ * unless it is `@Public()` (or `@AnyToken()` for routes open to any valid token).
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers.authorization;
+    if (header === undefined) throw new UnauthorizedError('Token not provided');
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (!match) throw new UnauthorizedError('Unauthorized user.');
+    const principal = await this.auth.authenticate(match[1]);
+    if (!principal) throw new UnauthorizedError('Invalid token');
+    request.principal = principal;
+
+    if (this.reflector.getAllAndOverride<boolean>(ANY_TOKEN_KEY, targets)) return true;
+    // A route that forgot to declare its scopes stays closed: required [] is never granted.
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_KEY, targets);
+    const missing = required ? required.filter((scope) => !principal.scopes.includes(scope)) : undefined;
+    if (!required || missing!.length) {
+      throw new ForbiddenError('Permission denied for this endpoint.', {
+        error_code: 'insufficient_scope',
+        required_scopes: required ?? [],
+        missing_scopes: missing ?? [],
+        granted_scopes: principal.scopes,
+      });
+    }
+    return true;
+  }
+}

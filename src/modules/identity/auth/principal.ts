@@ -1,0 +1,10 @@
+import type { Scope } from '../scopes';
+
+/** Who is calling: the store every query is scoped to, and what the token may do. */
+export interface Principal {
+  storeId: number;
+  sellerId: number;
+  scopes: Scope[];
+  tokenType: 'api_key' | 'oauth';
+  tokenId: number;
+}

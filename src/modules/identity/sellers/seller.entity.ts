@@ -1,0 +1,20 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Timestamped } from '../../../common/entities/timestamps';
+
+@Entity('sellers')
+export class Seller extends Timestamped {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column()
+  name: string;
+
+  /** Stored lower-cased; unique. */
+  @Index({ unique: true })
+  @Column()
+  email: string;
+
+  /** argon2id (decisions §3). */
+  @Column()
+  passwordHash: string;
+}

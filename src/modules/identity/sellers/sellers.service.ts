@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import * as argon2 from 'argon2';
+import { ConflictError } from '../../../common/errors/app-error';
+import { Seller } from './seller.entity';
+import { SellersRepository } from './sellers.repository';
+import { Store } from './store.entity';
+
+export interface RegisterSeller {
+  name: string;
+  email: string;
+  password: string;
+  storeName: string;
+  brand?: string;
+  currency?: string;
+}
+
+@Injectable()
+export class SellersService {
+  constructor(private readonly sellers: SellersRepository) {}
+
+  async register(input: RegisterSeller): Promise<{ seller: Seller; store: Store }> {
+    if (await this.sellers.findByEmail(input.email)) {
+      throw new ConflictError('A seller with this email already exists.');
+    }
+    const passwordHash = await argon2.hash(input.password, { type: argon2.argon2id });
+    return this.sellers.createWithStore(
+      { name: input.name, email: input.email, passwordHash },
+      { name: input.storeName, brand: input.brand ?? input.storeName, currency: (input.currency ?? 'MZN').toUpperCase() },
+    );
+  }
+
+  /** The seller for these credentials, or null. Always spends one argon2 verification. */
+  async verifyCredentials(email: string, password: string): Promise<Seller | null> {
+    const seller = await this.sellers.findByEmail(email);
+    const hash = seller?.passwordHash ?? DUMMY_HASH;
+    const ok = await argon2.verify(hash, password).catch(() => false);
+    return ok && seller ? seller : null;
+  }
+
+  findById(id: number): Promise<Seller | null> {
+    return this.sellers.findById(id);
+  }
+
+  findStoreOfSeller(sellerId: number): Promise<Store | null> {
+    return this.sellers.findStoreOfSeller(sellerId);
+  }
+
+  findStore(storeId: number): Promise<Store | null> {
+    return this.sellers.findStore(storeId);
+  }
+}
+
+// Verifying against a fixed hash for unknown emails keeps response time independent of whether
+// the account exists.
+const DUMMY_HASH =
+  '$argon2id$v=19$m=65536,p=4,t=3$YCO83fdidYK1mYcqM+QS7w$ztp/6on/Afm6JL6O6Qf1GDTDXTMKSEyGyoFj1uz1oB4';

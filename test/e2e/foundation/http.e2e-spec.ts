@@ -1,0 +1,106 @@
+import { createSeller } from '../../utils/auth';
+import { createTestApp, TestApp } from '../../utils/test-app';
+
+describe('HTTP layer', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('serves GET /v1/health without a token', async () => {
+    const res = await t.http.get('/v1/health').expect(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'up' });
+    expect(res.headers['x-request-id']).toMatch(/.+/);
+  });
+
+  it('echoes a caller-supplied request id', async () => {
+    const res = await t.http.get('/v1/health').set('X-Request-Id', 'abc-123').expect(200);
+    expect(res.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('answers an unknown route with 404 Resource not found.', async () => {
+    const res = await t.http.get('/v1/no-such-thing').expect(404);
+    expect(res.body).toEqual({ status: 'error', message: 'Resource not found.' });
+  });
+
+  it('answers malformed JSON with 400 before authentication', async () => {
+    const res = await t.http
+      .post('/v1/user')
+      .set('Content-Type', 'application/json')
+      .send('{"name": ')
+      .expect(400);
+    expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const big = JSON.stringify({ data: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await t.http.post('/v1/user').set('Content-Type', 'application/json').send(big).expect(413);
+    expect(res.body).toEqual({ status: 'error', message: 'Payload too large.' });
+  });
+
+  it('answers an unexpected failure with 500 and no stack or SQL', async () => {
+    const seller = await createSeller(t, { scopes: ['user.read'] });
+    await t.dataSource.query('ALTER TABLE sellers RENAME TO sellers_moved');
+    try {
+      const res = await t.http.get('/v1/user').set(seller.auth).expect(500);
+      expect(res.body).toEqual({ status: 'error', message: 'Internal server error.' });
+      expect(JSON.stringify(res.body)).not.toMatch(/sellers|SELECT|at /);
+    } finally {
+      await t.dataSource.query('ALTER TABLE sellers_moved RENAME TO sellers');
+    }
+  });
+
+  describe('authentication', () => {
+    it('401 Token not provided without an Authorization header', async () => {
+      const res = await t.http.get('/v1/user').expect(401);
+      expect(res.body).toEqual({ status: 'error', message: 'Token not provided' });
+    });
+
+    it('401 Unauthorized user. for a header that is not Bearer', async () => {
+      const res = await t.http.get('/v1/user').set('Authorization', 'Basic abc').expect(401);
+      expect(res.body).toEqual({ status: 'error', message: 'Unauthorized user.' });
+    });
+
+    it('401 Invalid token for an unknown token', async () => {
+      const res = await t.http.get('/v1/user').set('Authorization', 'Bearer sk_doesnotexist').expect(401);
+      expect(res.body).toEqual({ status: 'error', message: 'Invalid token' });
+    });
+
+    it('403 with the scope details for a token without the scope', async () => {
+      const seller = await createSeller(t, { scopes: ['orders.read'] });
+      const res = await t.http.get('/v1/user').set(seller.auth).expect(403);
+      expect(res.body).toEqual({
+        status: 'error',
+        message: 'Permission denied for this endpoint.',
+        error_code: 'insufficient_scope',
+        required_scopes: ['user.read'],
+        missing_scopes: ['user.read'],
+        granted_scopes: ['orders.read'],
+      });
+    });
+
+    it('GET /v1/user answers for the token store', async () => {
+      const seller = await createSeller(t, { scopes: ['user.read'], brand: 'Ana Books' });
+      const res = await t.http.get('/v1/user').set(seller.auth).expect(200);
+      expect(res.body).toEqual({
+        status: 'success',
+        user: {
+          id: seller.sellerId,
+          name: expect.any(String),
+          email: seller.email,
+          store: { id: seller.storeId, name: expect.any(String), brand: 'Ana Books', currency: 'MZN' },
+        },
+      });
+    });
+  });
+
+  it('publishes the OpenAPI description at /docs-json, version 1.0.0', async () => {
+    const res = await t.http.get('/docs-json').expect(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.info.version).toBe('1.0.0');
+    expect(res.body.paths['/v1/health']).toBeDefined();
+    await t.http.get('/docs').expect(200);
+  });
+});

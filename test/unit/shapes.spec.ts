@@ -1,0 +1,46 @@
+import { centsToDecimal, centsToNumber, hasAtMostTwoDecimals, percentOf, toCents } from '../../src/common/money';
+import { paginated, pageRequest } from '../../src/common/pagination/pagination';
+import { formatTimestamp } from '../../src/common/time';
+
+describe('formatTimestamp', () => {
+  it('prints UTC with six fractional digits and Z', () => {
+    expect(formatTimestamp(new Date('2026-01-02T03:04:05.678Z'))).toBe('2026-01-02T03:04:05.678000Z');
+    expect(formatTimestamp(null)).toBeNull();
+  });
+});
+
+describe('money', () => {
+  it('parses decimals exactly into cents', () => {
+    expect(toCents('0.01')).toBe(1);
+    expect(toCents(19.99)).toBe(1999);
+    expect(toCents('100')).toBe(10000);
+    expect(toCents(0.1 + 0.2)).toBe(30); // float noise beyond the cent is cut, not rounded up
+  });
+
+  it('formats cents as numeric strings and JSON numbers', () => {
+    expect(centsToDecimal(105)).toBe('1.05');
+    expect(centsToDecimal(-5)).toBe('-0.05');
+    expect(centsToNumber(1050)).toBe(10.5);
+  });
+
+  it('computes a percent rounded half up to the cent', () => {
+    expect(percentOf(999, 10)).toBe(100); // 99.9 → 100
+    expect(percentOf(1000, 12.5)).toBe(125);
+    expect(percentOf(1001, 50)).toBe(501); // 500.5 → 501
+  });
+
+  it('detects more than two decimals', () => {
+    expect(hasAtMostTwoDecimals(10.25)).toBe(true);
+    expect(hasAtMostTwoDecimals(10.255)).toBe(false);
+  });
+});
+
+describe('pagination envelope', () => {
+  it('computes last_page as max(1, ceil(total / per_page))', () => {
+    expect(paginated('orders', [], 0, pageRequest({ page: 1, per_page: 15 }))).toEqual({
+      status: 'success', page: 1, per_page: 15, last_page: 1, total: 0, orders: [],
+    });
+    expect(paginated('orders', [1], 31, pageRequest({ page: 3, per_page: 15 })).last_page).toBe(3);
+    expect(pageRequest({ page: 3, per_page: 10 }).offset).toBe(20);
+  });
+});

@@ -1,0 +1,74 @@
+import { ArgumentMetadata } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsEmail, IsNumber, IsString, Min, ValidateNested } from 'class-validator';
+import { ValidationError } from '../../src/common/errors/app-error';
+import { toErrorResponse } from '../../src/common/http/exception.filter';
+import { createValidationPipe } from '../../src/common/http/validation.pipe';
+import { PaginationQueryDto } from '../../src/common/pagination/pagination';
+
+class CustomerDto {
+  @IsString() name: string;
+  @IsEmail() email: string;
+}
+
+class OrderDto {
+  @IsNumber() @Min(10) amount: number;
+  @ValidateNested() @Type(() => CustomerDto) customer: CustomerDto;
+}
+
+const meta = (metatype: ArgumentMetadata['metatype'], type: ArgumentMetadata['type'] = 'body'): ArgumentMetadata => ({
+  type,
+  metatype,
+});
+
+async function failure(value: unknown, metatype: ArgumentMetadata['metatype'], type?: ArgumentMetadata['type']) {
+  try {
+    await createValidationPipe().transform(value, meta(metatype, type));
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+  throw new Error('expected a validation failure');
+}
+
+describe('validation pipe', () => {
+  it('maps nested fields to dotted paths in a 422 Validation failed.', async () => {
+    const res = await failure({ amount: 5, customer: { name: 'A', email: 'nope' } }, OrderDto);
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('Validation failed.');
+    expect(Object.keys(res.body.errors as object).sort()).toEqual(['amount', 'customer.email']);
+    expect((res.body.errors as Record<string, string[]>)['customer.email'][0]).toEqual(expect.any(String));
+  });
+
+  it('drops unknown properties', async () => {
+    const out = await createValidationPipe().transform({ amount: 10, customer: { name: 'A', email: 'a@b.co' }, x: 1 }, meta(OrderDto));
+    expect(out).toBeInstanceOf(OrderDto);
+    expect(out.x).toBeUndefined();
+  });
+
+  it.each([
+    [{ page: '0' }, 'page'],
+    [{ page: 'abc' }, 'page'],
+    [{ per_page: '101' }, 'per_page'],
+    [{ per_page: '0' }, 'per_page'],
+    [{ per_page: '2.5' }, 'per_page'],
+  ])('rejects pagination %j on %s', async (query, field) => {
+    const res = await failure(query, PaginationQueryDto, 'query');
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors as object)).toEqual([field]);
+  });
+
+  it('defaults page to 1 and per_page to 15', async () => {
+    const out = await createValidationPipe().transform({}, meta(PaginationQueryDto, 'query'));
+    expect(out).toMatchObject({ page: 1, per_page: 15 });
+  });
+
+  it('renders a ValidationError built by a service the same way', () => {
+    const res = toErrorResponse(ValidationError.field('coupon_code', 'Coupon has expired.'));
+    expect(res).toMatchObject({ status: 422, body: { status: 'error', message: 'Validation failed.', errors: { coupon_code: ['Coupon has expired.'] } } });
+  });
+
+  it('never leaks the message of an unknown error', () => {
+    const res = toErrorResponse(new Error('relation "orders" does not exist'));
+    expect(res).toEqual({ status: 500, body: { status: 'error', message: 'Internal server error.' }, headers: {} });
+  });
+});

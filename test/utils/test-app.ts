@@ -1,0 +1,70 @@
+import { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { DatabaseConnection } from '../../src/database/database-connection';
+import { createTestDatabase } from './test-database';
+import { TestClock } from './test-clock';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  http: TestAgent;
+  dataSource: DataSource;
+  clock: TestClock;
+  /** Base URL when started with `listen: true` (browser tests, webhook receivers). */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Listen on a real port, so `BASE_URL` and the URLs built from it are reachable. */
+  listen?: boolean;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The whole application on a fresh database (see test-database.ts). */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const port = options.listen ? await freePort() : 3000;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: options.env?.DATA_DIR ?? `/tmp/commerce-test-${process.pid}`,
+    ...options.env,
+    DATABASE_URL: database.url,
+  });
+  const clock = new TestClock();
+  const connection = await DatabaseConnection.open(config);
+  const app = await createApp(config, connection, { clock });
+  if (options.listen) await app.listen(port, '127.0.0.1');
+  else await app.init();
+  return {
+    app,
+    config,
+    clock,
+    http: request(app.getHttpServer()),
+    dataSource: app.get(DataSource),
+    baseUrl: config.urls.base,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
