@@ -4,6 +4,11 @@ import { AppConfig } from './config/app-config';
 import { AffiliatesModule } from './modules/affiliates/affiliates.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { CatalogModule } from './modules/catalog/catalog.module';
+import { CdnModule } from './modules/catalog/cdn/cdn.module';
+import { OrderBumpsModule } from './modules/catalog/order-bumps/order-bumps.module';
+import { CheckoutModule } from './modules/billing/checkout/checkout.module';
+import { IdentityWebModule } from './modules/identity/web/identity-web.module';
+import { WebhooksWebModule } from './modules/webhooks/web/webhooks-web.module';
 import { DiscountsModule } from './modules/discounts/discounts.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdentityModule } from './modules/identity/identity.module';
@@ -18,14 +23,15 @@ export const API_MODULES: Type[] = [
   HealthModule,
   IdentityModule,
   CatalogModule,
+  OrderBumpsModule,
   BillingModule,
   DiscountsModule,
   WebhooksModule,
   AffiliatesModule,
 ];
-export const WEB_MODULES: Type[] = [];
-export const PAY_MODULES: Type[] = [];
-export const CDN_MODULES: Type[] = [];
+export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule];
+export const PAY_MODULES: Type[] = [CheckoutModule];
+export const CDN_MODULES: Type[] = [CdnModule];
 
 export function surfaceRoutes(config: AppConfig): Routes {
   const mount = (path: string, modules: Type[]) => (modules.length ? [{ path: path || '/', children: modules }] : []);

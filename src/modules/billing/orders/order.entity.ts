@@ -1,0 +1,104 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Timestamped } from '../../../common/entities/timestamps';
+import { Cents, centsColumn } from '../../../common/money';
+import type { OrderStatus } from './order-status';
+
+export interface OrderTracking {
+  utm_source: string | null;
+  utm_campaign: string | null;
+  utm_medium: string | null;
+  utm_content: string | null;
+  utm_term: string | null;
+}
+
+const money = { type: 'numeric', precision: 12, scale: 2, transformer: centsColumn } as const;
+
+/**
+ * A checkout session and, once paid, a sale. Amounts: `originalAmount` is the request's amount
+ * (plus accepted bumps), `discountAmount` the coupon's share, `amount` what the customer pays.
+ */
+@Entity('orders')
+@Index(['storeId', 'createdAt'])
+@Index(['customerId', 'createdAt'])
+@Index(['planId', 'createdAt'])
+export class Order extends Timestamped {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column()
+  storeId: number;
+
+  @Index({ unique: true })
+  @Column()
+  orderNumber: string;
+
+  /** SHA-256 of the current `pay_token`; replaced when the order is reused with `from_order`. */
+  @Index({ unique: true })
+  @Column({ type: 'char', length: 64 })
+  payTokenHash: string;
+
+  @Index()
+  @Column()
+  productId: number;
+
+  @Column({ type: 'int', nullable: true })
+  planId: number | null;
+
+  @Column()
+  customerId: number;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  status: OrderStatus;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column(money)
+  originalAmount: Cents;
+
+  @Column({ ...money, default: 0 })
+  discountAmount: Cents;
+
+  @Column(money)
+  amount: Cents;
+
+  @Index()
+  @Column({ type: 'int', nullable: true })
+  discountId: number | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  couponCode: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  affiliateId: number | null;
+
+  @Column({ ...money, nullable: true })
+  commissionAmount: Cents | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  transactionId: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  paymentMethod: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  paymentNumber: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  returnUrl: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  cancelUrl: string | null;
+
+  @Column({ type: 'jsonb', default: {} })
+  tracking: Partial<OrderTracking>;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  approvedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  cancelledAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  refundedAt: Date | null;
+}

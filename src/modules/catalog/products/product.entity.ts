@@ -1,0 +1,52 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Timestamped } from '../../../common/entities/timestamps';
+import { Cents, centsColumn } from '../../../common/money';
+
+export type ProductType = 'one_time' | 'recurring';
+/** Review state (`status_2`): draft → pending on publish → approved | rejected by review. */
+export type ProductReviewStatus = 'draft' | 'pending' | 'approved' | 'rejected';
+
+@Entity('products')
+@Index(['storeId', 'createdAt'])
+export class Product extends Timestamped {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column()
+  storeId: number;
+
+  /** Public identifier (`product_pid`, `pid` in output). */
+  @Index({ unique: true })
+  @Column()
+  pid: string;
+
+  @Column()
+  name: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'one_time' })
+  type: ProductType;
+
+  @Column({ type: 'numeric', precision: 12, scale: 2, nullable: true, transformer: centsColumn })
+  price: Cents | null;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  salePageUrl: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  imageUrl: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  category: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  subcategory: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  contactNumber: string | null;
+
+  @Column({ name: 'status_2', type: 'varchar', length: 16, default: 'draft' })
+  status2: ProductReviewStatus;
+}
