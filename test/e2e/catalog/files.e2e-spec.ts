@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Response } from 'supertest';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createProduct, CreatedProduct, forbidden, NOT_FOUND } from './catalog-fixtures';
@@ -13,10 +14,12 @@ const cdnPath = (t: TestApp, link: string) => {
   return link.slice(t.config.urls.base.length);
 };
 
-const binaryParser = (res: NodeJS.ReadableStream & { setEncoding(e: string): void }, done: (err: Error | null, body: Buffer) => void) => {
+/** supertest hands the raw response stream to a custom parser; collect it as bytes. */
+const binaryParser = (res: Response, done: (err: Error | null, body: Buffer) => void) => {
+  const stream = res as unknown as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
 describe('Product files', () => {

@@ -33,9 +33,9 @@ export class LocalFileStorage implements FileStorage {
     return { size: counter.bytes };
   }
 
-  open(key: string, range?: ByteRange): Promise<Readable> {
+  async open(key: string, range?: ByteRange): Promise<Readable> {
     const stream = createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
-    return new Promise((resolveOpen, reject) => {
+    return new Promise<Readable>((resolveOpen, reject) => {
       stream.once('open', () => resolveOpen(stream));
       stream.once('error', (error: NodeJS.ErrnoException) =>
         reject(error.code === 'ENOENT' ? new StoredObjectMissing(key) : error),
