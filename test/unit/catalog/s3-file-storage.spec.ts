@@ -169,3 +169,13 @@ describe('S3FileStorage', () => {
     expect(endpoint.hostname).toBe('minio.local');
   });
 });
+
+describe('createFileStorage', () => {
+  it('picks the driver named by STORAGE_DRIVER', async () => {
+    const { createFileStorage } = await import('../../../src/modules/catalog/files/storage/file-storage.module');
+    const { loadConfig } = await import('../../../src/config/app-config');
+    const { LocalFileStorage } = await import('../../../src/modules/catalog/files/storage/local-file-storage');
+    expect(await createFileStorage(loadConfig({}))).toBeInstanceOf(LocalFileStorage);
+    expect(await createFileStorage(loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b' }))).toBeInstanceOf(S3FileStorage);
+  });
+});

@@ -3,12 +3,13 @@ import { AppConfig } from '../../../../config/app-config';
 import { APP_CONFIG } from '../../../../config/config.module';
 import { FILE_STORAGE, FileStorage } from './file-storage';
 import { LocalFileStorage } from './local-file-storage';
-import { createS3Client, S3FileStorage } from './s3-file-storage';
 
-export function createFileStorage(config: AppConfig): FileStorage {
+export async function createFileStorage(config: AppConfig): Promise<FileStorage> {
   const storage = config.storage;
-  if (storage.driver === 's3') return new S3FileStorage(createS3Client(storage), storage.bucket);
-  return new LocalFileStorage(storage.directory);
+  if (storage.driver === 'local') return new LocalFileStorage(storage.directory);
+  // The AWS SDK is large; a deployment on the local disk never loads it.
+  const { createS3Client, S3FileStorage } = await import('./s3-file-storage');
+  return new S3FileStorage(createS3Client(storage), storage.bucket);
 }
 
 /** The configured storage driver, shared by the API (uploads) and the CDN surface (downloads). */
