@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -39,6 +40,13 @@ const env = z.object({
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   WEBHOOK_WORKER: boolean.default(true),
   SESSION_SECRET: z.string().min(16).optional(),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: boolean.default(false),
 });
 
 type Env = z.input<typeof env>;
@@ -59,6 +67,18 @@ export interface AppConfig {
   redisUrl?: string;
   webhooks: { allowPrivate: boolean; runWorker: boolean };
   sessionSecret?: string;
+  /** Where uploaded product files live: `$DATA_DIR/files`, or an S3-compatible bucket. */
+  storage:
+    | { driver: 'local'; directory: string }
+    | {
+        driver: 's3';
+        bucket: string;
+        region: string;
+        endpoint?: string;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+        forcePathStyle: boolean;
+      };
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +101,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(raw[name])} ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
+  }
   const base = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   const urls = {
     base,
@@ -103,5 +126,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: e.REDIS_URL,
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, runWorker: e.WEBHOOK_WORKER },
     sessionSecret: e.SESSION_SECRET,
+    storage:
+      e.STORAGE_DRIVER === 's3'
+        ? {
+            driver: 's3',
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { driver: 'local', directory: join(e.DATA_DIR, 'files') },
   };
 }

@@ -1,0 +1,96 @@
+import { Body, Controller, Delete, Get, Param, PipeTransform, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { ErrorResponseDto } from '../../../common/http/error-response.dto';
+import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
+import type { Principal } from '../../identity/auth/principal';
+import { ApiCatalogId, ApiValidationFailed } from '../catalog-api.decorators';
+import { parseRef } from '../catalog-refs';
+import {
+  CreateProductFileDto,
+  ProductFileCreatedResponseDto,
+  ProductFileDeletedResponseDto,
+  ProductFileListResponseDto,
+} from './dto/product-file.dto';
+import { FileUploadInterceptor } from './file-upload.interceptor';
+import { ProductFilesService } from './product-files.service';
+import type { UploadedFile as StoredFile } from './storage/driver-multer-engine';
+
+/** A `file_id` that is not an int4 can name no file: the same 404 as an unknown one. */
+const fileIdPipe: PipeTransform<string, number> = {
+  transform(value: string): number {
+    const ref = parseRef(value);
+    if (!('id' in ref) || ref.id === 0) throw new NotFoundError();
+    return ref.id;
+  },
+};
+
+@ApiTags('Files')
+@Controller('v1/products/:id/files')
+export class ProductFilesController {
+  constructor(private readonly files: ProductFilesService) {}
+
+  @Post()
+  @RequireScopes('files.write')
+  @UseInterceptors(FileUploadInterceptor)
+  @ApiOperation({
+    summary: 'Upload a file (multipart field `file`) or add an external link (JSON `{name, link}`)',
+    description: 'Uploads are streamed to storage and served under `{cdn_url}` at an unguessable path. Size limit: `MAX_FILE_MB`.',
+  })
+  @ApiCatalogId('product')
+  @ApiConsumes('multipart/form-data', 'application/json')
+  @ApiBody({
+    type: CreateProductFileDto,
+    examples: {
+      link: { value: { name: 'Aula 1', link: 'https://videos.example.com/aula-1' } },
+    },
+  })
+  @ApiCreatedResponse({ type: ProductFileCreatedResponseDto })
+  @ApiValidationFailed()
+  @ApiBadRequestResponse({ type: ErrorResponseDto, example: { status: 'error', message: 'Malformed multipart body.' } })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, example: { status: 'error', message: 'Payload too large.' } })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() dto: CreateProductFileDto,
+    @UploadedFile() upload?: StoredFile,
+  ): Promise<ProductFileCreatedResponseDto> {
+    const file = await this.files.add(principal.storeId, id, dto, upload);
+    return { status: 'success', message: 'File added successfully.', file: this.files.toDto(file) };
+  }
+
+  @Get()
+  @RequireScopes('files.read')
+  @ApiOperation({ summary: 'List the files of a product' })
+  @ApiCatalogId('product')
+  @ApiOkResponse({ type: ProductFileListResponseDto })
+  async list(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ProductFileListResponseDto> {
+    const files = await this.files.list(principal.storeId, id);
+    return { status: 'success', files: files.map((file) => this.files.toDto(file)) };
+  }
+
+  @Delete(':file_id')
+  @RequireScopes('files.write')
+  @ApiOperation({ summary: 'Delete a file of a product (an upload is removed from storage)' })
+  @ApiCatalogId('product')
+  @ApiParam({ name: 'file_id', example: 7 })
+  @ApiOkResponse({ type: ProductFileDeletedResponseDto })
+  async delete(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Param('file_id', fileIdPipe) fileId: number,
+  ): Promise<ProductFileDeletedResponseDto> {
+    const { productPid, file } = await this.files.delete(principal.storeId, id, fileId);
+    return { status: 'success', message: 'File deleted successfully.', data: { product_pid: productPid, file_id: file.id } };
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ProductFile } from './product-file.entity';
+
+@Injectable()
+export class ProductFilesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private manager(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  create(values: Partial<ProductFile>, manager?: EntityManager): Promise<ProductFile> {
+    const m = this.manager(manager);
+    return m.save(m.create(ProductFile, values));
+  }
+
+  /** Oldest first: the order the seller added them in. */
+  listForProduct(storeId: number, productId: number, manager?: EntityManager): Promise<ProductFile[]> {
+    return this.manager(manager).find(ProductFile, { where: { storeId, productId }, order: { id: 'ASC' } });
+  }
+
+  countForProduct(storeId: number, productId: number, manager?: EntityManager): Promise<number> {
+    return this.manager(manager).countBy(ProductFile, { storeId, productId });
+  }
+
+  findOne(storeId: number, productId: number, id: number, manager?: EntityManager): Promise<ProductFile | null> {
+    return this.manager(manager).findOneBy(ProductFile, { storeId, productId, id });
+  }
+
+  /** The CDN's lookup: the unguessable key is the capability, so no store is involved. */
+  findByStorageKey(storageKey: string, manager?: EntityManager): Promise<ProductFile | null> {
+    return this.manager(manager).findOneBy(ProductFile, { storageKey, kind: 'upload' });
+  }
+
+  async delete(file: ProductFile, manager?: EntityManager): Promise<void> {
+    await this.manager(manager).delete(ProductFile, { id: file.id, storeId: file.storeId });
+  }
+
+  /** Removes every file row of a product and returns the storage keys to delete after commit. */
+  async deleteForProduct(storeId: number, productId: number, manager: EntityManager): Promise<string[]> {
+    const files = await manager.find(ProductFile, { where: { storeId, productId }, select: { id: true, storageKey: true } });
+    await manager.delete(ProductFile, { storeId, productId });
+    return files.map((file) => file.storageKey).filter((key): key is string => key !== null);
+  }
+}

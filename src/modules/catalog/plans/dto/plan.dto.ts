@@ -1,0 +1,160 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { MAX_PRICE } from '../../products/dto/product.dto';
+import type { PlanInterval } from '../plan.entity';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const INTERVALS: PlanInterval[] = ['day', 'week', 'month', 'year'];
+
+const PlanName = () =>
+  applyDecorators(
+    Transform(trim),
+    IsString({ message: 'name must be a string.' }),
+    IsNotEmpty({ message: 'name is required.' }),
+    MaxLength(255, { message: 'name must be at most 255 characters.' }),
+  );
+const PlanPrice = () =>
+  applyDecorators(
+    IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'price must be a number with at most two decimals.' }),
+    Min(0.01, { message: 'price must be at least 0.01.' }),
+    Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` }),
+  );
+const PlanIntervalField = () => IsIn(INTERVALS, { message: 'interval must be one of day, week, month, year.' });
+const PlanIntervalCount = () =>
+  applyDecorators(
+    IsInt({ message: 'interval_count must be an integer.' }),
+    Min(1, { message: 'interval_count must be at least 1.' }),
+    Max(365, { message: 'interval_count must be at most 365.' }),
+  );
+
+export class CreatePlanDto {
+  @ApiPropertyOptional({ example: 12, description: 'The recurring product: `product_id` or `product_pid`.' })
+  @IsOptional()
+  @IsInt({ message: 'product_id must be an integer.' })
+  @Min(1, { message: 'product_id must be at least 1.' })
+  @Max(2147483647, { message: 'product_id is too large.' })
+  product_id?: number;
+
+  @ApiPropertyOptional({ example: 'prod_4fQ9xZ2LmN8pR1sT' })
+  @IsOptional()
+  @IsString({ message: 'product_pid must be a string.' })
+  @IsNotEmpty({ message: 'product_pid must not be empty.' })
+  @MaxLength(64, { message: 'product_pid must be at most 64 characters.' })
+  product_pid?: string;
+
+  @ApiProperty({ example: 'Mensal', maxLength: 255 })
+  @PlanName()
+  name: string;
+
+  @ApiProperty({ example: 500 })
+  @PlanPrice()
+  price: number;
+
+  @ApiProperty({ enum: INTERVALS, example: 'month' })
+  @PlanIntervalField()
+  interval: PlanInterval;
+
+  @ApiPropertyOptional({ example: 1, default: 1, minimum: 1, maximum: 365 })
+  @IsOptional()
+  @PlanIntervalCount()
+  interval_count?: number;
+}
+
+/** A plan stays with its product; everything else can change. `null` is refused (no field is optional). */
+export class UpdatePlanDto {
+  @ApiPropertyOptional({ example: 'Mensal (promo)', maxLength: 255 })
+  @ValidateIf((_, value) => value !== undefined)
+  @PlanName()
+  name?: string;
+
+  @ApiPropertyOptional({ example: 450 })
+  @ValidateIf((_, value) => value !== undefined)
+  @PlanPrice()
+  price?: number;
+
+  @ApiPropertyOptional({ enum: INTERVALS, example: 'year' })
+  @ValidateIf((_, value) => value !== undefined)
+  @PlanIntervalField()
+  interval?: PlanInterval;
+
+  @ApiPropertyOptional({ example: 1, minimum: 1, maximum: 365 })
+  @ValidateIf((_, value) => value !== undefined)
+  @PlanIntervalCount()
+  interval_count?: number;
+}
+
+export class PlanDto {
+  @ApiProperty({ example: 3 }) id: number;
+  @ApiProperty({ example: 'plan_7Hk2mQ9xW3nB5vLc' }) plan_id: string;
+  @ApiProperty({ example: 'Mensal' }) name: string;
+  @ApiProperty({ example: 500 }) price: number;
+  @ApiProperty({ example: 'MZN' }) currency: string;
+  @ApiProperty({ enum: INTERVALS, example: 'month' }) interval: PlanInterval;
+  @ApiProperty({ example: 1 }) interval_count: number;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
+  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
+  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
+}
+
+export class PlanResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ type: PlanDto }) plan: PlanDto;
+}
+
+export class PlanCreatedResponseDto extends PlanResponseDto {
+  @ApiProperty({ example: 'Plan created successfully.' }) message: string;
+}
+
+export class PlanUpdatedResponseDto extends PlanResponseDto {
+  @ApiProperty({ example: 'Plan updated successfully.' }) message: string;
+}
+
+export class PlanListResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 15 }) per_page: number;
+  @ApiProperty({ example: 1 }) last_page: number;
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: [PlanDto] }) plans: PlanDto[];
+}
+
+export class PlanDeletedResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Plan deleted successfully.' }) message: string;
+}
+
+class SubscriberCustomerDto {
+  @ApiProperty({ example: 'Maria Silva' }) name: string;
+  @ApiProperty({ example: 'maria@example.com' }) email: string;
+  @ApiProperty({ example: '+258841234567' }) mobile_number: string;
+}
+
+/** Spec 2.7. */
+export class SubscriberDto {
+  @ApiProperty({ example: 'ORD-20250131-8F3K2Q' }) order_number: string;
+  @ApiProperty({ example: 500 }) amount: number;
+  @ApiProperty({ example: 'MZN' }) currency: string;
+  @ApiProperty({ example: 'approved', enum: ['approved', 'refunded'] }) status: string;
+  @ApiProperty({ type: SubscriberCustomerDto }) customer: SubscriberCustomerDto;
+  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
+  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
+}
+
+class SubscriberPlanDto {
+  @ApiProperty({ example: 'plan_7Hk2mQ9xW3nB5vLc' }) plan_id: string;
+  @ApiProperty({ example: 'Mensal' }) name: string;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
+}
+
+/** Spec 2.11 with `plan` and `subscribers`. */
+export class SubscriberListResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 15 }) per_page: number;
+  @ApiProperty({ example: 1 }) last_page: number;
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: SubscriberPlanDto }) plan: SubscriberPlanDto;
+  @ApiProperty({ type: [SubscriberDto] }) subscribers: SubscriberDto[];
+}

@@ -1,0 +1,151 @@
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import type { ProductReviewStatus, ProductType } from '../product.entity';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const httpUrl = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+/** numeric(12,2) holds at most 9,999,999,999.99. */
+export const MAX_PRICE = 9_999_999_999.99;
+
+export class CreateProductDto {
+  @ApiProperty({ example: 'Guia de Marketing Digital', maxLength: 255 })
+  @Transform(trim)
+  @IsString({ message: 'name must be a string.' })
+  @IsNotEmpty({ message: 'name is required.' })
+  @MaxLength(255, { message: 'name must be at most 255 characters.' })
+  name: string;
+
+  @ApiPropertyOptional({ enum: ['one_time', 'recurring'], default: 'one_time', example: 'one_time' })
+  @IsOptional()
+  @IsIn(['one_time', 'recurring'], { message: 'type must be one_time or recurring.' })
+  type?: ProductType;
+
+  @ApiPropertyOptional({ example: 1500, nullable: true, description: 'At least 50 to publish in an MZN store.' })
+  @IsOptional()
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'price must be a number with at most two decimals.' })
+  @Min(0, { message: 'price must be at least 0.' })
+  @Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` })
+  price?: number | null;
+
+  @ApiPropertyOptional({ example: 'Um guia completo para vender online.', nullable: true, maxLength: 10000 })
+  @IsOptional()
+  @IsString({ message: 'description must be a string.' })
+  @MaxLength(10000, { message: 'description must be at most 10000 characters.' })
+  description?: string | null;
+
+  @ApiPropertyOptional({ example: 'https://example.com/guia', nullable: true })
+  @IsOptional()
+  @Transform(trim)
+  @IsUrl(httpUrl, { message: 'sale_page_url must be an http(s) URL.' })
+  @MaxLength(2048, { message: 'sale_page_url must be at most 2048 characters.' })
+  sale_page_url?: string | null;
+
+  @ApiPropertyOptional({ example: 'https://example.com/guia.png', nullable: true })
+  @IsOptional()
+  @Transform(trim)
+  @IsUrl(httpUrl, { message: 'image_url must be an http(s) URL.' })
+  @MaxLength(2048, { message: 'image_url must be at most 2048 characters.' })
+  image_url?: string | null;
+
+  @ApiPropertyOptional({ example: 'Educação', nullable: true, maxLength: 100 })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: 'category must be a string.' })
+  @MaxLength(100, { message: 'category must be at most 100 characters.' })
+  category?: string | null;
+
+  @ApiPropertyOptional({ example: 'Marketing', nullable: true, maxLength: 100 })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: 'subcategory must be a string.' })
+  @MaxLength(100, { message: 'subcategory must be at most 100 characters.' })
+  subcategory?: string | null;
+
+  @ApiPropertyOptional({ example: '+258841234567', nullable: true })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: 'contact_number must be a string.' })
+  @Matches(/^\+?[0-9][0-9 ()-]{5,30}$/, { message: 'contact_number must be a phone number.' })
+  contact_number?: string | null;
+}
+
+/** Every field optional; `null` clears an optional field (not `name` or `type`, which always have a value). */
+export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['name', 'type'] as const)) {
+  @ApiPropertyOptional({ example: 'Guia de Marketing Digital (2ª edição)', maxLength: 255 })
+  @ValidateIf((_, value) => value !== undefined)
+  @Transform(trim)
+  @IsString({ message: 'name must be a string.' })
+  @IsNotEmpty({ message: 'name is required.' })
+  @MaxLength(255, { message: 'name must be at most 255 characters.' })
+  name?: string;
+
+  @ApiPropertyOptional({ enum: ['one_time', 'recurring'], example: 'recurring' })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsIn(['one_time', 'recurring'], { message: 'type must be one_time or recurring.' })
+  type?: ProductType;
+}
+
+export class ProductDto {
+  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) pid: string;
+  @ApiProperty({ example: 'Guia de Marketing Digital' }) name: string;
+  @ApiProperty({ enum: ['one_time', 'recurring'], example: 'one_time' }) type: ProductType;
+  @ApiProperty({ example: 1500, nullable: true, type: Number }) price: number | null;
+  @ApiProperty({ example: 'MZN' }) currency: string;
+  @ApiProperty({ example: 'Um guia completo para vender online.', nullable: true, type: String }) description: string | null;
+  @ApiProperty({ example: 'https://example.com/guia', nullable: true, type: String }) sale_page_url: string | null;
+  @ApiProperty({ example: 'https://example.com/guia.png', nullable: true, type: String }) image_url: string | null;
+  @ApiProperty({ example: 'Educação', nullable: true, type: String }) category: string | null;
+  @ApiProperty({ example: 'Marketing', nullable: true, type: String }) subcategory: string | null;
+  @ApiProperty({ example: '+258841234567', nullable: true, type: String }) contact_number: string | null;
+  @ApiProperty({ enum: ['draft', 'pending', 'approved', 'rejected'], example: 'draft' }) status_2: ProductReviewStatus;
+  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
+  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
+}
+
+export class ProductResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ type: ProductDto }) product: ProductDto;
+}
+
+export class ProductCreatedResponseDto extends ProductResponseDto {
+  @ApiProperty({ example: 'Product created successfully.' }) message: string;
+}
+
+export class ProductUpdatedResponseDto extends ProductResponseDto {
+  @ApiProperty({ example: 'Product updated successfully.' }) message: string;
+}
+
+export class ProductListResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 15 }) per_page: number;
+  @ApiProperty({ example: 1 }) last_page: number;
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: [ProductDto] }) products: ProductDto[];
+}
+
+class ProductDeletedDataDto {
+  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
+}
+
+export class ProductDeletedResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Product deleted successfully.' }) message: string;
+  @ApiProperty({ type: ProductDeletedDataDto }) data: ProductDeletedDataDto;
+}
+
+class PublishDataDto {
+  @ApiProperty({ example: 12 }) product_id: number;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
+  @ApiProperty({ example: 'pending', enum: ['pending'] }) status: 'pending';
+}
+
+/** Spec 2.8. */
+export class PublishResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Product submitted for review.' }) message: string;
+  @ApiProperty({ type: PublishDataDto }) data: PublishDataDto;
+}

@@ -1,0 +1,139 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { ErrorResponseDto, MissingFieldsResponseDto } from '../../../common/http/error-response.dto';
+import { PaginationQueryDto, pageRequest, paginated } from '../../../common/pagination/pagination';
+import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
+import type { Principal } from '../../identity/auth/principal';
+import { ApiCatalogId, ApiValidationFailed } from '../catalog-api.decorators';
+import {
+  CreateProductDto,
+  ProductCreatedResponseDto,
+  ProductDeletedResponseDto,
+  ProductListResponseDto,
+  ProductResponseDto,
+  ProductUpdatedResponseDto,
+  PublishResponseDto,
+  UpdateProductDto,
+} from './dto/product.dto';
+import { toProductDto } from './product.mapper';
+import { ProductsService } from './products.service';
+
+@ApiTags('Products')
+@Controller('v1/products')
+export class ProductsController {
+  constructor(private readonly products: ProductsService) {}
+
+  @Post()
+  @RequireScopes('products.write')
+  @ApiOperation({ summary: 'Create a product (only `name` is required)' })
+  @ApiCreatedResponse({ type: ProductCreatedResponseDto })
+  @ApiValidationFailed()
+  async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateProductDto): Promise<ProductCreatedResponseDto> {
+    const [product, currency] = await Promise.all([
+      this.products.create(principal.storeId, dto),
+      this.products.currencyOf(principal.storeId),
+    ]);
+    return { status: 'success', message: 'Product created successfully.', product: toProductDto(product, currency) };
+  }
+
+  @Get()
+  @RequireScopes('products.read')
+  @ApiOperation({ summary: "List the store's products, newest first" })
+  @ApiOkResponse({ type: ProductListResponseDto })
+  @ApiValidationFailed()
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<ProductListResponseDto> {
+    const page = pageRequest(query);
+    const [[products, total], currency] = await Promise.all([
+      this.products.list(principal.storeId, page),
+      this.products.currencyOf(principal.storeId),
+    ]);
+    return paginated('products', products.map((p) => toProductDto(p, currency)), total, page);
+  }
+
+  @Get(':id')
+  @RequireScopes('products.read')
+  @ApiOperation({ summary: 'Get a product by `id` or `product_pid`' })
+  @ApiCatalogId('product')
+  @ApiOkResponse({ type: ProductResponseDto })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ProductResponseDto> {
+    const [product, currency] = await Promise.all([
+      this.products.get(principal.storeId, id),
+      this.products.currencyOf(principal.storeId),
+    ]);
+    return { status: 'success', product: toProductDto(product, currency) };
+  }
+
+  @Patch(':id')
+  @RequireScopes('products.write')
+  @ApiOperation({ summary: 'Update a product; `null` clears an optional field' })
+  @ApiCatalogId('product')
+  @ApiOkResponse({ type: ProductUpdatedResponseDto })
+  @ApiValidationFailed()
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() dto: UpdateProductDto,
+  ): Promise<ProductUpdatedResponseDto> {
+    const [product, currency] = await Promise.all([
+      this.products.update(principal.storeId, id, dto),
+      this.products.currencyOf(principal.storeId),
+    ]);
+    return { status: 'success', message: 'Product updated successfully.', product: toProductDto(product, currency) };
+  }
+
+  @Delete(':id')
+  @RequireScopes('products.write')
+  @ApiOperation({ summary: 'Delete a product with its files and plans (not when it has sales)' })
+  @ApiCatalogId('product')
+  @ApiOkResponse({ type: ProductDeletedResponseDto })
+  @ApiConflictResponse({
+    description: 'The product has approved or refunded sales.',
+    type: ErrorResponseDto,
+    example: { status: 'error', message: 'This product has one or more sales and cannot be deleted.' },
+  })
+  async delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ProductDeletedResponseDto> {
+    const product = await this.products.delete(principal.storeId, id);
+    return { status: 'success', message: 'Product deleted successfully.', data: { id: product.id, product_pid: product.pid } };
+  }
+
+  @Post(':id/publish')
+  @HttpCode(200)
+  @RequireScopes('products.write')
+  @ApiOperation({
+    summary: 'Submit the product for review (spec §4.6)',
+    description:
+      'Requires name, price (at least 50 in MZN stores), sale page, image, category, subcategory, ' +
+      'contact number, at least one file and, for recurring products, a plan. `status_2` becomes `pending`.',
+  })
+  @ApiCatalogId('product')
+  @ApiOkResponse({ type: PublishResponseDto })
+  @ApiConflictResponse({
+    description: 'Already submitted (pending or approved).',
+    type: ErrorResponseDto,
+    example: { status: 'error', message: 'Product is already in review.' },
+  })
+  @ApiUnprocessableEntityResponse({
+    description: 'Requirements not met: `missing_fields` names each one.',
+    type: MissingFieldsResponseDto,
+    example: {
+      status: 'error',
+      message: 'Product is missing required data.',
+      missing_fields: { image: 'The product needs an image (image_url).', files: 'The product needs at least one file.' },
+    },
+  })
+  async publish(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<PublishResponseDto> {
+    const product = await this.products.publish(principal.storeId, id);
+    return {
+      status: 'success',
+      message: 'Product submitted for review.',
+      data: { product_id: product.id, product_pid: product.pid, status: 'pending' },
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { PageRequest } from '../../../common/pagination/pagination';
+import { CatalogRef } from '../catalog-refs';
+import { Product } from './product.entity';
+
+@Injectable()
+export class ProductsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private manager(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  private where(storeId: number, ref: CatalogRef) {
+    return 'id' in ref ? { storeId, id: ref.id } : { storeId, pid: ref.publicId };
+  }
+
+  findByRef(storeId: number, ref: CatalogRef, manager?: EntityManager): Promise<Product | null> {
+    return this.manager(manager).findOneBy(Product, this.where(storeId, ref));
+  }
+
+  /** Row lock for changes that depend on the product's current state (publish, delete, review). */
+  lockByRef(storeId: number, ref: CatalogRef, manager: EntityManager): Promise<Product | null> {
+    return manager.findOne(Product, { where: this.where(storeId, ref), lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Operator review: by public id across stores. */
+  lockByPid(pid: string, manager: EntityManager): Promise<Product | null> {
+    return manager.findOne(Product, { where: { pid }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  findByIds(storeId: number, ids: number[], manager?: EntityManager): Promise<Product[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.manager(manager).findBy(Product, { storeId, id: In(ids) });
+  }
+
+  /** Newest first; uses the (store_id, created_at) index. */
+  listPage(storeId: number, page: PageRequest, manager?: EntityManager): Promise<[Product[], number]> {
+    return this.manager(manager).findAndCount(Product, {
+      where: { storeId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: page.offset,
+      take: page.perPage,
+    });
+  }
+
+  create(values: Partial<Product>, manager?: EntityManager): Promise<Product> {
+    const m = this.manager(manager);
+    return m.save(m.create(Product, values));
+  }
+
+  save(product: Product, manager?: EntityManager): Promise<Product> {
+    return this.manager(manager).save(product);
+  }
+
+  async delete(product: Product, manager: EntityManager): Promise<void> {
+    await manager.delete(Product, { id: product.id, storeId: product.storeId });
+  }
+}

@@ -1,0 +1,151 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../../common/errors/app-error';
+import { PageRequest } from '../../../common/pagination/pagination';
+import { inTransaction } from '../../../database/transaction';
+import { SellersService } from '../../identity/sellers/sellers.service';
+import { CatalogRef, newProductPid, parseRef } from '../catalog-refs';
+import { ProductFilesRepository } from '../files/product-files.repository';
+import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
+import { PlansRepository } from '../plans/plans.repository';
+import { SalesRepository } from '../sales/sales.repository';
+import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
+import { ProductDeletedEvent } from './product-deleted.event';
+import { productChanges } from './product.mapper';
+import { Product, ProductReviewStatus } from './product.entity';
+import { missingPublishFields, nextReviewStatus } from './product-review';
+import { ProductsRepository } from './products.repository';
+
+export type ReviewDecision = 'approve' | 'reject';
+
+@Injectable()
+export class ProductsService {
+  private readonly logger = new Logger(ProductsService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly products: ProductsRepository,
+    private readonly files: ProductFilesRepository,
+    private readonly plans: PlansRepository,
+    private readonly sales: SalesRepository,
+    private readonly sellers: SellersService,
+    private readonly events: EventEmitter2,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+  ) {}
+
+  /** The store's currency, shown on every product and plan. */
+  async currencyOf(storeId: number): Promise<string> {
+    const store = await this.sellers.findStore(storeId);
+    if (!store) throw new NotFoundError();
+    return store.currency.trim();
+  }
+
+  /** A product of the store by numeric id or `product_pid`, or null. For other modules (orders, bumps). */
+  findForStore(storeId: number, idOrPid: string | number): Promise<Product | null> {
+    return this.products.findByRef(storeId, typeof idOrPid === 'number' ? { id: idOrPid } : parseRef(idOrPid));
+  }
+
+  /** Same as {@link findForStore} but a missing or foreign product is 404 `Resource not found.` */
+  async get(storeId: number, idOrPid: string): Promise<Product> {
+    const product = await this.findForStore(storeId, idOrPid);
+    if (!product) throw new NotFoundError();
+    return product;
+  }
+
+  list(storeId: number, page: PageRequest): Promise<[Product[], number]> {
+    return this.products.listPage(storeId, page);
+  }
+
+  create(storeId: number, dto: CreateProductDto): Promise<Product> {
+    return this.products.create({ ...productChanges(dto), storeId, pid: newProductPid(), status2: 'draft' });
+  }
+
+  update(storeId: number, idOrPid: string, dto: UpdateProductDto): Promise<Product> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
+      if (!product) throw new NotFoundError();
+      const changes = productChanges(dto);
+      if (changes.type === 'one_time' && product.type === 'recurring') {
+        if ((await this.plans.countForProduct(storeId, product.id, manager)) > 0) {
+          throw ValidationError.field('type', 'A product with plans must stay recurring; delete its plans first.');
+        }
+      }
+      Object.assign(product, changes);
+      return this.products.save(product, manager);
+    });
+  }
+
+  /**
+   * Deletes the product with its files and plans. A product with sales stays: its orders, download
+   * links and subscriptions refer to it.
+   */
+  async delete(storeId: number, idOrPid: string): Promise<Product> {
+    const { product, storageKeys } = await inTransaction(this.dataSource, async (manager) => {
+      const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
+      if (!product) throw new NotFoundError();
+      if (await this.sales.productHasSales(storeId, product.id, manager)) {
+        throw new ConflictError('This product has one or more sales and cannot be deleted.');
+      }
+      const storageKeys = await this.files.deleteForProduct(storeId, product.id, manager);
+      await this.plans.deleteForProduct(storeId, product.id, manager);
+      await this.events.emitAsync(ProductDeletedEvent.NAME, new ProductDeletedEvent(storeId, product.id, product.pid, manager));
+      await this.products.delete(product, manager);
+      return { product, storageKeys };
+    });
+    // Objects go only after the rows are gone for good; a leftover object is harmless, a dangling row is not.
+    await Promise.all(
+      storageKeys.map((key) =>
+        this.storage.delete(key).catch((error: unknown) => this.logger.warn({ err: error, key }, 'Could not delete stored file')),
+      ),
+    );
+    return product;
+  }
+
+  /** spec §4.6: submits the product for review once every requirement holds. */
+  publish(storeId: number, idOrPid: string): Promise<Product> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
+      if (!product) throw new NotFoundError();
+      const next = nextReviewStatus(product.status2, 'publish');
+      if (!next) throw new ConflictError('Product is already in review.');
+      const [currency, fileCount, planCount] = await Promise.all([
+        this.currencyOf(storeId),
+        this.files.countForProduct(storeId, product.id, manager),
+        this.plans.countForProduct(storeId, product.id, manager),
+      ]);
+      const missing = missingPublishFields({ product, currency, fileCount, planCount });
+      if (Object.keys(missing).length) {
+        throw new UnprocessableError('Product is missing required data.', { missing_fields: missing });
+      }
+      product.status2 = next;
+      return this.products.save(product, manager);
+    });
+  }
+
+  /** The operator's review decision (`product:review`): pending → approved | rejected. */
+  review(pid: string, decision: ReviewDecision): Promise<Product> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const product = await this.products.lockByPid(pid, manager);
+      if (!product) throw new NotFoundError('Product not found.');
+      const next: ProductReviewStatus | null = nextReviewStatus(product.status2, decision);
+      if (!next) throw new ConflictError(`Product is not pending review (status_2 is ${product.status2}).`);
+      product.status2 = next;
+      return this.products.save(product, manager);
+    });
+  }
+
+  /** Products by id, for mapping plans to their `product_pid`. */
+  async pidsByProductId(storeId: number, productIds: number[]): Promise<Map<number, string>> {
+    const products = await this.products.findByIds(storeId, [...new Set(productIds)]);
+    return new Map(products.map((product) => [product.id, product.pid]));
+  }
+
+  /** For the files and plans services: a product of the store, 404 `Resource not found.` otherwise. */
+  async requireRef(storeId: number, ref: CatalogRef): Promise<Product> {
+    const product = await this.products.findByRef(storeId, ref);
+    if (!product) throw new NotFoundError();
+    return product;
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Cents, toCents } from '../../../common/money';
+import { PageRequest } from '../../../common/pagination/pagination';
+import type { OrderStatus } from '../../billing/orders/order-status';
+
+/** Orders that count as sales: approved once, whether or not refunded since (decisions §5, §7). */
+const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
+
+export interface SubscriberRow {
+  orderNumber: string;
+  amount: Cents;
+  currency: string;
+  status: OrderStatus;
+  customer: { name: string; email: string; mobileNumber: string };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * Read-only view of billing's orders and customers, for the catalog's questions ("does this product
+ * have sales?", "who subscribed to this plan?"). It never writes: orders belong to billing.
+ */
+@Injectable()
+export class SalesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private manager(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  /** A sale of the product itself, or of the product added to another order as an order bump. */
+  async productHasSales(storeId: number, productId: number, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await this.manager(manager).query(
+      `SELECT 1 FROM orders o
+        WHERE o.store_id = $1 AND o.product_id = $2 AND o.status = ANY($3)
+       UNION ALL
+       SELECT 1 FROM order_bump_items i JOIN orders o ON o.id = i.order_id
+        WHERE o.store_id = $1 AND i.product_id = $2 AND o.status = ANY($3)
+       LIMIT 1`,
+      [storeId, productId, SALE_STATUSES],
+    );
+    return rows.length > 0;
+  }
+
+  async planHasSales(storeId: number, planId: number, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await this.manager(manager).query(
+      `SELECT 1 FROM orders WHERE store_id = $1 AND plan_id = $2 AND status = ANY($3) LIMIT 1`,
+      [storeId, planId, SALE_STATUSES],
+    );
+    return rows.length > 0;
+  }
+
+  /** One page of the plan's sales, newest first (the (plan_id, created_at) index), and their total. */
+  async subscribersPage(storeId: number, planId: number, page: PageRequest): Promise<{ rows: SubscriberRow[]; total: number }> {
+    const m = this.manager();
+    const [rows, count] = await Promise.all([
+      m.query(
+        `SELECT o.order_number, o.amount, o.currency, o.status, o.created_at, o.updated_at,
+                c.name AS customer_name, c.email AS customer_email, c.mobile_number AS customer_mobile_number
+           FROM orders o
+           JOIN customers c ON c.id = o.customer_id
+          WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status = ANY($3)
+          ORDER BY o.created_at DESC, o.id DESC
+          LIMIT $4 OFFSET $5`,
+        [planId, storeId, SALE_STATUSES, page.perPage, page.offset],
+      ) as Promise<Record<string, string | Date>[]>,
+      m.query(
+        `SELECT count(*)::int AS total FROM orders o
+           JOIN customers c ON c.id = o.customer_id
+          WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status = ANY($3)`,
+        [planId, storeId, SALE_STATUSES],
+      ) as Promise<{ total: number }[]>,
+    ]);
+    return {
+      total: count[0].total,
+      rows: rows.map((row) => ({
+        orderNumber: row.order_number as string,
+        amount: toCents(row.amount as string),
+        currency: (row.currency as string).trim(),
+        status: row.status as OrderStatus,
+        customer: {
+          name: row.customer_name as string,
+          email: row.customer_email as string,
+          mobileNumber: row.customer_mobile_number as string,
+        },
+        createdAt: new Date(row.created_at),
+        updatedAt: new Date(row.updated_at),
+      })),
+    };
+  }
+}
