@@ -19,7 +19,7 @@ export async function insertProduct(t: TestApp, storeId: number, name = 'Ebook')
 }
 
 export async function insertCustomer(t: TestApp | EntityManager, storeId: number, email: string): Promise<number> {
-  const runner = 'dataSource' in t ? t.dataSource : t;
+  const runner = t instanceof EntityManager ? t : t.dataSource;
   const rows: { id: number }[] = await runner.query(
     `INSERT INTO customers (store_id, email, name, mobile_number) VALUES ($1, $2, 'Ana', '+258840000000')
      ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
@@ -38,7 +38,7 @@ export interface OrderRow {
 }
 
 export async function insertOrder(t: TestApp | EntityManager, order: OrderRow): Promise<number> {
-  const runner = 'dataSource' in t ? t.dataSource : t;
+  const runner = t instanceof EntityManager ? t : t.dataSource;
   const rows: { id: number }[] = await runner.query(
     `INSERT INTO orders (store_id, order_number, pay_token_hash, product_id, customer_id, status, currency,
                          original_amount, amount, discount_id, coupon_code)
