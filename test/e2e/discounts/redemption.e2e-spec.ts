@@ -314,4 +314,24 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     const shown = await t.http.get('/v1/discounts/LIMITED5').set(seller.auth).expect(200);
     expect(shown.body.discount).toMatchObject({ uses_limit: 5, used_count: 5, available_uses: 0 });
   });
+
+  it('20 concurrent orders by one email on a single-use coupon: exactly one holds it', async () => {
+    const discount = await createDiscount(t, seller, { code: 'ONCE_RACE', type: 'fixed', value: 5, single_use: true });
+    const customerId = await insertCustomer(t, seller.storeId, 'eager@example.com');
+
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        t.dataSource.transaction(async (manager) => {
+          const reservation = await coupons.reserve(manager, request({ code: 'ONCE_RACE', customerEmail: 'eager@example.com' }));
+          await insertOrder(manager, { storeId: seller.storeId, productId: product, customerId, discountId: reservation.discountId });
+        }),
+      ),
+    );
+
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    for (const failure of attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected')) {
+      expect((failure.reason as ValidationError).errors).toEqual({ coupon_code: ['Coupon has already been used by this customer.'] });
+    }
+    expect(await usedCount(t, discount.id)).toBe(1);
+  });
 });
