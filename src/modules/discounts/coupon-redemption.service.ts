@@ -42,7 +42,7 @@ export class CouponRedemptionService {
     if (discount.singleUse && (await this.discounts.isHeldByEmail(manager, discount.id, request.customerEmail))) {
       throw reject('used_by_customer');
     }
-    await this.discounts.incrementUse(manager, discount.id);
+    if (!(await this.discounts.incrementUse(manager, discount.id))) throw reject('exhausted');
     return { discountId: discount.id, code: discount.code, discountAmount: discountFor(discount, request.amount) };
   }
 

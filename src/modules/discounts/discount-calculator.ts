@@ -1,4 +1,4 @@
-import { Cents, centsToDecimal, percentOf } from '../../common/money';
+import { Cents } from '../../common/money';
 import type { Discount } from './discount.entity';
 
 /**
@@ -7,7 +7,11 @@ import type { Discount } from './discount.entity';
  */
 export function discountFor(discount: Pick<Discount, 'type' | 'value'>, amount: Cents): Cents {
   if (discount.type === 'fixed') return Math.min(discount.value, amount);
-  return Math.min(percentOf(amount, centsToDecimal(discount.value)), amount);
+  // A percent is stored in hundredths (12.5% → 1250), i.e. basis points. BigInt, because the
+  // product of the largest `numeric(12,2)` amount and 100% (10^12 × 10^4) passes 2^53.
+  const basisPoints = BigInt(discount.value);
+  const discounted = Number((BigInt(amount) * basisPoints + BigInt(5_000)) / BigInt(10_000));
+  return Math.min(discounted, amount);
 }
 
 export type CouponRejection = 'inactive' | 'expired' | 'exhausted' | 'product' | 'used_by_customer';

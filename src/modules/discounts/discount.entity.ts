@@ -1,12 +1,17 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Timestamped } from '../../common/entities/timestamps';
 import { Cents, centsColumn } from '../../common/money';
 
 export type DiscountType = 'fixed' | 'percent';
 export type DiscountStatus = 'active' | 'inactive';
 
+/** Named so a violation can be recognised and answered 409 (decisions §5). */
+export const DISCOUNT_CODE_UNIQUE_INDEX = 'UQ_discounts_store_id_code_key';
+
 @Entity('discounts')
-@Index(['storeId', 'codeKey'], { unique: true })
+@Index(DISCOUNT_CODE_UNIQUE_INDEX, ['storeId', 'codeKey'], { unique: true })
+// Last line of defence behind the row lock of redemption: the database itself refuses an oversold coupon.
+@Check('CHK_discounts_used_count', '"used_count" >= 0 AND ("uses_limit" IS NULL OR "used_count" <= "uses_limit")')
 @Index(['storeId', 'createdAt'])
 export class Discount extends Timestamped {
   @PrimaryGeneratedColumn()

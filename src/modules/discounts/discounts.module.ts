@@ -2,12 +2,15 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CouponRedemptionService } from './coupon-redemption.service';
 import { Discount } from './discount.entity';
+import { DiscountsController } from './discounts.controller';
 import { DiscountsRepository } from './discounts.repository';
+import { DiscountsService } from './discounts.service';
 
-/** Coupon codes (issue #6). */
+/** Coupon codes (issue #6). Order creation uses {@link CouponRedemptionService}. */
 @Module({
   imports: [TypeOrmModule.forFeature([Discount])],
-  providers: [DiscountsRepository, CouponRedemptionService],
+  controllers: [DiscountsController],
+  providers: [DiscountsRepository, DiscountsService, CouponRedemptionService],
   exports: [CouponRedemptionService],
 })
 export class DiscountsModule {}

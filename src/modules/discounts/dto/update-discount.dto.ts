@@ -1,0 +1,79 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { DISCOUNT_STATUS_INPUTS, DISCOUNT_TYPE_INPUTS, MAX_CODE_LENGTH } from '../discount-input';
+import {
+  CODE_DESCRIPTION,
+  EXPIRY_DESCRIPTION,
+  PRODUCT_IDS_DESCRIPTION,
+  SINGLE_USE_DESCRIPTION,
+  STATUS_DESCRIPTION,
+  TYPE_DESCRIPTION,
+  USES_LIMIT_DESCRIPTION,
+  VALUE_DESCRIPTION,
+} from './create-discount.dto';
+import {
+  booleanRule,
+  codeRule,
+  expiresAtRule,
+  neverExpiresRule,
+  productIdsRule,
+  Rule,
+  statusRule,
+  typeRule,
+  usesLimitRule,
+  valueRule,
+} from './discount-rules';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** Every field optional; only the fields sent change. The same rules as creation apply. */
+export class UpdateDiscountDto {
+  @ApiPropertyOptional({ example: 'SAVE15', maxLength: MAX_CODE_LENGTH, description: CODE_DESCRIPTION })
+  @Transform(trim)
+  @Rule(codeRule(false))
+  code?: string;
+
+  @ApiPropertyOptional({ enum: DISCOUNT_TYPE_INPUTS, example: 'fixed', description: TYPE_DESCRIPTION })
+  @Rule(typeRule(false))
+  type?: string;
+
+  @ApiPropertyOptional({ example: 15, minimum: 0.01, multipleOf: 0.01, description: VALUE_DESCRIPTION })
+  @Rule(valueRule(false))
+  value?: number;
+
+  @ApiPropertyOptional({ enum: DISCOUNT_STATUS_INPUTS, example: 'disabled', description: STATUS_DESCRIPTION })
+  @Rule(statusRule)
+  status?: string;
+
+  @ApiPropertyOptional({ type: [Number], example: [12], nullable: true, description: `${PRODUCT_IDS_DESCRIPTION} null clears the list.` })
+  @Rule(productIdsRule)
+  product_ids?: number[] | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    example: 50,
+    minimum: 1,
+    nullable: true,
+    description: `${USES_LIMIT_DESCRIPTION} Cannot go below the current \`used_count\`.`,
+  })
+  @Rule(usesLimitRule)
+  uses_limit?: number | null;
+
+  @ApiPropertyOptional({ example: true, description: SINGLE_USE_DESCRIPTION })
+  @Rule(booleanRule('single_use'))
+  single_use?: boolean;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2027-01-31T23:59:59Z',
+    nullable: true,
+    description: `ISO 8601 date-time; without an offset it is read as UTC. null removes the expiry. ${EXPIRY_DESCRIPTION}`,
+  })
+  @Rule(expiresAtRule(false))
+  expires_at?: string | null;
+
+  @ApiPropertyOptional({ example: true, description: EXPIRY_DESCRIPTION })
+  @Rule(neverExpiresRule)
+  never_expires?: boolean;
+}
