@@ -34,7 +34,7 @@ function createCredentials(env: Record<string, string>): { store_id: number; tok
   return JSON.parse(result.stdout.trim().split('\n').pop()!);
 }
 
-/** The request each scenario repeats, or why it cannot run (what the seed could not create).
+/** The request each scenario repeats, or why it cannot run (what the seed could not create). */
 function loadSpecs(store: Partial<Store>): Array<{ name: ScenarioName; title: string; spec: Omit<LoadSpec, 'scenario'> | string }> {
   let customer = 0;
   let orderIndex = 0;
