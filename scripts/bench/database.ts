@@ -75,7 +75,7 @@ export interface BulkOrdersResult {
  * Bulk-inserts `orders` orders by cloning rows the service itself wrote (so every column has a
  * value the service would write), spread round-robin over `ceil(orders / 10)` new customers: each
  * customer holds about ten orders and the measured plan `planOrders` subscribers at any scale, so
- * the list scenarios compare like with like as the table grows. Every fourth clone is `pending`.
+ * the list scenarios compare like with like as the table grows. A quarter of the clones are `pending`.
  * Approved clones of plan orders get a subscription row cloned from the template's, when there is one.
  */
 export async function bulkInsertOrders(url: string, input: BulkOrdersInput): Promise<BulkOrdersResult> {
@@ -104,7 +104,8 @@ export async function bulkInsertOrders(url: string, input: BulkOrdersInput): Pro
     await client.query('CREATE INDEX ON bulk_customers (k)');
 
     const orderColumns = await columnsOf(client, 'orders');
-    const pending = `(g % 4 = 0)`;
+    // One order in four of each customer's history is pending.
+    const pending = `((g / ${customers}) % 4 = 3)`;
     const overrides: Record<string, string> = {
       order_number: `'BULK' || lpad(g::text, 10, '0')`,
       pay_token_hash: `md5(g::text || random()::text) || md5(random()::text || g::text)`,
