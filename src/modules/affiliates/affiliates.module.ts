@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Affiliate } from './affiliate.entity';
+import { AffiliatesController } from './affiliates.controller';
 import { AffiliatesRepository } from './affiliates.repository';
 import { AffiliatesService } from './affiliates.service';
 
 /** Affiliates and commissions (issue #8). */
 @Module({
   imports: [TypeOrmModule.forFeature([Affiliate])],
+  controllers: [AffiliatesController],
   providers: [AffiliatesRepository, AffiliatesService],
   exports: [AffiliatesService],
 })

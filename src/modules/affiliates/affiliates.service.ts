@@ -1,8 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ValidationError } from '../../common/errors/app-error';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { toCents } from '../../common/money';
+import { PageRequest } from '../../common/pagination/pagination';
 import { Affiliate } from './affiliate.entity';
 import { AffiliatesRepository } from './affiliates.repository';
+
+export interface NewAffiliate {
+  name: string;
+  email: string;
+  /** Percent as a JSON number with at most two decimals (12.5 = 12.5%). */
+  commissionPercent: number;
+}
+
+const MAX_SERIAL = 2_147_483_647;
+
+/** A path id that is not a positive int4 cannot name a row: treated as missing, not as a 500. */
+function parseId(raw: string): number | null {
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= MAX_SERIAL ? id : null;
+}
 
 @Injectable()
 export class AffiliatesService {
@@ -17,5 +35,36 @@ export class AffiliatesService {
 
   find(storeId: number, affiliateId: number, manager?: EntityManager): Promise<Affiliate | null> {
     return this.affiliates.findOfStore(storeId, affiliateId, manager);
+  }
+
+  create(storeId: number, input: NewAffiliate): Promise<Affiliate> {
+    return this.affiliates.create({
+      storeId,
+      name: input.name,
+      email: input.email,
+      // Hundredths of a percent, exact: 12.5 → 1250.
+      commissionPercent: toCents(input.commissionPercent),
+    });
+  }
+
+  list(storeId: number, page: PageRequest): Promise<[Affiliate[], number]> {
+    return this.affiliates.listOfStore(storeId, page);
+  }
+
+  /** 404 `Resource not found.` for a missing id and for another store's. */
+  async get(storeId: number, rawId: string): Promise<Affiliate> {
+    const id = parseId(rawId);
+    const affiliate = id === null ? null : await this.affiliates.findOfStore(storeId, id);
+    if (!affiliate) throw new NotFoundError();
+    return affiliate;
+  }
+
+  /**
+   * Orders keep their `affiliate_id` and computed commission after the affiliate is deleted; the
+   * row is not referenced by a foreign key.
+   */
+  async remove(storeId: number, rawId: string): Promise<void> {
+    const id = parseId(rawId);
+    if (id === null || !(await this.affiliates.deleteOfStore(storeId, id))) throw new NotFoundError();
   }
 }

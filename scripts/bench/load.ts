@@ -1,0 +1,104 @@
+import autocannon from 'autocannon';
+import { RssSampler } from './service';
+
+export interface Row {
+  scenario: string;
+  connections: number | null;
+  requestsPerSecond: number | null;
+  p50: number | null;
+  p99: number | null;
+  errors: number | null;
+  peakRssMb: number | null;
+  /** Set when the scenario could not run: shown instead of figures. */
+  failure?: string;
+  note?: string;
+}
+
+export interface LoadSpec {
+  scenario: string;
+  method: 'GET' | 'POST';
+  /** Path for each request; called per request so a scenario can rotate ids or bodies. */
+  path: () => string;
+  body?: () => unknown;
+}
+
+export interface LoadSettings {
+  baseUrl: string;
+  headers: Record<string, string>;
+  durationSeconds: number;
+  warmupSeconds: number;
+  servicePid: number;
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** One request outside the measurement: a route that is missing or failing becomes an error row. */
+export async function preflight(settings: LoadSettings, spec: LoadSpec): Promise<string | null> {
+  try {
+    const body = spec.body?.();
+    const res = await fetch(`${settings.baseUrl}${spec.path()}`, {
+      method: spec.method,
+      headers: { ...settings.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status >= 200 && res.status < 300) return null;
+    return `HTTP ${res.status} ${(await res.text()).slice(0, 160)}`;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Drives `connections` keep-alive connections for the configured duration with autocannon. */
+export async function measure(settings: LoadSettings, spec: LoadSpec, connections: number): Promise<Row> {
+  const failure = await preflight(settings, spec);
+  if (failure) return errorRow(spec.scenario, connections, failure);
+
+  let firstFailure: string | undefined;
+  const options = (duration: number): autocannon.Options => ({
+    url: settings.baseUrl,
+    connections,
+    duration,
+    headers: settings.headers,
+    requests: [
+      {
+        method: spec.method,
+        setupRequest: (request) => {
+          request.path = spec.path();
+          if (spec.body) {
+            request.body = JSON.stringify(spec.body());
+            request.headers = { ...request.headers, 'content-type': 'application/json' };
+          }
+          return request;
+        },
+        onResponse: (status, body) => {
+          if ((status < 200 || status >= 300) && !firstFailure) firstFailure = `HTTP ${status} ${String(body).slice(0, 160)}`;
+        },
+      },
+    ],
+  });
+
+  if (settings.warmupSeconds > 0) await run(options(settings.warmupSeconds));
+  firstFailure = undefined;
+  const sampler = new RssSampler(settings.servicePid);
+  sampler.start();
+  const result = await run(options(settings.durationSeconds));
+  const peakRssMb = sampler.stop();
+  return {
+    scenario: spec.scenario,
+    connections,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    peakRssMb,
+    note: firstFailure ? `first failure: ${firstFailure}` : undefined,
+  };
+}
+
+export function errorRow(scenario: string, connections: number | null, failure: string): Row {
+  return { scenario, connections, requestsPerSecond: null, p50: null, p99: null, errors: null, peakRssMb: null, failure };
+}

@@ -1,0 +1,93 @@
+import { parseArgs } from 'node:util';
+
+export const SCENARIOS = [
+  'health',
+  'orders.create',
+  'orders.create.coupon',
+  'orders.get',
+  'customers.orders',
+  'plans.subscribers',
+  'discounts.get',
+  'webhooks',
+] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchOptions {
+  databaseUrl: string;
+  /** Orders bulk-inserted on top of the few created through the API. */
+  orders: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number[];
+  approvals: number;
+  webhookTimeoutSeconds: number;
+  scenarios: ScenarioName[];
+  /** Run `src/main.ts` through ts-node instead of building `dist/`. */
+  ts: boolean;
+  build: boolean;
+  keepDatabase: boolean;
+}
+
+const HELP = `npm run bench -- [options]   (DATABASE_URL must point at a PostgreSQL server)
+
+  --orders N             bulk-insert N orders spread over N/10 customers (default 0)
+  --duration S           seconds per load run (default 10)
+  --warmup S             unmeasured seconds before each run (default 2)
+  --connections 10,50    connection counts to run each scenario at (default 10,50)
+  --approvals N          approvals per webhook-throughput run (default 1000)
+  --webhook-timeout S    give up waiting for deliveries after S seconds (default 60)
+  --scenarios a,b        subset of: ${SCENARIOS.join(', ')}
+  --ts                   run the service with ts-node (transpile-only) instead of dist/
+  --no-build             use the existing dist/ without running npm run build
+  --keep-db              do not drop the benchmark database at the end
+`;
+
+function positiveInt(name: string, raw: string | undefined, fallback: number, min = 1): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${raw}`);
+  return value;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      orders: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      approvals: { type: 'string' },
+      'webhook-timeout': { type: 'string' },
+      scenarios: { type: 'string' },
+      ts: { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
+      'keep-db': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 'help';
+  }
+  const databaseUrl = env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required: the benchmark creates a fresh database on that server.');
+  const scenarios = (values.scenarios?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SCENARIOS]) as ScenarioName[];
+  const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
+  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
+  const connections = (values.connections ?? '10,50').split(',').map((c) => positiveInt('connections', c.trim(), 10));
+  return {
+    databaseUrl,
+    orders: positiveInt('orders', values.orders, 0, 0),
+    durationSeconds: positiveInt('duration', values.duration, 10),
+    warmupSeconds: positiveInt('warmup', values.warmup, 2, 0),
+    connections,
+    approvals: positiveInt('approvals', values.approvals, 1000),
+    webhookTimeoutSeconds: positiveInt('webhook-timeout', values['webhook-timeout'], 60),
+    scenarios,
+    ts: values.ts,
+    build: !values['no-build'] && !values.ts,
+    keepDatabase: values['keep-db'],
+  };
+}

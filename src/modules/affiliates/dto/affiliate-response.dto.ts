@@ -1,0 +1,33 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class AffiliateDto {
+  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ example: 'Joana Mucavele' }) name: string;
+  @ApiProperty({ example: 'joana@example.com' }) email: string;
+  @ApiProperty({ example: 12.5, description: 'Percent of each sale.' }) commission_percent: number;
+  @ApiProperty({ example: '2026-01-15T10:20:30.123000Z' }) created_at: string;
+  @ApiProperty({ example: '2026-01-15T10:20:30.123000Z' }) updated_at: string;
+}
+
+export class AffiliateResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ type: AffiliateDto }) affiliate: AffiliateDto;
+}
+
+export class CreateAffiliateResponseDto extends AffiliateResponseDto {
+  @ApiProperty({ example: 'Affiliate created.' }) message: string;
+}
+
+export class AffiliateListResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 15 }) per_page: number;
+  @ApiProperty({ example: 1 }) last_page: number;
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: [AffiliateDto] }) affiliates: AffiliateDto[];
+}
+
+export class AffiliateDeletedResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Affiliate deleted.' }) message: string;
+}

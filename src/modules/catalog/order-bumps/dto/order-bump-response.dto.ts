@@ -1,0 +1,37 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class BumpProductDto {
+  @ApiProperty({ example: 42 }) id: number;
+  @ApiProperty({ example: 'p_8f2k1m9q' }) pid: string;
+  @ApiProperty({ example: 'Workbook (PDF)' }) name: string;
+}
+
+export class OrderBumpDto {
+  @ApiProperty({ example: 3 }) id: number;
+  @ApiProperty({ example: 'p_2hd93kq1', description: 'The product whose checkout offers the bump.' }) product_pid: string;
+  @ApiProperty({ type: BumpProductDto, description: 'The product offered.' }) bump_product: BumpProductDto;
+  @ApiProperty({ example: 49.9 }) price: number;
+  @ApiProperty({ example: '2026-01-15T10:20:30.123000Z' }) created_at: string;
+}
+
+export class CreateOrderBumpResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Order bump created.' }) message: string;
+  @ApiProperty({ type: OrderBumpDto }) order_bump: OrderBumpDto;
+}
+
+export class OrderBumpListResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ type: [OrderBumpDto], description: 'In the order they were added.' }) order_bumps: OrderBumpDto[];
+}
+
+class DeletedOrderBumpDto {
+  @ApiProperty({ example: 'p_2hd93kq1' }) product_pid: string;
+  @ApiProperty({ example: 3 }) order_bump_id: number;
+}
+
+export class OrderBumpDeletedResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Order bump deleted.' }) message: string;
+  @ApiProperty({ type: DeletedOrderBumpDto }) data: DeletedOrderBumpDto;
+}

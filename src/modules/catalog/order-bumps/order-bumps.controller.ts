@@ -1,0 +1,84 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { ErrorResponseDto, ValidationErrorResponseDto } from '../../../common/http/error-response.dto';
+import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
+import type { Principal } from '../../identity/auth/principal';
+import { CreateOrderBumpDto } from './dto/create-order-bump.dto';
+import { CreateOrderBumpResponseDto, OrderBumpDeletedResponseDto, OrderBumpListResponseDto } from './dto/order-bump-response.dto';
+import { toOrderBumpDto } from './order-bump.mapper';
+import { OrderBumpsService } from './order-bumps.service';
+
+const productParam = ApiParam({ name: 'id', description: 'Product `id` or `product_pid`.', example: 'p_2hd93kq1' });
+const notFound = (description: string) =>
+  ApiNotFoundResponse({ description, type: ErrorResponseDto, example: { status: 'error', message: 'Resource not found.' } });
+
+@ApiTags('Products')
+@Controller('v1/products/:id/order-bumps')
+export class OrderBumpsController {
+  constructor(private readonly bumps: OrderBumpsService) {}
+
+  @Post()
+  @RequireScopes('products.write')
+  @ApiOperation({ summary: 'Offer another product of the store as an add-on at checkout, at a set price' })
+  @productParam
+  @ApiCreatedResponse({ type: CreateOrderBumpResponseDto })
+  @notFound('The product, or the product to offer, is not one of the store.')
+  @ApiConflictResponse({
+    description: 'The product already offers this bump.',
+    type: ErrorResponseDto,
+    example: { status: 'error', message: 'This product is already an order bump of the product.' },
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ValidationErrorResponseDto,
+    example: { status: 'error', message: 'Validation failed.', errors: { product_id: ['A product cannot be an order bump of itself.'] } },
+  })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') productRef: string,
+    @Body() body: CreateOrderBumpDto,
+  ): Promise<CreateOrderBumpResponseDto> {
+    const { product, bump } = await this.bumps.create(principal.storeId, productRef, {
+      productId: body.product_id,
+      productPid: body.product_pid,
+      price: body.price,
+    });
+    return { status: 'success', message: 'Order bump created.', order_bump: toOrderBumpDto(bump, product.pid) };
+  }
+
+  @Get()
+  @RequireScopes('products.read')
+  @ApiOperation({ summary: 'The order bumps a product offers, in the order they were added' })
+  @productParam
+  @ApiOkResponse({ type: OrderBumpListResponseDto })
+  @notFound('No product with this id or pid in the store.')
+  async list(@CurrentPrincipal() principal: Principal, @Param('id') productRef: string): Promise<OrderBumpListResponseDto> {
+    const { product, bumps } = await this.bumps.listForProductRef(principal.storeId, productRef);
+    return { status: 'success', order_bumps: bumps.map((bump) => toOrderBumpDto(bump, product.pid)) };
+  }
+
+  @Delete(':bump_id')
+  @HttpCode(200)
+  @RequireScopes('products.write')
+  @ApiOperation({ summary: 'Stop offering an order bump; orders that took it keep it' })
+  @productParam
+  @ApiParam({ name: 'bump_id', description: 'Order bump id.', example: 3 })
+  @ApiOkResponse({ type: OrderBumpDeletedResponseDto })
+  @notFound('No such product in the store, or no such bump on it.')
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') productRef: string,
+    @Param('bump_id') bumpId: string,
+  ): Promise<OrderBumpDeletedResponseDto> {
+    const { product, bumpId: id } = await this.bumps.remove(principal.storeId, productRef, bumpId);
+    return { status: 'success', message: 'Order bump deleted.', data: { product_pid: product.pid, order_bump_id: id } };
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ConflictError, NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { toCents } from '../../../common/money';
+import { ProductLookupRepository, ProductSummary } from './product-lookup.repository';
+import { DuplicateBumpError, OfferedBump, OrderBumpsRepository } from './order-bumps.repository';
+
+export type { OfferedBump } from './order-bumps.repository';
+
+export interface NewOrderBump {
+  productId?: number;
+  productPid?: string;
+  /** JSON number with at most two decimals. */
+  price: number;
+}
+
+@Injectable()
+export class OrderBumpsService {
+  constructor(
+    private readonly bumps: OrderBumpsRepository,
+    private readonly products: ProductLookupRepository,
+  ) {}
+
+  /**
+   * The bumps a product's checkout offers, in the order the seller added them, each with the
+   * offered product's id, pid and name and the bump price in cents. Empty for a product without
+   * bumps or of another store.
+   */
+  listForProduct(storeId: number, productId: number, manager?: EntityManager): Promise<OfferedBump[]> {
+    return this.bumps.listForProduct(storeId, productId, manager);
+  }
+
+  /** `productRef` is the product's id or pid; a missing or foreign product is 404. */
+  async listForProductRef(storeId: number, productRef: string): Promise<{ product: ProductSummary; bumps: OfferedBump[] }> {
+    const product = await this.productOf(storeId, productRef);
+    return { product, bumps: await this.bumps.listForProduct(storeId, product.id) };
+  }
+
+  async create(storeId: number, productRef: string, input: NewOrderBump): Promise<{ product: ProductSummary; bump: OfferedBump }> {
+    const product = await this.productOf(storeId, productRef);
+    const field = input.productId !== undefined && input.productId !== null ? 'product_id' : 'product_pid';
+    const offered =
+      field === 'product_id'
+        ? await this.products.findById(storeId, input.productId!)
+        : await this.products.findByPid(storeId, input.productPid!);
+    if (!offered) throw new NotFoundError();
+    if (field === 'product_id' && input.productPid != null && input.productPid !== offered.pid) {
+      throw ValidationError.field('product_pid', 'product_id and product_pid name different products.');
+    }
+    if (offered.id === product.id) throw ValidationError.field(field, 'A product cannot be an order bump of itself.');
+    try {
+      const row = await this.bumps.create({ storeId, productId: product.id, bumpProductId: offered.id, price: toCents(input.price) });
+      return {
+        product,
+        bump: { id: row.id, productId: product.id, bumpProduct: offered, price: row.price, createdAt: row.createdAt },
+      };
+    } catch (error) {
+      if (error instanceof DuplicateBumpError) throw new ConflictError('This product is already an order bump of the product.');
+      throw error;
+    }
+  }
+
+  async remove(storeId: number, productRef: string, bumpId: string): Promise<{ product: ProductSummary; bumpId: number }> {
+    const product = await this.productOf(storeId, productRef);
+    const id = /^\d{1,10}$/.test(bumpId) ? Number(bumpId) : NaN;
+    if (!(await this.bumps.delete(storeId, product.id, id))) throw new NotFoundError();
+    return { product, bumpId: id };
+  }
+
+  private async productOf(storeId: number, ref: string): Promise<ProductSummary> {
+    const product = await this.products.findByRef(storeId, ref);
+    if (!product) throw new NotFoundError();
+    return product;
+  }
+}

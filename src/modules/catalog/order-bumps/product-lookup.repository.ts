@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Product } from '../products/product.entity';
+
+export type ProductSummary = Pick<Product, 'id' | 'pid' | 'name'>;
+
+const MAX_SERIAL = 2_147_483_647;
+const SUMMARY = { id: true, pid: true, name: true } as const;
+
+/**
+ * Read-only access to products for the bumps routes; products themselves belong to the catalog
+ * service, which this module does not depend on.
+ */
+@Injectable()
+export class ProductLookupRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  findById(storeId: number, id: number, manager?: EntityManager): Promise<ProductSummary | null> {
+    if (!Number.isInteger(id) || id < 1 || id > MAX_SERIAL) return Promise.resolve(null);
+    return (manager ?? this.dataSource.manager).findOne(Product, { select: SUMMARY, where: { storeId, id } });
+  }
+
+  findByPid(storeId: number, pid: string, manager?: EntityManager): Promise<ProductSummary | null> {
+    return (manager ?? this.dataSource.manager).findOne(Product, { select: SUMMARY, where: { storeId, pid } });
+  }
+
+  /** By numeric `id`, else by `pid` (decisions §6: a path `{id}` accepts both). */
+  async findByRef(storeId: number, ref: string, manager?: EntityManager): Promise<ProductSummary | null> {
+    const byId = /^\d{1,10}$/.test(ref) ? await this.findById(storeId, Number(ref), manager) : null;
+    return byId ?? this.findByPid(storeId, ref, manager);
+  }
+}
