@@ -26,7 +26,8 @@ export class WebhookDelivery {
   @Column({ type: 'text' })
   url: string;
 
-  @Column({ type: 'jsonb' })
+  /** `json`, not `jsonb`: the body keeps billing's field order byte for byte. */
+  @Column({ type: 'json' })
   payload: OrderEventPayload;
 
   /** Standard Webhooks `webhook-id`: shared by redeliveries of the same event, so receivers can dedupe. */
