@@ -2,7 +2,11 @@ import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
+import { createApp } from '../../../src/app.factory';
+import { loadConfig } from '../../../src/config/app-config';
+import { DatabaseConnection } from '../../../src/database/database-connection';
 import { OrderEvent, OrderEventKind, OrderEventPayload } from '../../../src/modules/billing/events/order-events';
 
 /** A real HTTP receiver on 127.0.0.1 and a free port, recording every request. */
@@ -161,4 +165,13 @@ export async function emitOrderEvent(
     return order.id as number;
   });
   return { orderId, payload };
+}
+
+/** Another instance of the service on an existing database (as a second replica would run). */
+export async function createInstanceOn(databaseUrl: string, env: Record<string, string> = {}): Promise<{ app: NestExpressApplication; close(): Promise<void> }> {
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/commerce-test-${process.pid}`, ...env, DATABASE_URL: databaseUrl });
+  const connection = await DatabaseConnection.open(config);
+  const app = await createApp(config, connection);
+  await app.init();
+  return { app, close: () => app.close() };
 }
