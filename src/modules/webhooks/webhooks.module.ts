@@ -1,5 +1,35 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Product } from '../catalog/products/product.entity';
+import { WebhookDeliverer } from './delivery/webhook-deliverer';
+import { WebhookNotifier } from './delivery/webhook-notifier';
+import { WebhookQueue } from './delivery/webhook-queue';
+import { WebhookWorker } from './delivery/webhook-worker';
+import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { Webhook } from './entities/webhook.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
 
-/** Webhook endpoints, the notifier and the delivery worker (issue #7). */
-@Module({})
+/**
+ * Webhook endpoints, the notifier (transactional outbox on order events) and the delivery worker
+ * (issue #7). The worker runs here when `WEBHOOK_WORKER` is on, or alone via `npm run start:worker`.
+ */
+@Module({
+  // Product is read (never written) to resolve `product_details` and show `product`.
+  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product])],
+  controllers: [WebhooksController],
+  providers: [
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
+    WebhooksService,
+    WebhookQueue,
+    WebhookNotifier,
+    WebhookDeliverer,
+    WebhookWorker,
+  ],
+  exports: [WebhooksService],
+})
 export class WebhooksModule {}

@@ -1,0 +1,130 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ORDER_EVENT_KINDS, OrderEventKind } from '../../billing/events/order-events';
+
+export class WebhookProductDto {
+  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ example: 'prd_8fK2mQ' }) pid: string;
+  @ApiProperty({ example: 'Photography course' }) name: string;
+}
+
+export class WebhookSummaryDto {
+  @ApiProperty({ type: String, nullable: true, example: '2025-03-01T10:15:30.123000Z' })
+  last_delivery_at: string | null;
+
+  @ApiProperty({ type: String, enum: ['success', 'failed'], nullable: true, example: 'success' })
+  last_delivery_status: 'success' | 'failed' | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 200, description: 'null when no response came' })
+  last_response_code: number | null;
+}
+
+export class WebhookDto {
+  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: String, nullable: true, example: 'Orders to CRM' }) name: string | null;
+  @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
+  @ApiProperty({ enum: ORDER_EVENT_KINDS, isArray: true, example: ['order_approved'] }) events: OrderEventKind[];
+  @ApiProperty({ type: WebhookProductDto, nullable: true }) product: WebhookProductDto | null;
+  @ApiProperty({ enum: ['active', 'inactive'], example: 'active' }) status: 'active' | 'inactive';
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Standard Webhooks signing secret: verify `webhook-signature` with it',
+  })
+  secret: string;
+  @ApiProperty({ type: WebhookSummaryDto }) summary: WebhookSummaryDto;
+  @ApiProperty({ example: '2025-03-01T10:00:00.000000Z' }) created_at: string;
+  @ApiProperty({ example: '2025-03-01T10:00:00.000000Z' }) updated_at: string;
+}
+
+export class WebhookResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ type: WebhookDto }) webhook: WebhookDto;
+}
+
+export class WebhookMessageResponseDto extends WebhookResponseDto {
+  @ApiProperty({ example: 'Webhook created.' }) message: string;
+}
+
+export class WebhookListResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 15 }) per_page: number;
+  @ApiProperty({ example: 1 }) last_page: number;
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: [WebhookDto] }) webhooks: WebhookDto[];
+}
+
+class DeletedWebhookDto {
+  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
+}
+
+export class WebhookDeletedResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Webhook deleted.' }) message: string;
+  @ApiProperty({ type: DeletedWebhookDto }) data: DeletedWebhookDto;
+}
+
+class DeliveryRequestDto {
+  @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    example: {
+      'content-type': 'application/json',
+      'webhook-id': 'msg_2mB6kQ0rZy1uQeGTHfWb9pLx3Ac',
+      'webhook-timestamp': '1740824130',
+      'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    },
+    description: 'Headers sent; null before the attempt',
+  })
+  headers: Record<string, string> | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { order_type: 'order_approved', order_number: 'ORD-7Q2K9X', status: 'approved', amount: 100 },
+    description: 'The spec §6.3 payload, as sent',
+  })
+  payload: object;
+}
+
+class DeliveryResponseDto {
+  @ApiProperty({ example: 200 }) status_code: number;
+  @ApiProperty({ example: '{"received":true}', description: 'First 2048 characters of the body' }) body: string;
+}
+
+export class WebhookDeliveryDto {
+  @ApiProperty({ example: 41 }) id: number;
+  @ApiProperty({ enum: ORDER_EVENT_KINDS, example: 'order_approved' }) event: OrderEventKind;
+  @ApiProperty({ example: 1203 }) order_id: number;
+  @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status: 'pending' | 'success' | 'failed';
+  @ApiProperty({ type: [Number], example: [7, 9], description: 'Webhooks of the URL group this delivery was sent for' })
+  webhook_ids: number[];
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'The first delivery, when this is a redelivery' })
+  redelivery_of: number | null;
+  @ApiProperty({ type: DeliveryRequestDto }) request: DeliveryRequestDto;
+  @ApiProperty({ type: DeliveryResponseDto, nullable: true, description: 'null when no response came' })
+  response: DeliveryResponseDto | null;
+  @ApiProperty({ type: Number, nullable: true, example: 87 }) duration_ms: number | null;
+  @ApiProperty({ type: String, nullable: true, example: 'The receiver answered 500.', description: 'Why the attempt failed' })
+  error: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '2025-03-01T10:15:30.123000Z' }) attempted_at: string | null;
+  @ApiProperty({ example: '2025-03-01T10:15:29.981000Z' }) created_at: string;
+}
+
+export class WebhookDeliveryListResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 15 }) per_page: number;
+  @ApiProperty({ example: 1 }) last_page: number;
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
+}
+
+export class WebhookRedeliveryResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'Redelivery queued.' }) message: string;
+  @ApiProperty({ type: WebhookDeliveryDto }) delivery: WebhookDeliveryDto;
+}

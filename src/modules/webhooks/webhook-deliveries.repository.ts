@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
+
+export type NewDelivery = Pick<WebhookDelivery, 'storeId' | 'eventKind' | 'orderId' | 'url' | 'payload' | 'messageId' | 'redeliveryOf'>;
+
+export interface AttemptRecord {
+  state: 'success' | 'failed';
+  requestHeaders: Record<string, string> | null;
+  attemptedAt: Date;
+  responseCode: number | null;
+  responseBody: string | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(
+    @InjectRepository(WebhookDelivery) private readonly repo: Repository<WebhookDelivery>,
+    @InjectRepository(WebhookDeliveryTarget) private readonly targets: Repository<WebhookDeliveryTarget>,
+  ) {}
+
+  /** The outbox row of one URL group and its link to every webhook of the group. */
+  async createForGroup(delivery: NewDelivery, webhookIds: number[], manager?: EntityManager): Promise<WebhookDelivery> {
+    const run = async (m: EntityManager) => {
+      const saved = await m.getRepository(WebhookDelivery).save(m.getRepository(WebhookDelivery).create({ ...delivery, state: 'pending' }));
+      await m.getRepository(WebhookDeliveryTarget).insert(webhookIds.map((webhookId) => ({ deliveryId: saved.id, webhookId })));
+      return saved;
+    };
+    return manager ? run(manager) : this.repo.manager.transaction(run);
+  }
+
+  findById(id: number): Promise<WebhookDelivery | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  /** A delivery of this store that was sent for this webhook. */
+  findForWebhook(storeId: number, webhookId: number, deliveryId: number): Promise<WebhookDelivery | null> {
+    return this.repo
+      .createQueryBuilder('d')
+      .innerJoin(WebhookDeliveryTarget, 't', 't.delivery_id = d.id AND t.webhook_id = :webhookId', { webhookId })
+      .where('d.id = :deliveryId AND d.store_id = :storeId', { deliveryId, storeId })
+      .getOne();
+  }
+
+  listForWebhook(storeId: number, webhookId: number, offset: number, limit: number): Promise<[WebhookDelivery[], number]> {
+    return this.repo
+      .createQueryBuilder('d')
+      .innerJoin(WebhookDeliveryTarget, 't', 't.delivery_id = d.id AND t.webhook_id = :webhookId', { webhookId })
+      .where('d.store_id = :storeId', { storeId })
+      .orderBy('d.id', 'DESC')
+      .skip(offset)
+      .take(limit)
+      .getManyAndCount();
+  }
+
+  /** The most recent deliveries of each webhook (dashboard report). */
+  async recentForWebhooks(webhookIds: number[], perWebhook: number): Promise<Map<number, WebhookDelivery[]>> {
+    const out = new Map<number, WebhookDelivery[]>(webhookIds.map((id) => [id, []]));
+    if (!webhookIds.length) return out;
+    const rows: Array<{ webhook_id: number; delivery_id: number }> = await this.repo.manager.query(
+      `SELECT r.webhook_id, r.delivery_id FROM (
+         SELECT t.webhook_id, t.delivery_id, row_number() OVER (PARTITION BY t.webhook_id ORDER BY t.delivery_id DESC) AS n
+           FROM webhook_delivery_targets t WHERE t.webhook_id = ANY($1)
+       ) r WHERE r.n <= $2 ORDER BY r.webhook_id, r.delivery_id DESC`,
+      [webhookIds, perWebhook],
+    );
+    const deliveries = await this.repo.findBy({ id: In([...new Set(rows.map((r) => r.delivery_id))]) });
+    const byId = new Map(deliveries.map((d) => [d.id, d]));
+    for (const row of rows) {
+      const delivery = byId.get(row.delivery_id);
+      if (delivery) out.get(row.webhook_id)!.push(delivery);
+    }
+    return out;
+  }
+
+  /** Webhook ids each delivery was sent for. */
+  async targetsOf(deliveryIds: number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(deliveryIds.map((id) => [id, []]));
+    if (!deliveryIds.length) return out;
+    const rows = await this.targets.find({ where: { deliveryId: In(deliveryIds) }, order: { webhookId: 'ASC' } });
+    for (const row of rows) out.get(row.deliveryId)?.push(row.webhookId);
+    return out;
+  }
+
+  /**
+   * Claims a pending delivery for one attempt. Only one worker wins, whatever the number of
+   * instances, so an event is sent once to each URL group even if its job ran twice.
+   */
+  async claim(id: number): Promise<WebhookDelivery | null> {
+    const [rows] = (await this.repo.manager.query(
+      `UPDATE webhook_deliveries SET state = 'sending' WHERE id = $1 AND state = 'pending' RETURNING id`,
+      [id],
+    )) as [Array<{ id: number }>, number];
+    return rows.length ? this.repo.findOneBy({ id }) : null;
+  }
+
+  /**
+   * A claimed delivery whose worker died mid-attempt: the receiver may have got it, so it is not
+   * sent again (one attempt, spec §6.1.5) but recorded as failed.
+   */
+  async failInterrupted(id: number, at: Date): Promise<void> {
+    await this.repo.update(
+      { id, state: 'sending' },
+      { state: 'failed', attemptedAt: at, error: 'The attempt was interrupted (the worker stopped); not retried.' },
+    );
+  }
+
+  async record(id: number, attempt: AttemptRecord): Promise<void> {
+    await this.repo.update({ id }, attempt);
+  }
+}

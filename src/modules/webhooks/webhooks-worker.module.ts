@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { CLOCK, systemClock } from '../../common/time';
+import { AppConfig } from '../../config/app-config';
+import { ConfigModule } from '../../config/config.module';
+import { DatabaseConnection } from '../../database/database-connection';
+import { DatabaseModule } from '../../database/database.module';
+import { loggerOptions } from '../../logging';
+import { WebhooksModule } from './webhooks.module';
+
+/**
+ * What `npm run start:worker` runs: the database and the webhooks module, no HTTP. The worker is on
+ * whatever `WEBHOOK_WORKER` says, since starting this process is asking for it.
+ */
+@Module({})
+export class WebhooksWorkerModule {
+  static forRoot(config: AppConfig, connection: DatabaseConnection): DynamicModule {
+    const workerConfig: AppConfig = { ...config, webhooks: { ...config.webhooks, runWorker: true } };
+    return {
+      module: WebhooksWorkerModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(workerConfig),
+        LoggerModule.forRoot(loggerOptions(workerConfig)),
+        DatabaseModule.forRoot(connection),
+        WebhooksModule,
+      ],
+      providers: [{ provide: CLOCK, useValue: systemClock }],
+      exports: [CLOCK],
+    };
+  }
+}

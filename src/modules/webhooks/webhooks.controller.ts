@@ -1,0 +1,141 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, PipeTransform, Post, Query } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { NotFoundError } from '../../common/errors/app-error';
+import { ErrorResponseDto, ValidationErrorResponseDto } from '../../common/http/error-response.dto';
+import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
+import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
+import type { Principal } from '../identity/auth/principal';
+import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook-input.dto';
+import {
+  WebhookDeletedResponseDto,
+  WebhookDeliveryListResponseDto,
+  WebhookListResponseDto,
+  WebhookMessageResponseDto,
+  WebhookRedeliveryResponseDto,
+  WebhookResponseDto,
+} from './dto/webhook-response.dto';
+import { toDeliveryDto, toWebhookDto } from './webhooks.mapper';
+import { WebhooksService } from './webhooks.service';
+
+/** A path id that is not a positive integer names no resource: 404, like a missing one. */
+class IdPipe implements PipeTransform<string, number> {
+  transform(value: string): number {
+    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2147483647) throw new NotFoundError();
+    return Number(value);
+  }
+}
+
+const NOT_FOUND = { description: 'No such webhook (or delivery) in this store.', type: ErrorResponseDto };
+const INVALID = { description: 'Validation failed.', type: ValidationErrorResponseDto };
+
+@ApiTags('Webhooks')
+@Controller('v1/webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @RequireScopes('webhooks.write')
+  @ApiOperation({ summary: 'Register a webhook', description: 'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks).' })
+  @ApiBody({ type: CreateWebhookDto })
+  @ApiCreatedResponse({ type: WebhookMessageResponseDto })
+  @ApiUnprocessableEntityResponse(INVALID)
+  async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<WebhookMessageResponseDto> {
+    const view = await this.webhooks.create(principal.storeId, dto);
+    return { status: 'success', message: 'Webhook created.', webhook: toWebhookDto(view) };
+  }
+
+  @Get()
+  @RequireScopes('webhooks.read')
+  @ApiOperation({ summary: 'List the webhooks of the store (newest first)' })
+  @ApiOkResponse({ type: WebhookListResponseDto })
+  @ApiUnprocessableEntityResponse(INVALID)
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<WebhookListResponseDto> {
+    const page = pageRequest(query);
+    const { items, total } = await this.webhooks.list(principal.storeId, page);
+    return paginated('webhooks', items.map(toWebhookDto), total, page);
+  }
+
+  @Get(':id')
+  @RequireScopes('webhooks.read')
+  @ApiOperation({ summary: 'A webhook with the summary of its last delivery' })
+  @ApiParam({ name: 'id', example: 7 })
+  @ApiOkResponse({ type: WebhookResponseDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookResponseDto> {
+    return { status: 'success', webhook: toWebhookDto(await this.webhooks.get(principal.storeId, id)) };
+  }
+
+  @Patch(':id')
+  @RequireScopes('webhooks.write')
+  @ApiOperation({ summary: 'Change a webhook (only the fields sent)' })
+  @ApiParam({ name: 'id', example: 7 })
+  @ApiBody({ type: UpdateWebhookDto })
+  @ApiOkResponse({ type: WebhookMessageResponseDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiUnprocessableEntityResponse(INVALID)
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdPipe) id: number,
+    @Body() dto: UpdateWebhookDto,
+  ): Promise<WebhookMessageResponseDto> {
+    const view = await this.webhooks.update(principal.storeId, id, dto);
+    return { status: 'success', message: 'Webhook updated.', webhook: toWebhookDto(view) };
+  }
+
+  @Delete(':id')
+  @RequireScopes('webhooks.write')
+  @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiParam({ name: 'id', example: 7 })
+  @ApiOkResponse({ type: WebhookDeletedResponseDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookDeletedResponseDto> {
+    const data = await this.webhooks.remove(principal.storeId, id);
+    return { status: 'success', message: 'Webhook deleted.', data };
+  }
+
+  @Get(':id/deliveries')
+  @RequireScopes('webhooks.read')
+  @ApiOperation({ summary: 'Delivery log of a webhook: request and response of each attempt (newest first)' })
+  @ApiParam({ name: 'id', example: 7 })
+  @ApiOkResponse({ type: WebhookDeliveryListResponseDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiUnprocessableEntityResponse(INVALID)
+  async deliveries(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdPipe) id: number,
+    @Query() query: PaginationQueryDto,
+  ): Promise<WebhookDeliveryListResponseDto> {
+    const page = pageRequest(query);
+    const { items, total } = await this.webhooks.listDeliveries(principal.storeId, id, page);
+    return paginated('deliveries', items.map(toDeliveryDto), total, page);
+  }
+
+  @Post(':id/deliveries/:delivery_id/redeliver')
+  @HttpCode(201)
+  @RequireScopes('webhooks.write')
+  @ApiOperation({
+    summary: 'Send a recorded delivery again',
+    description: 'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry.',
+  })
+  @ApiParam({ name: 'id', example: 7 })
+  @ApiParam({ name: 'delivery_id', example: 41 })
+  @ApiCreatedResponse({ type: WebhookRedeliveryResponseDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async redeliver(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdPipe) id: number,
+    @Param('delivery_id', IdPipe) deliveryId: number,
+  ): Promise<WebhookRedeliveryResponseDto> {
+    const view = await this.webhooks.redeliver(principal.storeId, id, deliveryId);
+    return { status: 'success', message: 'Redelivery queued.', delivery: toDeliveryDto(view) };
+  }
+}

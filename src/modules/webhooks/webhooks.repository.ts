@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import type { OrderEventKind } from '../billing/events/order-events';
+import { Product } from '../catalog/products/product.entity';
+import { Webhook } from './entities/webhook.entity';
+
+export interface WebhookProductRef {
+  id: number;
+  pid: string;
+  name: string;
+}
+
+export interface LastDelivery {
+  webhookId: number;
+  attemptedAt: Date;
+  state: 'success' | 'failed';
+  responseCode: number | null;
+}
+
+@Injectable()
+export class WebhooksRepository {
+  constructor(
+    @InjectRepository(Webhook) private readonly repo: Repository<Webhook>,
+    @InjectRepository(Product) private readonly products: Repository<Product>,
+  ) {}
+
+  private webhooks(manager?: EntityManager): Repository<Webhook> {
+    return manager ? manager.getRepository(Webhook) : this.repo;
+  }
+
+  create(data: Pick<Webhook, 'storeId' | 'url' | 'events' | 'productId' | 'name' | 'secret'>, manager?: EntityManager): Promise<Webhook> {
+    const repo = this.webhooks(manager);
+    return repo.save(repo.create({ ...data, status: 'active' }));
+  }
+
+  save(webhook: Webhook, manager?: EntityManager): Promise<Webhook> {
+    return this.webhooks(manager).save(webhook);
+  }
+
+  findForStore(storeId: number, id: number, manager?: EntityManager): Promise<Webhook | null> {
+    return this.webhooks(manager).findOneBy({ storeId, id });
+  }
+
+  listForStore(storeId: number, offset: number, limit: number): Promise<[Webhook[], number]> {
+    return this.repo.findAndCount({ where: { storeId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: limit });
+  }
+
+  allForStore(storeId: number): Promise<Webhook[]> {
+    return this.repo.find({ where: { storeId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  async deleteForStore(storeId: number, id: number): Promise<boolean> {
+    const result = await this.repo.delete({ storeId, id });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * The store's active webhooks that subscribe to `kind` and cover `productId` (spec §6.1.1–2), read
+   * inside the order's transaction.
+   */
+  findSubscribed(storeId: number, kind: OrderEventKind, productId: number, manager: EntityManager): Promise<Webhook[]> {
+    return manager
+      .getRepository(Webhook)
+      .createQueryBuilder('w')
+      .where('w.store_id = :storeId', { storeId })
+      .andWhere(`w.status = 'active'`)
+      .andWhere(':kind = ANY(w.events)', { kind })
+      .andWhere('(w.product_id IS NULL OR w.product_id = :productId)', { productId })
+      .orderBy('w.id', 'ASC')
+      .getMany();
+  }
+
+  findByIds(ids: number[], manager?: EntityManager): Promise<Webhook[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.webhooks(manager).find({ where: { id: In(ids) }, order: { id: 'ASC' } });
+  }
+
+  /** A product of the store by numeric id or `pid`. */
+  async findStoreProduct(storeId: number, ref: number | string): Promise<WebhookProductRef | null> {
+    const byId = typeof ref === 'number' || /^\d+$/.test(ref);
+    const product = byId
+      ? await this.products.findOne({ where: { storeId, id: Number(ref) }, select: { id: true, pid: true, name: true } })
+      : null;
+    const found = product ?? (typeof ref === 'string' ? await this.products.findOne({ where: { storeId, pid: ref }, select: { id: true, pid: true, name: true } }) : null);
+    return found ? { id: found.id, pid: found.pid, name: found.name } : null;
+  }
+
+  async productsByIds(ids: number[]): Promise<Map<number, WebhookProductRef>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Map();
+    const rows = await this.products.find({ where: { id: In(unique) }, select: { id: true, pid: true, name: true } });
+    return new Map(rows.map((p) => [p.id, { id: p.id, pid: p.pid, name: p.name }]));
+  }
+
+  /** The latest finished delivery of each webhook, for `summary` (spec §6.1.7). */
+  async lastDeliveries(webhookIds: number[]): Promise<Map<number, LastDelivery>> {
+    if (!webhookIds.length) return new Map();
+    const rows: Array<{ webhook_id: number; attempted_at: Date; state: 'success' | 'failed'; response_code: number | null }> =
+      await this.repo.manager.query(
+        `SELECT DISTINCT ON (t.webhook_id) t.webhook_id, d.attempted_at, d.state, d.response_code
+           FROM webhook_delivery_targets t
+           JOIN webhook_deliveries d ON d.id = t.delivery_id
+          WHERE t.webhook_id = ANY($1) AND d.state IN ('success', 'failed')
+          ORDER BY t.webhook_id, d.attempted_at DESC, d.id DESC`,
+        [webhookIds],
+      );
+    return new Map(
+      rows.map((r) => [
+        r.webhook_id,
+        { webhookId: r.webhook_id, attemptedAt: r.attempted_at, state: r.state, responseCode: r.response_code },
+      ]),
+    );
+  }
+}

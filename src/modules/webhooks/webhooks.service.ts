@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { PageRequest } from '../../common/pagination/pagination';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { inTransaction } from '../../database/transaction';
+import { DestinationRefusedError, resolveDestination } from './delivery/destination-guard';
+import { WebhookQueue } from './delivery/webhook-queue';
+import { generateSigningSecret } from './delivery/webhook-signer';
+import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook-input.dto';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { Webhook } from './entities/webhook.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { LastDelivery, WebhookProductRef, WebhooksRepository } from './webhooks.repository';
+
+/** A webhook with what its output shows beside its own columns. */
+export interface WebhookView {
+  webhook: Webhook;
+  product: WebhookProductRef | null;
+  /** The latest finished delivery (`summary`), null before the first. */
+  last: LastDelivery | null;
+}
+
+export interface DeliveryView {
+  delivery: WebhookDelivery;
+  /** The webhooks of the URL group the delivery was sent for. */
+  webhookIds: number[];
+}
+
+/** One webhook and its recent deliveries, for the dashboard report (decisions §2.1 `GET /webhooks`). */
+export interface WebhookReport {
+  webhook: WebhookView;
+  deliveries: DeliveryView[];
+}
+
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly queue: WebhookQueue,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(storeId: number, dto: CreateWebhookDto): Promise<WebhookView> {
+    const product = await this.resolveProduct(storeId, dto.product_details);
+    await this.assertReachable(dto.url);
+    const webhook = await this.webhooks.create({
+      storeId,
+      url: dto.url,
+      events: dto.events,
+      productId: product?.id ?? null,
+      name: dto.name ?? null,
+      secret: generateSigningSecret(),
+    });
+    return { webhook, product, last: null };
+  }
+
+  async list(storeId: number, page: PageRequest): Promise<{ items: WebhookView[]; total: number }> {
+    const [rows, total] = await this.webhooks.listForStore(storeId, page.offset, page.perPage);
+    return { items: await this.views(rows), total };
+  }
+
+  async get(storeId: number, id: number): Promise<WebhookView> {
+    return (await this.views([await this.require(storeId, id)]))[0];
+  }
+
+  async update(storeId: number, id: number, dto: UpdateWebhookDto): Promise<WebhookView> {
+    const webhook = await this.require(storeId, id);
+    if (dto.product_details !== undefined) {
+      webhook.productId = (await this.resolveProduct(storeId, dto.product_details))?.id ?? null;
+    }
+    if (dto.url !== undefined && dto.url !== webhook.url) {
+      await this.assertReachable(dto.url);
+      webhook.url = dto.url;
+    }
+    if (dto.events !== undefined) webhook.events = dto.events;
+    if (dto.name !== undefined) webhook.name = dto.name;
+    if (dto.status !== undefined) webhook.status = dto.status;
+    const saved = await this.webhooks.save(webhook);
+    return (await this.views([saved]))[0];
+  }
+
+  async remove(storeId: number, id: number): Promise<{ id: number; url: string }> {
+    const webhook = await this.require(storeId, id);
+    if (!(await this.webhooks.deleteForStore(storeId, id))) throw new NotFoundError();
+    return { id: webhook.id, url: webhook.url };
+  }
+
+  async listDeliveries(storeId: number, webhookId: number, page: PageRequest): Promise<{ items: DeliveryView[]; total: number }> {
+    await this.require(storeId, webhookId);
+    const [rows, total] = await this.deliveries.listForWebhook(storeId, webhookId, page.offset, page.perPage);
+    return { items: await this.deliveryViews(rows), total };
+  }
+
+  /**
+   * A new attempt of a recorded delivery, to the same URL with the same payload and `webhook-id`
+   * (receivers can dedupe), signed for the webhooks of its group that still exist. Queued like
+   * any delivery, so it is sent by whichever instance runs the worker.
+   */
+  async redeliver(storeId: number, webhookId: number, deliveryId: number): Promise<DeliveryView> {
+    await this.require(storeId, webhookId);
+    const original = await this.deliveries.findForWebhook(storeId, webhookId, deliveryId);
+    if (!original) throw new NotFoundError();
+    const targets = (await this.deliveries.targetsOf([original.id])).get(original.id) ?? [webhookId];
+    const delivery = await inTransaction(this.dataSource, async (manager) => {
+      const created = await this.deliveries.createForGroup(
+        {
+          storeId,
+          eventKind: original.eventKind,
+          orderId: original.orderId,
+          url: original.url,
+          payload: original.payload,
+          messageId: original.messageId,
+          redeliveryOf: original.redeliveryOf ?? original.id,
+        },
+        targets,
+        manager,
+      );
+      await this.queue.enqueue(created.id, manager);
+      return created;
+    });
+    return { delivery, webhookIds: targets };
+  }
+
+  /** Every webhook of the store with its `perWebhook` most recent deliveries (dashboard report page). */
+  async deliveryReport(storeId: number, perWebhook = 20): Promise<WebhookReport[]> {
+    const views = await this.views(await this.webhooks.allForStore(storeId));
+    const recent = await this.deliveries.recentForWebhooks(views.map((v) => v.webhook.id), perWebhook);
+    const all = [...recent.values()].flat();
+    const targets = await this.deliveries.targetsOf([...new Set(all.map((d) => d.id))]);
+    return views.map((view) => ({
+      webhook: view,
+      deliveries: (recent.get(view.webhook.id) ?? []).map((delivery) => ({
+        delivery,
+        webhookIds: targets.get(delivery.id) ?? [],
+      })),
+    }));
+  }
+
+  private async require(storeId: number, id: number): Promise<Webhook> {
+    const webhook = Number.isSafeInteger(id) && id > 0 ? await this.webhooks.findForStore(storeId, id) : null;
+    if (!webhook) throw new NotFoundError();
+    return webhook;
+  }
+
+  private async resolveProduct(storeId: number, ref: number | string | null | undefined): Promise<WebhookProductRef | null> {
+    if (ref === undefined || ref === null) return null;
+    const product = await this.webhooks.findStoreProduct(storeId, ref);
+    if (!product) throw ValidationError.field('product_details', 'product_details must be the id or pid of a product of this store.');
+    return product;
+  }
+
+  /** decisions §7: in production, a URL resolving to a non-public address is refused at registration. */
+  private async assertReachable(url: string): Promise<void> {
+    if (!this.config.isProduction || this.config.webhooks.allowPrivate) return;
+    try {
+      await resolveDestination(url, true);
+    } catch (error) {
+      if (!(error instanceof DestinationRefusedError)) throw error;
+      throw ValidationError.field('url', `url must not resolve to a loopback, private, link-local or metadata address: ${error.message}`);
+    }
+  }
+
+  private async views(webhooks: Webhook[]): Promise<WebhookView[]> {
+    const ids = webhooks.map((w) => w.id);
+    const [products, last] = await Promise.all([
+      this.webhooks.productsByIds(webhooks.flatMap((w) => (w.productId === null ? [] : [w.productId]))),
+      this.webhooks.lastDeliveries(ids),
+    ]);
+    return webhooks.map((webhook) => ({
+      webhook,
+      product: webhook.productId === null ? null : (products.get(webhook.productId) ?? null),
+      last: last.get(webhook.id) ?? null,
+    }));
+  }
+
+  private async deliveryViews(deliveries: WebhookDelivery[]): Promise<DeliveryView[]> {
+    const targets = await this.deliveries.targetsOf(deliveries.map((d) => d.id));
+    return deliveries.map((delivery) => ({ delivery, webhookIds: targets.get(delivery.id) ?? [] }));
+  }
+}
