@@ -1,7 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
 
 /**
  * Embedded PostgreSQL: PGlite behind a local socket server, so TypeORM's ordinary `pg` driver and
@@ -16,6 +17,106 @@ export interface EmbeddedPostgres {
 /** Where a running server announces its embedded database, so the operator CLI can reach it. */
 export const embeddedLockFile = (dataDir: string): string => join(resolve(dataDir), 'pg.server.json');
 
+// Frontend messages of the extended query protocol. A client sends Parse/Bind/Describe/Execute
+// and only then Sync; PGlite has one session, so another connection's messages must not run in
+// between (they would replace the unnamed statement and portal, or read this one's results).
+const EXTENDED_PROTOCOL = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+
+interface Pending {
+  handlerId: number;
+  message: Uint8Array;
+  onData: (data: Uint8Array) => void;
+  resolve: (bytes: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Serialises the connections' messages onto PGlite's single session. A connection keeps the
+ * session from its first message until it is at a message boundary (Sync or a simple Query) AND
+ * outside a transaction; the messages of the others wait. This is the queue interface that
+ * `PGLiteSocketHandler` expects (`enqueue`, `clearQueueForHandler`, `clearTransactionIfNeeded`).
+ */
+class SessionQueue {
+  private queue: Pending[] = [];
+  private owner: number | null = null;
+  private running = false;
+
+  constructor(private readonly db: PGlite) {}
+
+  enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ handlerId, message, onData, resolve, reject });
+      void this.drain();
+    });
+  }
+
+  clearQueueForHandler(handlerId: number): void {
+    this.queue = this.queue.filter((item) => {
+      if (item.handlerId !== handlerId) return true;
+      item.reject(new Error('connection closed'));
+      return false;
+    });
+  }
+
+  /** A connection that went away while holding the session gives it back, rolled back. */
+  async clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    if (this.owner !== handlerId) return;
+    if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+    this.owner = null;
+    void this.drain();
+  }
+
+  private next(): Pending | undefined {
+    const index = this.owner === null ? 0 : this.queue.findIndex((item) => item.handlerId === this.owner);
+    return index < 0 ? undefined : this.queue.splice(index, 1)[0];
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let item = this.next(); item; item = this.next()) {
+        let bytes = 0;
+        try {
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(item!.message, {
+              onRawData: (data: Uint8Array) => {
+                bytes += data.length;
+                item!.onData(data);
+              },
+            }),
+          );
+          item.resolve(bytes);
+        } catch (error) {
+          item.reject(error);
+        }
+        const holds = EXTENDED_PROTOCOL.has(item.message[0]) || this.db.isInTransaction();
+        this.owner = holds ? item.handlerId : null;
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+async function listen(db: PGlite): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
+  const queue = new SessionQueue(db);
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    const handler = new PGLiteSocketHandler({ db, closeOnDetach: true, queryQueue: queue } as never);
+    handler.attach(socket).catch(() => socket.destroy());
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => done());
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('embedded database: no TCP address');
+  return { server, port: address.port, sockets };
+}
+
 export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
   let db: PGlite;
   if (dataDir) {
@@ -25,16 +126,16 @@ export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedP
   } else {
     db = await PGlite.create();
   }
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
-  await server.start();
-  const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
+  const { server, port, sockets } = await listen(db);
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   const lock = dataDir ? embeddedLockFile(dataDir) : undefined;
   if (lock) writeFileSync(lock, JSON.stringify({ pid: process.pid, url }));
   return {
     url,
     async stop() {
       if (lock) rmSync(lock, { force: true });
-      await server.stop();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((done) => server.close(() => done()));
       await db.close();
     },
   };
