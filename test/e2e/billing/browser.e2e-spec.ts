@@ -47,7 +47,7 @@ describe('checkout in a real browser', () => {
     expect(await page.getByTestId('brand').textContent()).toBe('Loja Aurora');
     expect(await page.getByTestId('total').textContent()).toContain('150.00 MZN');
     // Readable on a phone: nothing wider than the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
 
     await page.getByLabel(/Presets/).check();
     await page.getByLabel('e-Mola').check();

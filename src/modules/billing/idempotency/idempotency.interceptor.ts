@@ -57,6 +57,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
     const res = context.switchToHttp().getResponse<Response>();
+    // Expired keys are also taken over on reuse; this sweep only keeps the table small.
+    if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
 
     return from(this.keys.claim(scope, requestHash, TTL_SECONDS)).pipe(
