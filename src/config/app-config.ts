@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -29,6 +30,7 @@ const env = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   MAX_FILE_MB: z.coerce.number().positive().max(10240).default(100),
@@ -62,6 +64,8 @@ export interface AppConfig {
   database: { url?: string; poolSize: number };
   dataDir: string;
   paymentProvider: 'sandbox';
+  /** HMAC-SHA256 key the sandbox gateway's callbacks are signed with; random per boot when unset. */
+  paymentSandboxSecret: string;
   maxFileBytes: number;
   rateLimitPerMinute: number;
   redisUrl?: string;
@@ -121,6 +125,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? 20 },
     dataDir: e.DATA_DIR,
     paymentProvider: e.PAYMENT_PROVIDER,
+    paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString('hex'),
     maxFileBytes: Math.round(e.MAX_FILE_MB * 1024 * 1024),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     redisUrl: e.REDIS_URL,

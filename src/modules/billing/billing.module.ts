@@ -1,5 +1,60 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { AffiliatesModule } from '../affiliates/affiliates.module';
+import { DiscountsModule } from '../discounts/discounts.module';
+import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
+import { CustomersController } from './customers/customers.controller';
+import { CustomersRepository } from './customers/customers.repository';
+import { CustomersService } from './customers/customers.service';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
+import { OrderTransitionsService } from './orders/order-transitions.service';
+import { OrdersController } from './orders/orders.controller';
+import { OrdersRepository } from './orders/orders.repository';
+import { OrdersService } from './orders/orders.service';
+import { PAYMENT_GATEWAY, PaymentGateway } from './payments/payment-gateway';
+import { PaymentsController } from './payments/payments.controller';
+import { PaymentsService } from './payments/payments.service';
+import { SandboxGateway } from './payments/sandbox.gateway';
+import { SubscriptionsRepository } from './subscriptions/subscriptions.repository';
+import { SubscriptionsService } from './subscriptions/subscriptions.service';
+
+/** `PAYMENT_PROVIDER` picks the adapter; real gateways add a case here. */
+function gatewayFor(config: AppConfig): PaymentGateway {
+  switch (config.paymentProvider) {
+    case 'sandbox':
+      return new SandboxGateway(config.paymentSandboxSecret);
+  }
+}
 
 /** Orders, customers, checkout, payments and subscriptions (issue #5). */
-@Module({})
+@Module({
+  imports: [DiscountsModule, AffiliatesModule],
+  controllers: [OrdersController, CustomersController, PaymentsController],
+  providers: [
+    CatalogReadRepository,
+    OrdersRepository,
+    CustomersRepository,
+    SubscriptionsRepository,
+    IdempotencyRepository,
+    OrdersService,
+    OrderTransitionsService,
+    CustomersService,
+    SubscriptionsService,
+    PaymentsService,
+    { provide: PAYMENT_GATEWAY, useFactory: gatewayFor, inject: [APP_CONFIG] },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+  ],
+  exports: [
+    OrdersService,
+    OrderTransitionsService,
+    PaymentsService,
+    SubscriptionsService,
+    CustomersService,
+    OrdersRepository,
+    CatalogReadRepository,
+  ],
+})
 export class BillingModule {}

@@ -1,5 +1,15 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing.module';
+import { CheckoutErrorsFilter } from './checkout-errors.filter';
+import { CheckoutController } from './checkout.controller';
+import { CheckoutService } from './checkout.service';
+import { PortalController } from './portal.controller';
+import { CheckoutViews } from './views.service';
 
 /** The hosted checkout and order portal under `{pay_url}` (decisions §8). */
-@Module({})
+@Module({
+  imports: [BillingModule],
+  controllers: [CheckoutController, PortalController],
+  providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter],
+})
 export class CheckoutModule {}

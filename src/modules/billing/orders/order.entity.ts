@@ -19,7 +19,10 @@ const money = { type: 'numeric', precision: 12, scale: 2, transformer: centsColu
  */
 @Entity('orders')
 @Index(['storeId', 'createdAt'])
+@Index(['storeId', 'status', 'createdAt'])
+@Index(['storeId', 'productId', 'createdAt'])
 @Index(['customerId', 'createdAt'])
+@Index(['customerId', 'status', 'createdAt'])
 @Index(['planId', 'createdAt'])
 export class Order extends Timestamped {
   @PrimaryGeneratedColumn()

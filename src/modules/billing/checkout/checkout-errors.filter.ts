@@ -1,0 +1,33 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { toErrorResponse } from '../../../common/http/exception.filter';
+import { wantsJson } from './content-negotiation';
+import { CheckoutViews } from './views.service';
+
+/**
+ * Errors of the customer's pages: a page for browsers, the contract's JSON error body for
+ * `Accept: application/json` clients.
+ */
+@Catch()
+export class CheckoutErrorsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Checkout');
+
+  constructor(private readonly views: CheckoutViews) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<Request>();
+    const res = host.switchToHttp().getResponse<Response>();
+    const { status, body, headers } = toErrorResponse(exception);
+    if (status >= 500) this.logger.error({ err: exception, reqId: (req as { id?: unknown }).id }, 'Unhandled error');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (wantsJson(req)) {
+      res.status(status).set(headers).json(body);
+      return;
+    }
+    if (status === 404) return this.views.notFound(res);
+    this.views.render(res, 'error', { heading: status >= 500 ? 'Something went wrong' : 'Request failed', message: body.message }, status);
+  }
+}

@@ -1,0 +1,165 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { Cents } from '../../../common/money';
+import { Clock, CLOCK } from '../../../common/time';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
+import type { ProductFile } from '../../catalog/files/product-file.entity';
+import type { Plan } from '../../catalog/plans/plan.entity';
+import type { Product } from '../../catalog/products/product.entity';
+import type { Store } from '../../identity/sellers/store.entity';
+import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
+import { bumpsTotal, portalUrl, UTM_KEYS } from '../events/order-event-payload';
+import type { OrderBumpItem } from '../orders/order-bump-item.entity';
+import type { Order } from '../orders/order.entity';
+import { OrdersRepository } from '../orders/orders.repository';
+import { PAYMENT_METHODS, PaymentMethod } from '../payments/payment-gateway';
+import { PaymentAttempt, PaymentsService } from '../payments/payments.service';
+import type { Subscription } from '../subscriptions/subscription.entity';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+
+export interface CheckoutPage {
+  order: Order;
+  store: Store;
+  product: Product;
+  plan: Plan | null;
+  /** The order without add-ons: what the product costs before the discount. */
+  baseAmount: Cents;
+  bumps: Array<{ id: number; name: string; price: Cents; checked: boolean }>;
+}
+
+export interface PortalPage {
+  order: Order;
+  store: Store;
+  product: Product;
+  plan: Plan | null;
+  subscription: Subscription | null;
+  bumps: OrderBumpItem[];
+  downloads: Array<{ name: string; url: string }>;
+}
+
+export type PayForm = { attempt: PaymentAttempt; errors?: undefined } | { attempt?: undefined; errors: Record<string, string[]> };
+
+/** What the customer's pages show, and reading their forms (decisions §8). */
+@Injectable()
+export class CheckoutService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payments: PaymentsService,
+    private readonly orders: OrdersRepository,
+    private readonly catalog: CatalogReadRepository,
+    private readonly subscriptions: SubscriptionsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get payUrl(): string {
+    return this.config.urls.pay;
+  }
+
+  checkoutUrl(payToken: string): string {
+    return `${this.payUrl}/token/${encodeURIComponent(payToken)}`;
+  }
+
+  portalUrl(order: Order): string {
+    return portalUrl(this.payUrl, order.orderNumber, order.transactionId);
+  }
+
+  /**
+   * The checkout page. `utm_*` of the link are kept on a pending order's tracking (decisions §8):
+   * campaign attribution only, never the order's state, amounts or token.
+   */
+  async page(payToken: string, query: Record<string, unknown>): Promise<CheckoutPage> {
+    const order = await this.payments.orderOfToken(payToken);
+    const utm = Object.fromEntries(
+      UTM_KEYS.flatMap((key) => {
+        const value = query[key];
+        return typeof value === 'string' && value !== '' ? [[key, value.slice(0, 255)]] : [];
+      }),
+    );
+    if (order.status === 'pending' && Object.keys(utm).length) {
+      await this.orders.mergeTracking(order.id, utm);
+      order.tracking = { ...order.tracking, ...utm };
+    }
+    return this.pageOf(order);
+  }
+
+  async pageOf(order: Order): Promise<CheckoutPage> {
+    const [store, product, plan, offered, items] = await Promise.all([
+      this.catalog.findStore(order.storeId),
+      this.catalog.findProduct(order.productId),
+      order.planId !== null ? this.catalog.findPlan(order.planId) : null,
+      this.catalog.findBumpsOffered(order.storeId, order.productId),
+      this.orders.bumpItemsOf(order.id),
+    ]);
+    if (!store || !product) throw new NotFoundError();
+    const chosen = new Set(items.map((i) => i.productId));
+    return {
+      order,
+      store,
+      product,
+      plan,
+      baseAmount: order.originalAmount - bumpsTotal(items),
+      bumps: offered.map(({ bump, product: p }) => ({ id: bump.id, name: p.name, price: bump.price, checked: chosen.has(p.id) })),
+    };
+  }
+
+  /** Reads the pay form (urlencoded or JSON); errors are keyed by field like any 422. */
+  readPayForm(body: Record<string, unknown>): PayForm {
+    const errors: Record<string, string[]> = {};
+    const method = body.payment_method;
+    if (typeof method !== 'string' || !(PAYMENT_METHODS as readonly string[]).includes(method)) {
+      errors.payment_method = [`payment_method must be one of: ${PAYMENT_METHODS.join(', ')}.`];
+    }
+    const number = typeof body.payment_number === 'string' ? body.payment_number.replace(/[\s-]/g, '') : body.payment_number;
+    if (typeof number !== 'string' || !/^\+?\d{8,15}$/.test(number)) {
+      errors.payment_number = ['payment_number must be a phone number of 8 to 15 digits.'];
+    }
+    const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
+    const bumpIds = raw.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN));
+    if (bumpIds.some((id) => !Number.isInteger(id))) errors.bumps = ['bumps must be a list of order bump ids.'];
+    if (Object.keys(errors).length) return { errors };
+    return { attempt: { paymentMethod: method as PaymentMethod, paymentNumber: number as string, bumpIds } };
+  }
+
+  /** The order portal: a wrong or missing `transaction_id` looks exactly like an unknown order. */
+  async portal(orderNumber: string, transactionId: unknown): Promise<PortalPage> {
+    const order = await this.orderOfPortal(orderNumber, transactionId);
+    const [store, product, plan, subscription, bumps] = await Promise.all([
+      this.catalog.findStore(order.storeId),
+      this.catalog.findProduct(order.productId),
+      order.planId !== null ? this.catalog.findPlan(order.planId) : null,
+      this.subscriptions.findOfOrder(order.id),
+      this.orders.bumpItemsOf(order.id),
+    ]);
+    if (!store || !product) throw new NotFoundError();
+    const files =
+      order.status === 'approved'
+        ? await this.catalog.findFilesOfProducts(order.storeId, [order.productId, ...bumps.map((b) => b.productId)])
+        : [];
+    return { order, store, product, plan, subscription, bumps, downloads: files.map((f) => ({ name: f.name, url: this.fileUrl(f) })) };
+  }
+
+  /** The portal's cancel button: ends the order's subscription (status cancelled, cancelled_at). */
+  async cancelSubscription(orderNumber: string, transactionId: unknown): Promise<Order> {
+    const order = await this.orderOfPortal(orderNumber, transactionId);
+    await this.dataSource.transaction((manager) => this.subscriptions.cancel(manager, order.id, this.clock.now()));
+    return order;
+  }
+
+  private async orderOfPortal(orderNumber: string, transactionId: unknown): Promise<Order> {
+    const order = await this.orders.findByOrderNumber(orderNumber);
+    if (!order || !order.transactionId || typeof transactionId !== 'string' || transactionId !== order.transactionId) {
+      throw new NotFoundError();
+    }
+    return order;
+  }
+
+  /** An upload is served under `{cdn_url}`; a link file is the seller's own URL. */
+  private fileUrl(file: ProductFile): string {
+    if (file.kind === 'link' || !file.storageKey) return file.externalUrl ?? '';
+    return `${this.config.urls.cdn}/${file.storageKey}/${encodeURIComponent(file.name)}`;
+  }
+}

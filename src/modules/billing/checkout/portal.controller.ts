@@ -1,0 +1,48 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../identity/auth/auth.decorators';
+import { CheckoutErrorsFilter } from './checkout-errors.filter';
+import { CheckoutService } from './checkout.service';
+import { wantsJson } from './content-negotiation';
+import { CheckoutViews } from './views.service';
+
+/** The customer's order portal (decisions §8), keyed by order number and transaction id. */
+@ApiExcludeController()
+@Public()
+@UseFilters(CheckoutErrorsFilter)
+@Controller('order/:orderNumber')
+export class PortalController {
+  constructor(
+    private readonly checkout: CheckoutService,
+    private readonly views: CheckoutViews,
+  ) {}
+
+  @Get()
+  async portal(
+    @Param('orderNumber') orderNumber: string,
+    @Query('transaction_id') transactionId: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    const page = await this.checkout.portal(orderNumber, transactionId);
+    this.views.render(res, 'portal', { page, action: `${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}` });
+  }
+
+  @Post('subscription/cancel')
+  @HttpCode(200)
+  async cancelSubscription(
+    @Param('orderNumber') orderNumber: string,
+    @Body() body: Record<string, unknown>,
+    @Query('transaction_id') queryTransactionId: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const order = await this.checkout.cancelSubscription(orderNumber, body?.transaction_id ?? queryTransactionId);
+    if (wantsJson(req)) {
+      const page = await this.checkout.portal(orderNumber, order.transactionId);
+      res.json({ status: 'success', order_number: order.orderNumber, subscription_status: page.subscription?.status ?? null });
+      return;
+    }
+    res.redirect(303, this.checkout.portalUrl(order));
+  }
+}

@@ -1,0 +1,57 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ErrorResponseDto, ValidationErrorResponseDto } from '../../../common/http/error-response.dto';
+import { paginated, pageRequest } from '../../../common/pagination/pagination';
+import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
+import type { Principal } from '../../identity/auth/principal';
+import { CustomerOrdersQueryDto, OrderSummaryListDto } from '../orders/dto/order-response.dto';
+import { toOrderSummary } from '../orders/order.mapper';
+import { toCustomerDto } from './customer.mapper';
+import { CustomersService } from './customers.service';
+import { CustomerEnvelopeDto, CustomerListDto, ListCustomersQueryDto } from './dto/customer.dto';
+
+const CUSTOMER_ID = { name: 'id', description: 'Customer id.', example: 7 };
+
+@ApiTags('Customers')
+@Controller('v1/customers')
+export class CustomersController {
+  constructor(private readonly customers: CustomersService) {}
+
+  @Get()
+  @RequireScopes('customers.read')
+  @ApiOperation({ summary: "List the store's customers, newest first" })
+  @ApiOkResponse({ type: CustomerListDto })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCustomersQueryDto): Promise<CustomerListDto> {
+    const page = pageRequest(query);
+    const [customers, total] = await this.customers.list(principal.storeId, query.email, page);
+    return paginated('customers', customers.map(toCustomerDto), total, page);
+  }
+
+  @Get(':id')
+  @RequireScopes('customers.read')
+  @ApiOperation({ summary: 'Get a customer' })
+  @ApiParam(CUSTOMER_ID)
+  @ApiOkResponse({ type: CustomerEnvelopeDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: '`Resource not found.`' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<CustomerEnvelopeDto> {
+    return { status: 'success', customer: toCustomerDto(await this.customers.get(principal.storeId, id)) };
+  }
+
+  @Get(':id/orders')
+  @RequireScopes('customers.read')
+  @ApiOperation({ summary: "The customer's orders (spec §4.11), newest first" })
+  @ApiParam(CUSTOMER_ID)
+  @ApiOkResponse({ type: OrderSummaryListDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: '`No orders found for this customer.`' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  async orders(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: CustomerOrdersQueryDto,
+  ): Promise<OrderSummaryListDto> {
+    const page = pageRequest(query);
+    const [orders, total] = await this.customers.orders(principal.storeId, id, query.status, page);
+    return paginated('orders', orders.map(toOrderSummary), total, page);
+  }
+}

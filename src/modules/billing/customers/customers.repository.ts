@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { PageRequest } from '../../../common/pagination/pagination';
+import { Customer } from './customer.entity';
+
+export interface CustomerDetails {
+  storeId: number;
+  email: string;
+  name: string;
+  mobileNumber: string;
+  paymentNumber: string | null;
+}
+
+@Injectable()
+export class CustomersRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  /**
+   * Creates the store's customer for this email or updates it, in one statement: two orders for a
+   * new email racing each other both land on the same row (unique store_id + email).
+   */
+  async upsert(manager: EntityManager, details: CustomerDetails): Promise<Customer> {
+    const rows: Array<{ id: number }> = await manager.query(
+      `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (store_id, email) DO UPDATE
+         SET name = EXCLUDED.name,
+             mobile_number = EXCLUDED.mobile_number,
+             payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number),
+             updated_at = now()
+       RETURNING id`,
+      [details.storeId, details.email.trim().toLowerCase(), details.name, details.mobileNumber, details.paymentNumber],
+    );
+    return manager.findOneByOrFail(Customer, { id: rows[0].id });
+  }
+
+  findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {
+    return this.m(manager).findOneBy(Customer, { storeId, id });
+  }
+
+  findById(id: number, manager?: EntityManager): Promise<Customer | null> {
+    return this.m(manager).findOneBy(Customer, { id });
+  }
+
+  async findByIds(ids: number[], manager?: EntityManager): Promise<Map<number, Customer>> {
+    if (!ids.length) return new Map();
+    const rows = await this.m(manager).findBy(Customer, { id: In([...new Set(ids)]) });
+    return new Map(rows.map((c) => [c.id, c]));
+  }
+
+  listOfStore(storeId: number, email: string | undefined, page: PageRequest): Promise<[Customer[], number]> {
+    const qb = this.m().createQueryBuilder(Customer, 'c').where('c.store_id = :storeId', { storeId });
+    if (email !== undefined) qb.andWhere('c.email = :email', { email: email.trim().toLowerCase() });
+    return qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC').skip(page.offset).take(page.perPage).getManyAndCount();
+  }
+}

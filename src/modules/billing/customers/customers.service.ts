@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { PageRequest } from '../../../common/pagination/pagination';
+import type { Order } from '../orders/order.entity';
+import type { OrderStatus } from '../orders/order-status';
+import { OrdersRepository } from '../orders/orders.repository';
+import { Customer } from './customer.entity';
+import { CustomersRepository } from './customers.repository';
+
+/** Customers of a store (decisions §7): created and updated by order creation, read here. */
+@Injectable()
+export class CustomersService {
+  constructor(
+    private readonly customers: CustomersRepository,
+    private readonly orderRows: OrdersRepository,
+  ) {}
+
+  list(storeId: number, email: string | undefined, page: PageRequest): Promise<[Customer[], number]> {
+    return this.customers.listOfStore(storeId, email, page);
+  }
+
+  async get(storeId: number, id: string): Promise<Customer> {
+    const customer = /^\d{1,9}$/.test(id) ? await this.customers.findOfStore(storeId, Number(id)) : null;
+    if (!customer) throw new NotFoundError();
+    return customer;
+  }
+
+  /** Spec §4.11: only this customer's orders; an unknown or foreign customer is the spec's 404. */
+  async orders(storeId: number, id: string, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
+    const customer = /^\d{1,9}$/.test(id) ? await this.customers.findOfStore(storeId, Number(id)) : null;
+    if (!customer) throw new NotFoundError('No orders found for this customer.');
+    return this.orderRows.listOfCustomer(customer.id, status, page);
+  }
+}

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { PaginationQueryDto } from '../../../../common/pagination/pagination';
+
+export class CustomerDto {
+  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ example: 'Ana Macuácua' }) name: string;
+  @ApiProperty({ example: 'ana@example.com' }) email: string;
+  @ApiProperty({ example: '+258841234567' }) mobile_number: string;
+  @ApiProperty({ example: '841234567', nullable: true }) payment_number: string | null;
+  @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
+  @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
+}
+
+export class CustomerEnvelopeDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ type: CustomerDto }) customer: CustomerDto;
+}
+
+export class CustomerListDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 15 }) per_page: number;
+  @ApiProperty({ example: 1 }) last_page: number;
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: [CustomerDto] }) customers: CustomerDto[];
+}
+
+export class ListCustomersQueryDto extends PaginationQueryDto {
+  @ApiPropertyOptional({ example: 'ana@example.com', description: 'Exact email, any case.' })
+  @IsOptional()
+  @IsString({ message: 'email must be a string.' })
+  @MaxLength(255, { message: 'email must be at most 255 characters.' })
+  email?: string;
+}

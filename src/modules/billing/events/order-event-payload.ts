@@ -1,0 +1,99 @@
+import { Cents, centsToDecimal, centsToNumber } from '../../../common/money';
+import { formatTimestamp } from '../../../common/time';
+import type { Affiliate } from '../../affiliates/affiliate.entity';
+import type { Plan } from '../../catalog/plans/plan.entity';
+import type { Product } from '../../catalog/products/product.entity';
+import type { Store } from '../../identity/sellers/store.entity';
+import type { Customer } from '../customers/customer.entity';
+import type { OrderBumpItem } from '../orders/order-bump-item.entity';
+import type { Order, OrderTracking } from '../orders/order.entity';
+import type { Subscription } from '../subscriptions/subscription.entity';
+import type { OrderEventKind, OrderEventPayload, PlanSubscriberPayload, TrackingPayload } from './order-events';
+
+/** Everything the spec §6.3 payload is made of, loaded in the transaction of the change. */
+export interface OrderEventContext {
+  order: Order;
+  product: Product;
+  plan: Plan | null;
+  customer: Customer;
+  store: Store;
+  subscription: Subscription | null;
+  affiliate: Affiliate | null;
+  bumps: OrderBumpItem[];
+  payUrl: string;
+}
+
+export const UTM_KEYS = ['utm_source', 'utm_campaign', 'utm_medium', 'utm_content', 'utm_term'] as const;
+
+export function trackingPayload(tracking: Partial<OrderTracking> | null | undefined): TrackingPayload {
+  return Object.fromEntries(UTM_KEYS.map((key) => [key, tracking?.[key] ?? null])) as unknown as TrackingPayload;
+}
+
+/** `{pay_url}/order/<order_number>?transaction_id=<transaction_id>` (spec §6.3). */
+export function portalUrl(payUrl: string, orderNumber: string, transactionId: string | null): string {
+  return `${payUrl}/order/${encodeURIComponent(orderNumber)}?transaction_id=${encodeURIComponent(transactionId ?? '')}`;
+}
+
+export function bumpsTotal(bumps: Pick<OrderBumpItem, 'price'>[]): Cents {
+  return bumps.reduce((sum, bump) => sum + bump.price, 0);
+}
+
+function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
+  const url = portalUrl(ctx.payUrl, ctx.order.orderNumber, ctx.order.transactionId);
+  // spec §6.3: only recurring products carry subscriber details.
+  if (ctx.product.type !== 'recurring' || !ctx.plan) {
+    return { plan_name: null, start_date: null, end_date: null, status: null, plan_type: null, plan_interval: null, cancelled_at: null, portal_url: url };
+  }
+  const sub = ctx.subscription;
+  return {
+    plan_name: ctx.plan.name,
+    start_date: formatTimestamp(sub?.startDate),
+    end_date: formatTimestamp(sub?.endDate),
+    status: sub?.status ?? null,
+    plan_type: 'recurring',
+    plan_interval: ctx.plan.interval,
+    cancelled_at: formatTimestamp(sub?.cancelledAt),
+    portal_url: url,
+  };
+}
+
+/** The webhook payload of spec §6.3 for an order as it stands after the change. */
+export function buildOrderEventPayload(kind: OrderEventKind, ctx: OrderEventContext): OrderEventPayload {
+  const { order, product, customer } = ctx;
+  const basePrice = product.price ?? order.originalAmount - bumpsTotal(ctx.bumps);
+  return {
+    order_type: kind,
+    order_number: order.orderNumber,
+    status: order.status,
+    transaction_id: order.transactionId ?? '',
+    payment_method: order.paymentMethod ?? '',
+    amount: centsToNumber(order.amount),
+    currency: order.currency,
+    discount_amount: centsToNumber(order.discountAmount),
+    coupon_code: order.couponCode,
+    original_amount: centsToNumber(order.originalAmount),
+    tracking: trackingPayload(order.tracking),
+    plan_subscriber: planSubscriber(ctx),
+    product: { name: product.name, price: centsToDecimal(basePrice), pid: product.pid },
+    customer: {
+      email: customer.email,
+      name: customer.name,
+      mobile_number: customer.mobileNumber,
+      payment_number: order.paymentNumber ?? customer.paymentNumber,
+    },
+    affiliate: ctx.affiliate
+      ? [
+          {
+            id: ctx.affiliate.id,
+            name: ctx.affiliate.name,
+            email: ctx.affiliate.email,
+            commission_percent: centsToNumber(ctx.affiliate.commissionPercent),
+            commission_amount: centsToNumber(order.commissionAmount ?? 0),
+          },
+        ]
+      : [],
+    order_bump: ctx.bumps.map((bump) => ({ product_pid: bump.productPid, name: bump.name, price: centsToNumber(bump.price) })),
+    brand: ctx.store.brand,
+    image: product.imageUrl ?? '',
+  };
+}

@@ -1,0 +1,41 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+export type IdempotencyKeyState = 'in_flight' | 'completed';
+
+/**
+ * An `Idempotency-Key` seen on a POST under `/v1` (decisions §9), scoped to the store and the token
+ * that sent it, kept 24 hours.
+ */
+@Entity('idempotency_keys')
+@Index(['storeId', 'principalKey', 'key'], { unique: true })
+@Index(['createdAt'])
+export class IdempotencyKey {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column()
+  storeId: number;
+
+  /** `api_key:12` or `oauth:7`: two tokens of one store never share keys. */
+  @Column({ type: 'varchar', length: 64 })
+  principalKey: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  key: string;
+
+  /** SHA-256 of the route and the canonical JSON body. */
+  @Column({ type: 'char', length: 64 })
+  requestHash: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'in_flight' })
+  state: IdempotencyKeyState;
+
+  @Column({ type: 'int', nullable: true })
+  responseStatus: number | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  responseBody: unknown;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,93 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { ErrorResponseDto, ValidationErrorResponseDto } from '../../../common/http/error-response.dto';
+import { paginated, pageRequest } from '../../../common/pagination/pagination';
+import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
+import type { Principal } from '../../identity/auth/principal';
+import { CreateOrderDto, CreateOrderResponseDto } from './dto/create-order.dto';
+import { ListOrdersQueryDto, OrderEnvelopeDto, OrderListDto, RefundResponseDto } from './dto/order-response.dto';
+import { toOrderDto } from './order.mapper';
+import { OrdersService } from './orders.service';
+
+const ORDER_REF = { name: 'id', description: 'Order id or order_number.', example: 'ORD-8K2M4Q7XPA3Z' };
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'Replays the first response for 24 h when repeated with the same body (decisions §9).',
+  example: '4f1c2d9e-7b7a-4d1e-9a57-0c1f5b8e2a10',
+};
+
+@ApiTags('Orders')
+@Controller('v1/orders')
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Post()
+  @RequireScopes('orders.write')
+  @ApiOperation({ summary: 'Create a checkout session (or reuse a pending or cancelled order with from_order)' })
+  @ApiHeader(IDEMPOTENCY_HEADER)
+  @ApiCreatedResponse({ type: CreateOrderResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: '`Product not found.`, `Plan not found.` or `Order not found.` (from_order).' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: '`Order cannot be reused.` — from_order is approved or refunded.' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOrderDto): Promise<CreateOrderResponseDto> {
+    const session = await this.orders.create(principal.storeId, body);
+    return {
+      status: 'success',
+      success: true,
+      message: session.reused ? 'Order reused successfully.' : 'Order created successfully.',
+      checkout_url: session.checkoutUrl,
+      order_number: session.order.orderNumber,
+      pay_token: session.payToken,
+    };
+  }
+
+  @Get()
+  @RequireScopes('orders.read')
+  @ApiOperation({ summary: "List the store's orders, newest first" })
+  @ApiOkResponse({ type: OrderListDto })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListOrdersQueryDto): Promise<OrderListDto> {
+    const page = pageRequest(query);
+    const [views, total] = await this.orders.list(
+      principal.storeId,
+      { status: query.status, product: query.product, customerId: query.customer, email: query.email },
+      page,
+    );
+    return paginated('orders', views.map(toOrderDto), total, page);
+  }
+
+  @Get(':id')
+  @RequireScopes('orders.read')
+  @ApiOperation({ summary: 'Get an order with its product, plan, customer, amounts, tracking and transaction' })
+  @ApiParam(ORDER_REF)
+  @ApiOkResponse({ type: OrderEnvelopeDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<OrderEnvelopeDto> {
+    return { status: 'success', order: toOrderDto(await this.orders.get(principal.storeId, id)) };
+  }
+
+  @Post(':id/refund')
+  @HttpCode(200)
+  @RequireScopes('orders.write')
+  @ApiOperation({ summary: 'Refund an approved order (sends order_refund)' })
+  @ApiParam(ORDER_REF)
+  @ApiHeader(IDEMPOTENCY_HEADER)
+  @ApiOkResponse({ type: RefundResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: '`Only approved orders can be refunded.`' })
+  async refund(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<RefundResponseDto> {
+    const view = await this.orders.refund(principal.storeId, id);
+    return { status: 'success', message: 'Order refunded successfully.', order: toOrderDto(view) };
+  }
+}

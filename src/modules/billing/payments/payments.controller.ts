@@ -1,0 +1,42 @@
+import { Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestWithRawBody } from '../../../app.factory';
+import { ErrorResponseDto } from '../../../common/http/error-response.dto';
+import { Public } from '../../identity/auth/auth.decorators';
+import { PaymentsService } from './payments.service';
+
+class PaymentCallbackResponseDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ example: 'ORD-8K2M4Q7XPA3Z' }) order_number: string;
+  @ApiProperty({ example: 'approved', enum: ['pending', 'approved', 'cancelled', 'refunded'] }) order_status: string;
+}
+
+@ApiTags('Payments')
+@Controller('v1/payments')
+export class PaymentsController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  @Post(':provider/callback')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Payment gateway callback (no token: verified by the gateway signature over the raw body)',
+    description:
+      'Sandbox: JSON `{order_number, transaction_id, status: "approved"|"declined"}` with header ' +
+      '`X-Sandbox-Signature: sha256=<hex HMAC-SHA256 of the raw body keyed with PAYMENT_SANDBOX_SECRET>`.',
+  })
+  @ApiParam({ name: 'provider', example: 'sandbox' })
+  @ApiHeader({ name: 'X-Sandbox-Signature', required: false, example: 'sha256=5d41402abc4b2a76b9719d911017c592…' })
+  @ApiOkResponse({ type: PaymentCallbackResponseDto })
+  @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: '`Invalid signature.`' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Unknown provider or order.' })
+  async callback(
+    @Param('provider') provider: string,
+    @Req() req: RequestWithRawBody,
+    @Headers() headers: IncomingHttpHeaders,
+  ): Promise<PaymentCallbackResponseDto> {
+    const order = await this.payments.handleCallback(provider, req.rawBody, headers);
+    return { status: 'success', order_number: order.orderNumber, order_status: order.status };
+  }
+}

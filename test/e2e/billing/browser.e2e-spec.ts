@@ -1,0 +1,74 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Browser, chromium } from 'playwright-core';
+import { createSeller, TestSeller } from '../../utils/auth';
+import { createTestApp, TestApp } from '../../utils/test-app';
+import { createOrder, insertBump, insertProduct, orderBody } from './fixtures';
+
+jest.setTimeout(120_000);
+
+describe('checkout in a real browser', () => {
+  let t: TestApp;
+  let seller: TestSeller;
+  let browser: Browser;
+  let receiver: Server;
+  let receiverUrl: string;
+  const landed: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true });
+    seller = await createSeller(t, { brand: 'Loja Aurora' });
+    receiver = createServer((req, res) => {
+      landed.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1 id="thanks">Thank you</h1>');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+    await t?.close();
+  });
+
+  it('opens checkout_url on a phone-sized screen, picks a bump, pays and lands on return_url', async () => {
+    const product = await insertProduct(t, seller.storeId, { name: 'Curso de Fotografia', price: '150.00', imageUrl: null });
+    const addon = await insertProduct(t, seller.storeId, { name: 'Presets' });
+    await insertBump(t, seller.storeId, product.id, addon.id, '20.00');
+    const created = await createOrder(t, seller, orderBody(product.pid, { amount: 150, return_url: `${receiverUrl}/thanks` }));
+
+    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    await page.goto(created.checkout_url);
+    expect(await page.getByTestId('brand').textContent()).toBe('Loja Aurora');
+    expect(await page.getByTestId('total').textContent()).toContain('150.00 MZN');
+    // Readable on a phone: nothing wider than the screen.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+
+    await page.getByLabel(/Presets/).check();
+    await page.getByLabel('e-Mola').check();
+    await page.getByLabel('Mobile number').fill('861234567');
+    await Promise.all([page.waitForURL(`${receiverUrl}/thanks`), page.getByRole('button', { name: 'Pay now' }).click()]);
+    expect(await page.locator('#thanks').textContent()).toBe('Thank you');
+    expect(landed).toContain('/thanks');
+
+    const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
+    expect(order).toMatchObject({ status: 'approved', amount: 170, transaction: { payment_method: 'emola' } });
+    await page.close();
+  });
+
+  it('cancel button lands on cancel_url', async () => {
+    const product = await insertProduct(t, seller.storeId);
+    const created = await createOrder(t, seller, orderBody(product.pid, { cancel_url: `${receiverUrl}/cart` }));
+    const page = await browser.newPage();
+    await page.goto(created.checkout_url);
+    await Promise.all([page.waitForURL(`${receiverUrl}/cart`), page.getByRole('button', { name: 'Cancel' }).click()]);
+    const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
+    expect(order.status).toBe('cancelled');
+    await page.close();
+  });
+});
