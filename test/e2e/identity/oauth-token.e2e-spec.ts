@@ -194,7 +194,7 @@ describe('POST /v1/oauth/token', () => {
     it('refuses a wrong or missing verifier with Invalid or expired code, and the code survives', async () => {
       const { verifier, challenge } = pkcePair();
       const { code } = await authorize(f, { challenge });
-      for (const extra of [{ code_verifier: pkcePair().verifier }, {}]) {
+      for (const extra of [{ code_verifier: pkcePair().verifier }, {}] as Record<string, string>[]) {
         const res = await t.http.post('/v1/oauth/token').send(codeExchange(f, code, extra)).expect(400);
         expect(res.body).toEqual(oauthError('Invalid or expired code', 'invalid_grant'));
       }
