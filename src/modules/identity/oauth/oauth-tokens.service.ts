@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { EntityManager } from 'typeorm';
 import { generateToken, sha256Hex } from '../../../common/crypto';
 import { Clock, CLOCK, formatTimestamp } from '../../../common/time';
 import { AuthService } from '../auth/auth.service';
@@ -10,7 +11,6 @@ import { OAuthAppsService } from './oauth-apps.service';
 import { OAuthError } from './oauth-error';
 import { OAuthGrant } from './oauth-grant.entity';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
-import { EntityManager } from 'typeorm';
 
 /** spec §5.3: access tokens expire after 30 days. */
 export const ACCESS_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
