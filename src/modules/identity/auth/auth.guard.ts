@@ -1,6 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ForbiddenError, UnauthorizedError } from '../../../common/errors/app-error';
+import type { Response } from 'express';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../common/errors/app-error';
+import { TokenRateLimitService } from '../rate-limit/token-rate-limit.service';
 import { Scope } from '../scopes';
 import { ANY_TOKEN_KEY, AuthenticatedRequest, PUBLIC_KEY, SCOPES_KEY } from './auth.decorators';
 import { AuthService } from './auth.service';
@@ -14,6 +16,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
+    private readonly rateLimit: TokenRateLimitService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -28,6 +31,15 @@ export class AuthGuard implements CanActivate {
     const principal = await this.auth.authenticate(match[1]);
     if (!principal) throw new UnauthorizedError('Invalid token');
     request.principal = principal;
+
+    // decisions §9: counted per token once it is known to be valid; the headers go on every answer,
+    // the 403 and 429 included.
+    const limit = await this.rateLimit.consume(match[1]);
+    const response = context.switchToHttp().getResponse<Response>();
+    response.setHeader('RateLimit-Limit', String(limit.limit));
+    response.setHeader('RateLimit-Remaining', String(limit.remaining));
+    response.setHeader('RateLimit-Reset', String(limit.resetSeconds));
+    if (!limit.allowed) throw new TooManyRequestsError(limit.resetSeconds);
 
     if (this.reflector.getAllAndOverride<boolean>(ANY_TOKEN_KEY, targets)) return true;
     // A route that forgot to declare its scopes stays closed: required [] is never granted.

@@ -37,6 +37,10 @@ export class SellersService {
     return ok && seller ? seller : null;
   }
 
+  findByEmail(email: string): Promise<Seller | null> {
+    return this.sellers.findByEmail(email);
+  }
+
   findById(id: number): Promise<Seller | null> {
     return this.sellers.findById(id);
   }

@@ -1,0 +1,11 @@
+import { CliCommand } from '../cli-command';
+import { apiKeyCreate } from './api-key-create.command';
+import { oauthAppCreate } from './oauth-app-create.command';
+import { sellerCreate } from './seller-create.command';
+
+/** Every operator command (decisions §2.2). A new command is one line here. */
+export const COMMANDS: CliCommand[] = [
+  sellerCreate,
+  apiKeyCreate,
+  oauthAppCreate,
+];

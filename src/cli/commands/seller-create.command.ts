@@ -1,0 +1,23 @@
+import { SellersService } from '../../modules/identity/sellers/sellers.service';
+import { CliCommand } from '../cli-command';
+import { CliUsageError, optional, required } from '../flags';
+
+export const sellerCreate: CliCommand = {
+  name: 'seller:create',
+  usage: 'seller:create --email E --password P --name N --store S [--currency MZN]',
+  async run(app, flags) {
+    const email = required(flags, 'email');
+    const password = required(flags, 'password');
+    if (password.length < 8) throw new CliUsageError('--password needs at least 8 characters');
+    const currency = (optional(flags, 'currency') ?? 'MZN').toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) throw new CliUsageError('--currency must be a three-letter code');
+    const { seller, store } = await app.get(SellersService).register({
+      email,
+      password,
+      name: required(flags, 'name'),
+      storeName: required(flags, 'store'),
+      currency,
+    });
+    return { seller_id: seller.id, store_id: store.id };
+  },
+};

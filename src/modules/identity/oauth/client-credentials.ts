@@ -1,0 +1,19 @@
+/**
+ * Client credentials from HTTP Basic (RFC 6749 §2.3.1: each part form-urlencoded), or undefined
+ * when the request does not use Basic.
+ */
+export function basicCredentials(header: string | undefined): { client_id: string; client_secret: string } | undefined {
+  const match = header ? /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header) : null;
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const part = (value: string) => {
+    try {
+      return decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      return value;
+    }
+  };
+  return { client_id: part(decoded.slice(0, colon)), client_secret: part(decoded.slice(colon + 1)) };
+}

@@ -1,0 +1,115 @@
+import { Injectable, OnModuleInit, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ANY_TOKEN_KEY, PUBLIC_KEY, SCOPES_KEY } from '../auth/auth.decorators';
+import { Scope } from '../scopes';
+
+/** One route as the global guard sees it. */
+export interface RouteAccess {
+  method: string;
+  /** `/v1/products/{id}`, relative to `{base_url}` as the spec writes paths. */
+  path: string;
+  public: boolean;
+  anyToken: boolean;
+  scopes: Scope[] | undefined;
+}
+
+/** Routes under `/v1` that declare neither `@Public()`, `@AnyToken()` nor `@RequireScopes()`. */
+export function undeclaredRoutes(routes: RouteAccess[]): RouteAccess[] {
+  return routes.filter(
+    (route) => (route.path === '/v1' || route.path.startsWith('/v1/')) && !route.public && !route.anyToken && !route.scopes,
+  );
+}
+
+/**
+ * Every controller route with the access metadata the guard enforces, read from the same
+ * decorators, so `GET /v1/scopes` cannot drift from enforcement. Start-up fails when a `/v1`
+ * route forgot to declare its access.
+ */
+@Injectable()
+export class RouteCatalogService implements OnModuleInit {
+  private routes: RouteAccess[] = [];
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onModuleInit(): void {
+    this.routes = this.collect();
+    const undeclared = undeclaredRoutes(this.routes);
+    if (undeclared.length) {
+      const list = undeclared.map((route) => `${route.method} ${route.path}`).join(', ');
+      throw new Error(`Routes without @Public(), @AnyToken() or @RequireScopes(): ${list}`);
+    }
+  }
+
+  all(): RouteAccess[] {
+    return this.routes;
+  }
+
+  /** Every scope's endpoints, as `GET /v1/…` strings, sorted. */
+  endpointsByScope(): Map<Scope, string[]> {
+    const out = new Map<Scope, string[]>();
+    for (const route of this.routes) {
+      if (route.public || route.anyToken) continue;
+      for (const scope of route.scopes ?? []) {
+        const list = out.get(scope) ?? [];
+        list.push(`${route.method} ${route.path}`);
+        out.set(scope, list);
+      }
+    }
+    for (const list of out.values()) list.sort(compareEndpoints);
+    return out;
+  }
+
+  private collect(): RouteAccess[] {
+    const routes: RouteAccess[] = [];
+    for (const wrapper of this.discovery.getControllers()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
+      if (!controller || !wrapper.instance) continue;
+      const prototype = Object.getPrototypeOf(wrapper.instance) as Record<string, unknown>;
+      const classPaths = asArray(Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined);
+      for (const name of this.scanner.getAllMethodNames(prototype)) {
+        const handler = prototype[name] as (...args: unknown[]) => unknown;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (method === undefined) continue;
+        const methodPaths = asArray(Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined);
+        const targets = [handler, controller];
+        for (const classPath of classPaths) {
+          for (const methodPath of methodPaths) {
+            routes.push({
+              method: RequestMethod[method],
+              path: joinPath(classPath, methodPath),
+              public: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,
+              anyToken: this.reflector.getAllAndOverride<boolean>(ANY_TOKEN_KEY, targets) === true,
+              scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_KEY, targets),
+            });
+          }
+        }
+      }
+    }
+    return routes;
+  }
+}
+
+function asArray(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [''];
+  return Array.isArray(value) ? value : [value];
+}
+
+function joinPath(...parts: string[]): string {
+  const joined = parts
+    .flatMap((part) => part.split('/'))
+    .filter(Boolean)
+    .map((segment) => segment.replace(/^:(\w+).*$/, '{$1}'))
+    .join('/');
+  return `/${joined}`;
+}
+
+function compareEndpoints(a: string, b: string): number {
+  const [methodA, pathA] = a.split(' ');
+  const [methodB, pathB] = b.split(' ');
+  return pathA === pathB ? methodA.localeCompare(methodB) : pathA.localeCompare(pathB);
+}

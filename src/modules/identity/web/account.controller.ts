@@ -1,0 +1,124 @@
+import { Body, Controller, Get, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ConflictError, TooManyRequestsError } from '../../../common/errors/app-error';
+import { Public } from '../auth/auth.decorators';
+import { SellersService } from '../sellers/sellers.service';
+import { LoginThrottleService } from './login-throttle.service';
+import { ViewsService } from './views.service';
+import { formString, requireSeller, safeNext } from './web-auth';
+import { WebExceptionFilter } from './web-exception.filter';
+
+/** Sign-up, login, logout and the dashboard home (decisions §2.1). */
+@ApiExcludeController()
+@Public()
+@UseFilters(WebExceptionFilter)
+@Controller()
+export class AccountController {
+  constructor(
+    private readonly sellers: SellersService,
+    private readonly throttle: LoginThrottleService,
+    private readonly views: ViewsService,
+  ) {}
+
+  @Get()
+  async home(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const { sellerId, storeId } = requireSeller(req);
+    const [seller, store] = await Promise.all([this.sellers.findById(sellerId), this.sellers.findStore(storeId)]);
+    this.views.render(req, res, 'home', { title: 'Dashboard', seller, store });
+  }
+
+  @Get('signup')
+  signupForm(@Req() req: Request, @Res() res: Response): void {
+    this.views.render(req, res, 'signup', { title: 'Create your store', form: { currency: 'MZN' }, errors: {} });
+  }
+
+  @Post('signup')
+  async signup(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const form = {
+      name: formString(body.name),
+      email: formString(body.email),
+      store_name: formString(body.store_name),
+      currency: (formString(body.currency) || 'MZN').toUpperCase(),
+    };
+    const password = typeof body.password === 'string' ? body.password : '';
+    const errors = signupErrors(form, password);
+    if (!Object.keys(errors).length) {
+      try {
+        const { seller, store } = await this.sellers.register({
+          name: form.name,
+          email: form.email,
+          password,
+          storeName: form.store_name,
+          currency: form.currency,
+        });
+        await startSession(req, seller.id, store.id);
+        res.redirect(303, this.views.url('/'));
+        return;
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        errors.email = error.message;
+      }
+    }
+    this.views.render(req, res, 'signup', { title: 'Create your store', form, errors }, 422);
+  }
+
+  @Get('login')
+  loginForm(@Req() req: Request, @Res() res: Response, @Query('next') next?: string): void {
+    this.views.render(req, res, 'login', { title: 'Log in', email: '', next: safeNext(next, this.views.webPath) ?? '' });
+  }
+
+  @Post('login')
+  async login(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const email = formString(body.email).toLowerCase();
+    const password = typeof body.password === 'string' ? body.password : '';
+    const next = safeNext(body.next, this.views.webPath);
+    const ip = req.ip ?? 'unknown';
+    const page = (error: string, status: number) =>
+      this.views.render(req, res, 'login', { title: 'Log in', email, next: next ?? '', error }, status);
+    try {
+      await this.throttle.check(email, ip);
+    } catch (error) {
+      if (!(error instanceof TooManyRequestsError)) throw error;
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      return page(`Too many failed attempts. Try again in ${Math.ceil(error.retryAfterSeconds / 60)} minutes.`, 429);
+    }
+    const seller = email && password ? await this.sellers.verifyCredentials(email, password) : null;
+    const store = seller ? await this.sellers.findStoreOfSeller(seller.id) : null;
+    if (!seller || !store) {
+      await this.throttle.failed(email, ip);
+      return page('Wrong email or password.', 401);
+    }
+    await this.throttle.succeeded(email, ip);
+    await startSession(req, seller.id, store.id);
+    res.redirect(303, next ?? this.views.url('/'));
+  }
+
+  @Post('logout')
+  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await new Promise<void>((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
+    res.redirect(303, this.views.url('/login'));
+  }
+}
+
+/** A new session id on login, so a session fixed before login is worthless after it. */
+function startSession(req: Request, sellerId: number, storeId: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    req.session.regenerate((error) => {
+      if (error) return reject(error);
+      req.session.sellerId = sellerId;
+      req.session.storeId = storeId;
+      req.session.save((saveError) => (saveError ? reject(saveError) : resolve()));
+    }),
+  );
+}
+
+function signupErrors(form: { name: string; email: string; store_name: string; currency: string }, password: string): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!form.name) errors.name = 'Enter your name.';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) errors.email = 'Enter a valid email address.';
+  if (password.length < 8) errors.password = 'Use at least 8 characters.';
+  if (!form.store_name) errors.store_name = 'Enter the name of your store.';
+  if (!/^[A-Z]{3}$/.test(form.currency)) errors.currency = 'Use a three-letter currency code, for example MZN.';
+  return errors;
+}

@@ -1,0 +1,62 @@
+import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { Public } from '../auth/auth.decorators';
+import { ALL_SCOPES, SCOPES } from '../scopes';
+import { ViewsService } from './views.service';
+import { formList, formString, requireSeller } from './web-auth';
+import { WebExceptionFilter } from './web-exception.filter';
+
+/** Settings → API: the seller's API keys (decisions §2.1). */
+@ApiExcludeController()
+@Public()
+@UseFilters(WebExceptionFilter)
+@Controller('settings/api')
+export class ApiKeysPagesController {
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly views: ViewsService,
+  ) {}
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.page(req, res, {});
+  }
+
+  @Post('keys')
+  async create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const seller = requireSeller(req);
+    const name = formString(body.name);
+    const scopes = formList(body.scopes);
+    if (!name) return this.page(req, res, { error: 'Give the key a name.', form: { name, scopes } }, 422);
+    try {
+      const { apiKey, token } = await this.keys.create({ ...seller, name, scopes });
+      // Shown in this response only; nothing but its hash is kept.
+      await this.page(req, res, { created: { name: apiKey.name, token } });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      await this.page(req, res, { error: Object.values(error.errors).flat().join(' '), form: { name, scopes } }, 422);
+    }
+  }
+
+  @Post('keys/:id/revoke')
+  async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const { storeId } = requireSeller(req);
+    if (!/^\d+$/.test(id) || !(await this.keys.revoke(storeId, Number(id)))) throw new NotFoundError();
+    res.redirect(303, this.views.url('/settings/api'));
+  }
+
+  private async page(req: Request, res: Response, data: Record<string, unknown>, status = 200): Promise<void> {
+    const { storeId } = requireSeller(req);
+    const keys = await this.keys.list(storeId);
+    this.views.render(
+      req,
+      res,
+      'api-keys',
+      { title: 'API keys', keys, allScopes: ALL_SCOPES, descriptions: SCOPES, form: { name: '', scopes: [] }, ...data },
+      status,
+    );
+  }
+}

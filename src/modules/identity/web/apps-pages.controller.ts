@@ -1,0 +1,72 @@
+import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { Public } from '../auth/auth.decorators';
+import { OAuthAppsService } from '../oauth/oauth-apps.service';
+import { ViewsService } from './views.service';
+import { formString, requireSeller } from './web-auth';
+import { WebExceptionFilter } from './web-exception.filter';
+
+/** OAuth app registration (decisions §2.1): client_id and a client_secret shown once. */
+@ApiExcludeController()
+@Public()
+@UseFilters(WebExceptionFilter)
+@Controller('apps')
+export class AppsPagesController {
+  constructor(
+    private readonly apps: OAuthAppsService,
+    private readonly views: ViewsService,
+  ) {}
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.page(req, res, {});
+  }
+
+  @Post()
+  async create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const seller = requireSeller(req);
+    const form = { name: formString(body.name), redirect_uris: formString(body.redirect_uris) };
+    try {
+      const { app, clientSecret } = await this.apps.register({
+        ...seller,
+        name: form.name,
+        redirectUris: form.redirect_uris.split(/\r?\n/),
+      });
+      await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret } });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      await this.page(req, res, { error: Object.values(error.errors).flat().join(' '), form }, 422);
+    }
+  }
+
+  @Post(':id/deactivate')
+  async deactivate(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    await this.apps.setActive(requireSeller(req).storeId, appId(id), false);
+    res.redirect(303, this.views.url('/apps'));
+  }
+
+  @Post(':id/activate')
+  async activate(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    await this.apps.setActive(requireSeller(req).storeId, appId(id), true);
+    res.redirect(303, this.views.url('/apps'));
+  }
+
+  @Post(':id/rotate-secret')
+  async rotateSecret(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const { app, clientSecret } = await this.apps.rotateSecret(requireSeller(req).storeId, appId(id));
+    await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret, rotated: true } });
+  }
+
+  private async page(req: Request, res: Response, data: Record<string, unknown>, status = 200): Promise<void> {
+    const { storeId } = requireSeller(req);
+    const apps = await this.apps.list(storeId);
+    this.views.render(req, res, 'apps', { title: 'OAuth apps', apps, form: { name: '', redirect_uris: '' }, ...data }, status);
+  }
+}
+
+function appId(id: string): number {
+  if (!/^\d+$/.test(id)) throw new NotFoundError();
+  return Number(id);
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import connectPgSimple from 'connect-pg-simple';
+import type { RequestHandler } from 'express';
+import session from 'express-session';
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'pg';
+import { AppConfig } from '../../../../config/app-config';
+import { APP_CONFIG } from '../../../../config/config.module';
+import { DatabaseConnection } from '../../../../database/database-connection';
+
+declare module 'express-session' {
+  interface SessionData {
+    sellerId?: number;
+    storeId?: number;
+    /** A secret shown once (new API key, new client secret) to render on the next page only. */
+    flash?: Record<string, string>;
+  }
+}
+
+/** Idle dashboard sessions end after a week. */
+const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Dashboard sessions (decisions §2.1) stored in PostgreSQL (`web_sessions`, created by a migration),
+ * so every instance shares them. One handler per process: the secret and the store are shared by
+ * every controller the middleware is applied to.
+ */
+@Injectable()
+export class WebSessionService implements OnApplicationShutdown {
+  readonly handler: RequestHandler;
+  private readonly pool: Pool;
+  private readonly store: session.Store & { close(): void };
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, connection: DatabaseConnection) {
+    this.pool = new Pool({ connectionString: connection.url, max: 3 });
+    // A failed idle connection must not crash the process; the next query reconnects.
+    this.pool.on('error', () => undefined);
+    const PgStore = connectPgSimple(session);
+    this.store = new PgStore({ pool: this.pool, tableName: 'web_sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 });
+    this.handler = session({
+      name: 'sid',
+      store: this.store,
+      // Random per boot when unset: sessions then end with the process (README, SESSION_SECRET).
+      secret: config.sessionSecret ?? randomBytes(32).toString('hex'),
+      resave: false,
+      saveUninitialized: false,
+      rolling: true,
+      proxy: true,
+      cookie: {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.urls.web.startsWith('https:'),
+        path: config.paths.web || '/',
+        maxAge: SESSION_TTL_MS,
+      },
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.store.close();
+    await this.pool.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Eta } from 'eta';
+import type { Request, Response } from 'express';
+import { join } from 'node:path';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { csrfToken } from './sessions/csrf';
+
+/**
+ * Renders the dashboard's eta templates (one layout) with what every page needs: the web surface's
+ * path for links and the session's CSRF token for forms.
+ */
+@Injectable()
+export class ViewsService {
+  private readonly eta = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
+  readonly webPath: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.webPath = config.paths.web;
+  }
+
+  /** A path on the web surface, for links and redirects. */
+  url(path: string): string {
+    return `${this.webPath}${path}` || '/';
+  }
+
+  render(req: Request, res: Response, view: string, data: Record<string, unknown> = {}, status = 200): void {
+    const html = this.eta.render(view, {
+      web: this.webPath,
+      csrf: req.session ? csrfToken(req) : '',
+      loggedIn: Boolean(req.session?.sellerId),
+      ...data,
+    });
+    res.status(status).type('html').setHeader('Cache-Control', 'no-store');
+    res.send(html);
+  }
+}

@@ -1,0 +1,44 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError } from '../../../common/errors/app-error';
+import { AuthorizationRequestError } from '../oauth/oauth-authorization.service';
+import { ViewsService } from './views.service';
+import { LoginRequiredError } from './web-auth';
+
+/** Dashboard errors are pages, not JSON: a login redirect, or an error page with the right status. */
+@Catch()
+export class WebExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Web');
+
+  constructor(private readonly views: ViewsService) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<Request>();
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (exception instanceof LoginRequiredError) {
+      res.redirect(303, `${this.views.url('/login')}?next=${encodeURIComponent(exception.returnTo)}`);
+      return;
+    }
+    const { status, title, message } = describe(exception);
+    if (status >= 500) this.logger.error({ err: exception, reqId: (req as { id?: unknown }).id }, 'Unhandled web error');
+    this.views.render(req, res, 'error', { title, message }, status);
+  }
+}
+
+function describe(exception: unknown): { status: number; title: string; message: string } {
+  if (exception instanceof AuthorizationRequestError) {
+    return { status: 400, title: 'Authorization request refused', message: exception.message };
+  }
+  if (exception instanceof AppError) {
+    const title = exception.httpStatus === 404 ? 'Not found' : exception.httpStatus === 429 ? 'Too many attempts' : 'Request refused';
+    return { status: exception.httpStatus, title, message: exception.message };
+  }
+  if (exception instanceof HttpException && exception.getStatus() < 500) {
+    return { status: exception.getStatus(), title: 'Request refused', message: exception.message };
+  }
+  return { status: 500, title: 'Something went wrong', message: 'Internal server error.' };
+}

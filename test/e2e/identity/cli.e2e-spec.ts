@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnService, waitForHealthy } from '../../utils/service-process';
+import { createTestApp, TestApp } from '../../utils/test-app';
+
+jest.setTimeout(180_000);
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Runs `npm run cli -- …` as an operator would. */
+function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n'), json });
+    });
+  });
+}
+
+describe('operator CLI on DATABASE_URL', () => {
+  let t: TestApp;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    env = { DATABASE_URL: t.config.database.url! };
+  });
+  afterAll(() => t.close());
+
+  it('seller:create, api-key:create and oauth-app:create print JSON and the credentials work', async () => {
+    const seller = await cli(
+      ['seller:create', '--email', 'ops@example.com', '--password', 'password123', '--name', 'Ops', '--store', 'Ops Store', '--currency', 'usd'],
+      env,
+    );
+    expect(seller.code).toBe(0);
+    expect(seller.json).toEqual({ seller_id: expect.any(Number), store_id: expect.any(Number) });
+
+    const key = await cli(['api-key:create', '--email', 'ops@example.com', '--name', 'ci', '--scopes', 'user.read,orders.read'], env);
+    expect(key.code).toBe(0);
+    expect(key.json).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^sk_/), scopes: ['user.read', 'orders.read'] });
+    const user = await t.http.get('/v1/user').set('Authorization', `Bearer ${key.json.token}`).expect(200);
+    expect(user.body.user).toMatchObject({ id: seller.json.seller_id, email: 'ops@example.com', store: { id: seller.json.store_id, currency: 'USD' } });
+
+    const app = await cli(
+      ['oauth-app:create', '--email', 'ops@example.com', '--name', 'Partner', '--redirect-uri', 'https://p.example.com/cb', '--redirect-uri', 'https://p.example.com/cb2'],
+      env,
+    );
+    expect(app.code).toBe(0);
+    expect(app.json).toEqual({ client_id: expect.any(String), client_secret: expect.stringMatching(/^cs_/) });
+    const rows = await t.dataSource.query(`SELECT redirect_uris, client_secret_hash FROM oauth_apps WHERE client_id = $1`, [app.json.client_id]);
+    expect(rows[0].redirect_uris).toEqual(['https://p.example.com/cb', 'https://p.example.com/cb2']);
+    expect(rows[0].client_secret_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it.each([
+    [['nope'], /Unknown command nope/],
+    [['seller:create', '--email', 'x@example.com'], /Missing --password/],
+    [['api-key:create', '--email', 'nobody@example.com', '--name', 'k', '--scopes', 'user.read'], /No seller with email/],
+    [['api-key:create', '--email', 'ops@example.com', '--name', 'k', '--scopes', 'root.all'], /Unknown scope: root.all/],
+  ])('fails %j with exit code 1 and one line on stderr', async (args, message) => {
+    const res = await cli(args, env);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(message);
+  });
+});
+
+describe('operator CLI beside a running server on the embedded database', () => {
+  it('goes through the server database announced in pg.server.json', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'commerce-cli-'));
+    const port = String(42000 + (process.pid % 1000));
+    const service = spawnService({ DATA_DIR: dataDir, PORT: port });
+    try {
+      await waitForHealthy(service);
+      const env = { DATABASE_URL: '', DATA_DIR: dataDir };
+      const seller = await cli(['seller:create', '--email', 'live@example.com', '--password', 'password123', '--name', 'L', '--store', 'Live'], env);
+      expect(seller.stderr).toBe('');
+      expect(seller.code).toBe(0);
+      const key = await cli(['api-key:create', '--email', 'live@example.com', '--name', 'k', '--scopes', 'user.read'], env);
+      expect(key.code).toBe(0);
+      const res = await fetch(`${service.url}/v1/user`, { headers: { Authorization: `Bearer ${key.json.token}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { user: { email: string } }).user.email).toBe('live@example.com');
+    } finally {
+      await service.stop('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { Controller, Get, Post } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import { AnyToken, Public, RequireScopes } from '../../src/modules/identity/auth/auth.decorators';
+import { RouteCatalogService } from '../../src/modules/identity/scopes/route-catalog.service';
+
+@Controller('v1/widgets')
+class DeclaredController {
+  @Get()
+  @RequireScopes('products.read')
+  list(): void {}
+
+  @Get(':id')
+  @RequireScopes('products.read')
+  one(): void {}
+
+  @Post()
+  @RequireScopes('products.write')
+  create(): void {}
+}
+
+@Controller('v1/open')
+@Public()
+class PublicController {
+  @Get()
+  ping(): void {}
+}
+
+@Controller('v1/whoami')
+class AnyTokenController {
+  @Get()
+  @AnyToken()
+  me(): void {}
+}
+
+@Controller('v1/forgotten')
+class ForgottenController {
+  @Get()
+  @RequireScopes('orders.read')
+  fine(): void {}
+
+  @Post('oops')
+  oops(): void {}
+}
+
+@Controller('pages')
+class PageController {
+  @Get()
+  page(): void {}
+}
+
+async function boot(...controllers: (new () => unknown)[]) {
+  const moduleRef = await Test.createTestingModule({ imports: [DiscoveryModule], controllers, providers: [RouteCatalogService] }).compile();
+  return moduleRef.init();
+}
+
+describe('RouteCatalogService', () => {
+  it('maps each scope to its endpoints from the decorators the guard reads', async () => {
+    const app = await boot(DeclaredController, PublicController, AnyTokenController, PageController);
+    const byScope = app.get(RouteCatalogService).endpointsByScope();
+    expect(byScope.get('products.read')).toEqual(['GET /v1/widgets', 'GET /v1/widgets/{id}']);
+    expect(byScope.get('products.write')).toEqual(['POST /v1/widgets']);
+    expect([...byScope.keys()].sort()).toEqual(['products.read', 'products.write']);
+    await app.close();
+  });
+
+  it('fails start-up naming a /v1 route without @Public, @AnyToken or @RequireScopes', async () => {
+    await expect(boot(DeclaredController, ForgottenController)).rejects.toThrow(
+      'Routes without @Public(), @AnyToken() or @RequireScopes(): POST /v1/forgotten/oops',
+    );
+  });
+});
