@@ -26,7 +26,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config)),
         DatabaseModule.forRoot(connection),
-        EventEmitterModule.forRoot({ wildcard: false }),
+        EventEmitterModule.forRoot({ wildcard: false, maxListeners: 100 }),
         ...API_MODULES,
         ...WEB_MODULES,
         ...PAY_MODULES,
