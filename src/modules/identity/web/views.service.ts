@@ -34,4 +34,12 @@ export class ViewsService {
     res.status(status).type('html').setHeader('Cache-Control', 'no-store');
     res.send(html);
   }
+
+  /**
+   * A page whose content another module rendered from its own templates, inside the dashboard's
+   * layout (so its header, stylesheet and CSRF token stay in one place).
+   */
+  renderContent(req: Request, res: Response, title: string, body: string, status = 200): void {
+    this.render(req, res, 'page', { title, body }, status);
+  }
 }
