@@ -111,3 +111,49 @@ describe('operator CLI beside a running server on the embedded database', () => 
     }
   });
 });
+
+describe('seed:demo and product:review', () => {
+  let t: TestApp;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    env = { DATABASE_URL: t.config.database.url! };
+  });
+  afterAll(() => t.close());
+
+  it('seeds a store whose product can be published at once, and the operator approves it', async () => {
+    const seed = await cli(['seed:demo'], env);
+    expect(seed.code).toBe(0);
+    expect(seed.json).toEqual({
+      seller: { email: expect.stringMatching(/@example\.com$/), password: expect.any(String) },
+      store_id: expect.any(Number),
+      api_key: expect.stringMatching(/^sk_[0-9A-Za-z]{40}$/),
+      product_pid: expect.any(String),
+      plan_id: expect.any(String),
+      discount_code: expect.any(String),
+    });
+    const auth = { Authorization: `Bearer ${seed.json.api_key}` };
+    const user = await t.http.get('/v1/user').set(auth).expect(200);
+    expect(user.body.user.store.currency).toBe('MZN');
+    await t.http.get(`/v1/discounts/${seed.json.discount_code}`).set(auth).expect(200);
+    await t.http.get(`/v1/plans/${seed.json.plan_id}`).set(auth).expect(200);
+
+    // "Complete": every publish requirement holds.
+    const published = await t.http.post(`/v1/products/${seed.json.product_pid}/publish`).set(auth).expect(200);
+    expect(published.body.data.status).toBe('pending');
+
+    const review = await cli(['product:review', '--product', seed.json.product_pid, '--decision', 'approve'], env);
+    expect(review.code).toBe(0);
+    expect(review.json).toEqual({ product_pid: seed.json.product_pid, status_2: 'approved' });
+    const product = await t.http.get(`/v1/products/${seed.json.product_pid}`).set(auth).expect(200);
+    expect(product.body.product.status_2).toBe('approved');
+  });
+
+  it('product:review refuses an unknown decision with one line on stderr', async () => {
+    const review = await cli(['product:review', '--product', 'prod_x', '--decision', 'maybe'], env);
+    expect(review.code).toBe(1);
+    expect(review.stderr.trim().split('\n')).toHaveLength(1);
+    expect(review.stderr).toContain('--decision must be approve or reject');
+  });
+});
