@@ -36,7 +36,7 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
 }
 
 /** Polls `url` until it answers 200, or fails after `timeoutMs`. */
-export async function waitForHealthy(service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+export async function waitForHealthy(service: ServiceProcess, timeoutMs = 150_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (service.child.exitCode !== null) throw new Error(`service exited: ${service.output()}`);

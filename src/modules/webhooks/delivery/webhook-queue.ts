@@ -20,6 +20,8 @@ const SHUTDOWN_GRACE_MS = 15_000;
  * transaction (pg-boss `send` with a `db` that runs on the transaction's connection), so the job
  * exists exactly when the order change does.
  */
+const OFF_WORK_LOOP_MS = 1_100;
+
 @Injectable()
 export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookQueue.name);
@@ -76,6 +78,9 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_GRACE_MS });
+    // pg-boss's `offWork` keeps a detached loop that re-checks its stopped workers once a second;
+    // let its last turn end so nothing of the queue runs after the pool (or a test) has gone.
+    await new Promise((resolve) => setTimeout(resolve, OFF_WORK_LOOP_MS));
   }
 }
 
