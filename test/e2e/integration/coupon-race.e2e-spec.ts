@@ -64,4 +64,16 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
     expect(again.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
     expect(await api.getDiscount('FIVE')).toMatchObject({ used_count: 5, available_uses: 0 });
   });
+
+  it('an Idempotency-Key replay of an order with a coupon takes no second use', async () => {
+    const product = await api.product({ name: 'Guide', price: 80 });
+    await api.discount({ code: 'TWO', type: 'percent', value: 50, uses_limit: 2 });
+    const body = { amount: 80, product_pid: product.pid, coupon_code: 'TWO', customer: customerBody('replay@example.com') };
+    const first = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'coupon-1').send(body).expect(201);
+    const replay = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'coupon-1').send(body).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await api.getDiscount('TWO')).toMatchObject({ used_count: 1, available_uses: 1 });
+    expect(await api.getOrder(first.body.order_number)).toMatchObject({ amount: 40, discount_amount: 40, coupon_code: 'TWO' });
+  });
 });

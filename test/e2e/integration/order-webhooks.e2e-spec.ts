@@ -236,6 +236,30 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     expect(end.slice(-8)).toBe(start.slice(-8));
     expect(order.subscription).toEqual({ status: 'active', start_date: start, end_date: end, cancelled_at: null });
     expect(verify(everyEvent.secret, request)).toEqual(payload);
+
+    // The catalog sees the sale: a subscriber of the plan (spec 2.7), and the plan can no longer go.
+    const subscribers = (await t.http.get(`/v1/plans/${monthly.plan_id}/subscribers`).set(seller.auth).expect(200)).body;
+    expect(subscribers).toEqual({
+      status: 'success',
+      page: 1,
+      per_page: 15,
+      last_page: 1,
+      total: 1,
+      plan: { plan_id: monthly.plan_id, name: 'Mensal', product_pid: club.pid },
+      subscribers: [
+        {
+          order_number: session.order_number,
+          amount: 300,
+          currency: 'MZN',
+          status: 'approved',
+          customer: { name: 'Ana Maria', email: 'bia@example.com', mobile_number: '+258841234567' },
+          created_at: expect.stringMatching(TIMESTAMP),
+          updated_at: expect.stringMatching(TIMESTAMP),
+        },
+      ],
+    });
+    const blocked = await t.http.delete(`/v1/plans/${monthly.plan_id}`).set(seller.auth).expect(409);
+    expect(blocked.body).toEqual({ status: 'error', message: 'This plan has one or more sales and cannot be deleted.' });
   });
 
   it('declined payment (number ending 0002): order_cancelled with its own transaction id; the coupon use comes back', async () => {
@@ -319,6 +343,9 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     const club = JSON.parse((await nextAt(grouped, before)).body);
     expect(club).toMatchObject({ order_type: 'order_refund', status: 'refunded', transaction_id: clubOrder.transaction_id });
     expect(club.plan_subscriber).toMatchObject({ plan_name: 'Mensal', status: 'cancelled', cancelled_at: expect.stringMatching(TIMESTAMP) });
+    const subscribers = (await t.http.get(`/v1/plans/${monthly.plan_id}/subscribers`).set(seller.auth).expect(200)).body.subscribers;
+    expect(subscribers).toEqual([expect.objectContaining({ order_number: clubOrder.order_number, status: 'refunded' })]);
+    await t.http.delete(`/v1/plans/${monthly.plan_id}`).set(seller.auth).expect(409);
   });
 
   it('in the end: one POST per event and URL, the product-limited webhook only for its product', async () => {
