@@ -12,7 +12,8 @@ import type { Order } from './order.entity';
 /** An order with the rows its representation shows. */
 export interface OrderView {
   order: Order;
-  product: Product;
+  /** Null once the catalog deleted the product (allowed while it has no sales). */
+  product: Product | null;
   plan: Plan | null;
   customer: Customer;
   subscription: Subscription | null;
@@ -42,13 +43,15 @@ export function toOrderDto(view: OrderView): OrderDto {
       order.discountId !== null
         ? { id: order.discountId, code: order.couponCode ?? '', amount: centsToNumber(order.discountAmount) }
         : null,
-    product: {
-      id: product.id,
-      pid: product.pid,
-      name: product.name,
-      type: product.type,
-      price: product.price === null ? null : centsToNumber(product.price),
-    },
+    product: product
+      ? {
+          id: product.id,
+          pid: product.pid,
+          name: product.name,
+          type: product.type,
+          price: product.price === null ? null : centsToNumber(product.price),
+        }
+      : null,
     plan: plan
       ? { plan_id: plan.planId, name: plan.name, price: centsToNumber(plan.price), interval: plan.interval, interval_count: plan.intervalCount }
       : null,

@@ -159,7 +159,7 @@ export class OrdersService {
     ]);
     return orders.map((order) => ({
       order,
-      product: products.get(order.productId)!,
+      product: products.get(order.productId) ?? null,
       plan: order.planId === null ? null : (plans.get(order.planId) ?? null),
       customer: customers.get(order.customerId)!,
       subscription: subscriptions.get(order.id) ?? null,

@@ -37,10 +37,13 @@ export class PaymentsService {
     @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
   ) {}
 
-  /** The order a checkout link opens, or the 404 of an unknown (or replaced) pay_token. */
+  /**
+   * The order a checkout link opens, or the 404 of an unknown (or replaced) pay_token. The checkout
+   * of a product the seller deleted is gone too: nothing is charged or cancelled for it.
+   */
   async orderOfToken(payToken: string): Promise<Order> {
     const order = await this.orders.findByPayTokenHash(sha256Hex(payToken));
-    if (!order) throw new NotFoundError();
+    if (!order || !(await this.catalog.findProduct(order.productId))) throw new NotFoundError();
     return order;
   }
 

@@ -83,7 +83,7 @@ export class OrderDto extends OrderSummaryDto {
   @ApiProperty({ example: 150 }) discount_amount: number;
   @ApiProperty({ example: 'WELCOME10', nullable: true }) coupon_code: string | null;
   @ApiProperty({ type: OrderDiscountDto, nullable: true }) discount: OrderDiscountDto | null;
-  @ApiProperty({ type: OrderProductDto }) product: OrderProductDto;
+  @ApiProperty({ type: OrderProductDto, nullable: true, description: 'null once the product was deleted.' }) product: OrderProductDto | null;
   @ApiProperty({ type: OrderPlanDto, nullable: true }) plan: OrderPlanDto | null;
   @ApiProperty({ type: OrderCustomerDto }) customer: OrderCustomerDto;
   @ApiProperty({ type: TrackingResponseDto }) tracking: TrackingResponseDto;
