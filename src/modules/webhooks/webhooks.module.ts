@@ -10,6 +10,7 @@ import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { Webhook } from './entities/webhook.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhooksController } from './webhooks.controller';
+import { WebhooksProductDeletedListener } from './product-deleted.listener';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
@@ -29,6 +30,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookNotifier,
     WebhookDeliverer,
     WebhookWorker,
+    WebhooksProductDeletedListener,
   ],
   exports: [WebhooksService],
 })

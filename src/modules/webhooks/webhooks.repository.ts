@@ -50,6 +50,11 @@ export class WebhooksRepository {
     return this.repo.find({ where: { storeId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
+  /** The webhooks limited to a product that is being deleted, in the deleting transaction. */
+  async deleteLimitedToProduct(manager: EntityManager, storeId: number, productId: number): Promise<void> {
+    await manager.delete(Webhook, { storeId, productId });
+  }
+
   async deleteForStore(storeId: number, id: number): Promise<boolean> {
     const result = await this.repo.delete({ storeId, id });
     return (result.affected ?? 0) > 0;

@@ -47,4 +47,26 @@ describe('orders of a deleted product', () => {
     // The other product's checkout is untouched.
     expect(await checkoutOf(t.http, other).pay({ payment_number: '841234567' })).toBe('approved');
   });
+
+  it('takes its order bumps (both ways) and its product-limited webhooks with it, nothing else', async () => {
+    const seller = await createSeller(t);
+    const api = sellerApi(t.http, seller.auth);
+    const main = await api.product({ name: 'Main', price: 100 });
+    const doomed = await api.product({ name: 'Doomed', price: 50 });
+    const extra = await api.product({ name: 'Extra', price: 20 });
+    await api.orderBump(main.pid, { product_pid: doomed.pid, price: 10 });
+    await api.orderBump(doomed.pid, { product_pid: extra.pid, price: 5 });
+    const kept = await api.orderBump(main.pid, { product_pid: extra.pid, price: 7 });
+    const limited = await api.webhook({ url: 'https://hooks.example.com/a', events: ['order_approved'], product_details: doomed.pid });
+    const everyProduct = await api.webhook({ url: 'https://hooks.example.com/b', events: ['order_approved'] });
+
+    await t.http.delete(`/v1/products/${doomed.pid}`).set(seller.auth).expect(200);
+
+    const bumps = await t.http.get(`/v1/products/${main.pid}/order-bumps`).set(seller.auth).expect(200);
+    expect(bumps.body.order_bumps.map((b: { id: number }) => b.id)).toEqual([kept.id]);
+    const rows = await t.dataSource.query('SELECT count(*)::int AS n FROM order_bumps WHERE product_id = $1 OR bump_product_id = $1', [doomed.id]);
+    expect(rows[0].n).toBe(0);
+    await t.http.get(`/v1/webhooks/${limited.id}`).set(seller.auth).expect(404);
+    await t.http.get(`/v1/webhooks/${everyProduct.id}`).set(seller.auth).expect(200);
+  });
 });

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OrderBumpsController } from './order-bumps.controller';
 import { OrderBumpsRepository } from './order-bumps.repository';
+import { OrderBumpsProductDeletedListener } from './product-deleted.listener';
 import { OrderBumpsService } from './order-bumps.service';
 import { ProductLookupRepository } from './product-lookup.repository';
 
@@ -10,7 +11,7 @@ import { ProductLookupRepository } from './product-lookup.repository';
  */
 @Module({
   controllers: [OrderBumpsController],
-  providers: [OrderBumpsRepository, ProductLookupRepository, OrderBumpsService],
+  providers: [OrderBumpsRepository, ProductLookupRepository, OrderBumpsService, OrderBumpsProductDeletedListener],
   exports: [OrderBumpsService],
 })
 export class OrderBumpsModule {}

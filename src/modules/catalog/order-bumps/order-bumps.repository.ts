@@ -36,6 +36,16 @@ export class OrderBumpsRepository {
     return manager ?? this.dataSource.manager;
   }
 
+  /** Every bump offering or offered by a product that is being deleted, in the deleting transaction. */
+  async deleteAllOfProduct(manager: EntityManager, storeId: number, productId: number): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(OrderBump)
+      .where('store_id = :storeId AND (product_id = :productId OR bump_product_id = :productId)', { storeId, productId })
+      .execute();
+  }
+
   /** Throws {@link DuplicateBumpError} when the pair exists (unique index on product, bump product). */
   async create(input: Pick<OrderBump, 'storeId' | 'productId' | 'bumpProductId' | 'price'>, manager?: EntityManager): Promise<OrderBump> {
     const repo = this.manager(manager).getRepository(OrderBump);

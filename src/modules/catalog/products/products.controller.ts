@@ -90,7 +90,12 @@ export class ProductsController {
 
   @Delete(':id')
   @RequireScopes('products.write')
-  @ApiOperation({ summary: 'Delete a product with its files and plans (not when it has sales)' })
+  @ApiOperation({
+    summary: 'Delete a product with its files and plans (not when it has sales)',
+    description:
+      'Its files, plans and order bumps (offered by it or offering it) and the webhooks limited to it are deleted ' +
+      'in the same transaction. Discounts keep the id in `product_ids`, so a coupon limited to it applies to nothing.',
+  })
   @ApiCatalogId('product')
   @ApiOkResponse({ type: ProductDeletedResponseDto })
   @ApiConflictResponse({
