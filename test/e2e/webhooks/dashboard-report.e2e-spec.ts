@@ -29,7 +29,7 @@ describe('dashboard: webhook delivery report (GET {web_url}/webhooks)', () => {
     const { email } = await signUp(agent);
     const seller = await t.app.get(SellersService).findByEmail(email);
     const store = await t.app.get(SellersService).findStoreOfSeller(seller!.id);
-    const { token } = await t.app.get(ApiKeysService).create({ storeId: store!.id, sellerId: seller!.id, name: 'ci', scopes: ['webhooks.write'] });
+    const { token } = await t.app.get(ApiKeysService).create({ storeId: store!.id, sellerId: seller!.id, name: 'ci', scopes: ['webhooks.read', 'webhooks.write'] });
     receiver.respond((_req, res) => res.writeHead(500).end('receiver exploded'));
     const created = await t.http
       .post('/v1/webhooks')

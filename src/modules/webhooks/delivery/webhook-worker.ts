@@ -20,7 +20,7 @@ export class WebhookWorker implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.webhooks.runWorker) return;
-    await this.queue.work(WORKER_CONCURRENCY, (job) => this.deliverer.deliver(job.deliveryId));
+    this.queue.work(WORKER_CONCURRENCY, (job) => this.deliverer.deliver(job.deliveryId));
     this.logger.log(`Webhook worker started (${WORKER_CONCURRENCY} concurrent deliveries)`);
   }
 }
