@@ -103,4 +103,18 @@ describe('HTTP layer', () => {
     expect(res.body.paths['/v1/health']).toBeDefined();
     await t.http.get('/docs').expect(200);
   });
+
+  it('types every scalar property of the OpenAPI schemas (a nullable string is a string, not an object)', async () => {
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    const untyped: string[] = [];
+    for (const [schema, body] of Object.entries<any>(doc.components.schemas)) {
+      for (const [name, prop] of Object.entries<any>(body.properties ?? {})) {
+        const structured = prop.$ref || prop.allOf || prop.properties || prop.additionalProperties;
+        if (prop.type === 'object' && !structured && (prop.example === null || typeof prop.example !== 'object')) untyped.push(`${schema}.${name}`);
+      }
+    }
+    expect(untyped).toEqual([]);
+    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({ type: 'string', nullable: true });
+    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({ type: 'number', nullable: true });
+  });
 });

@@ -7,7 +7,7 @@ export class CustomerDto {
   @ApiProperty({ example: 'Ana Macuácua' }) name: string;
   @ApiProperty({ example: 'ana@example.com' }) email: string;
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
-  @ApiProperty({ example: '841234567', nullable: true }) payment_number: string | null;
+  @ApiProperty({ type: String, example: '841234567', nullable: true }) payment_number: string | null;
   @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
   @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
 }

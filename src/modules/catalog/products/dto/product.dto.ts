@@ -21,48 +21,48 @@ export class CreateProductDto {
   @IsIn(['one_time', 'recurring'], { message: 'type must be one_time or recurring.' })
   type?: ProductType;
 
-  @ApiPropertyOptional({ example: 1500, nullable: true, description: 'At least 50 to publish in an MZN store.' })
+  @ApiPropertyOptional({ type: Number, example: 1500, nullable: true, description: 'At least 50 to publish in an MZN store.' })
   @IsOptional()
   @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'price must be a number with at most two decimals.' })
   @Min(0, { message: 'price must be at least 0.' })
   @Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` })
   price?: number | null;
 
-  @ApiPropertyOptional({ example: 'Um guia completo para vender online.', nullable: true, maxLength: 10000 })
+  @ApiPropertyOptional({ type: String, example: 'Um guia completo para vender online.', nullable: true, maxLength: 10000 })
   @IsOptional()
   @IsString({ message: 'description must be a string.' })
   @MaxLength(10000, { message: 'description must be at most 10000 characters.' })
   description?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://example.com/guia', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'https://example.com/guia', nullable: true })
   @IsOptional()
   @Transform(trim)
   @IsUrl(httpUrl, { message: 'sale_page_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'sale_page_url must be at most 2048 characters.' })
   sale_page_url?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://example.com/guia.png', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'https://example.com/guia.png', nullable: true })
   @IsOptional()
   @Transform(trim)
   @IsUrl(httpUrl, { message: 'image_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'image_url must be at most 2048 characters.' })
   image_url?: string | null;
 
-  @ApiPropertyOptional({ example: 'Educação', nullable: true, maxLength: 100 })
+  @ApiPropertyOptional({ type: String, example: 'Educação', nullable: true, maxLength: 100 })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: 'category must be a string.' })
   @MaxLength(100, { message: 'category must be at most 100 characters.' })
   category?: string | null;
 
-  @ApiPropertyOptional({ example: 'Marketing', nullable: true, maxLength: 100 })
+  @ApiPropertyOptional({ type: String, example: 'Marketing', nullable: true, maxLength: 100 })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: 'subcategory must be a string.' })
   @MaxLength(100, { message: 'subcategory must be at most 100 characters.' })
   subcategory?: string | null;
 
-  @ApiPropertyOptional({ example: '+258841234567', nullable: true })
+  @ApiPropertyOptional({ type: String, example: '+258841234567', nullable: true })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: 'contact_number must be a string.' })
