@@ -5,7 +5,7 @@ import { PaginationQueryDto } from '../../../../common/pagination/pagination';
 import { ORDER_STATUSES, OrderStatus } from '../order-status';
 
 export class OrderProductDto {
-  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ example: 'prd_7Hk2mQ9xLp' }) pid: string;
   @ApiProperty({ example: 'Curso de Fotografia' }) name: string;
   @ApiProperty({ example: 'one_time', enum: ['one_time', 'recurring'] }) type: string;
@@ -17,11 +17,11 @@ export class OrderPlanDto {
   @ApiProperty({ example: 'Mensal' }) name: string;
   @ApiProperty({ example: 300 }) price: number;
   @ApiProperty({ example: 'month', enum: ['day', 'week', 'month', 'year'] }) interval: string;
-  @ApiProperty({ example: 1 }) interval_count: number;
+  @ApiProperty({ type: 'integer', example: 1 }) interval_count: number;
 }
 
 export class OrderCustomerDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'Ana Macuácua' }) name: string;
   @ApiProperty({ example: 'ana@example.com' }) email: string;
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
@@ -29,7 +29,7 @@ export class OrderCustomerDto {
 }
 
 export class OrderDiscountDto {
-  @ApiProperty({ example: 4 }) id: number;
+  @ApiProperty({ type: 'integer', example: 4 }) id: number;
   @ApiProperty({ example: 'WELCOME10' }) code: string;
   @ApiProperty({ example: 150 }) amount: number;
 }
@@ -49,7 +49,7 @@ export class OrderTransactionDto {
 }
 
 export class OrderAffiliateDto {
-  @ApiProperty({ example: 3 }) id: number;
+  @ApiProperty({ type: 'integer', example: 3 }) id: number;
   @ApiProperty({ type: Number, example: 150, nullable: true, description: 'Computed on approval.' }) commission_amount: number | null;
 }
 
@@ -68,7 +68,7 @@ export class OrderSubscriptionDto {
 
 /** Spec §2.4: the order summary of the customer-orders list. */
 export class OrderSummaryDto {
-  @ApiProperty({ example: 41 }) id: number;
+  @ApiProperty({ type: 'integer', example: 41 }) id: number;
   @ApiProperty({ example: 'ORD-8K2M4Q7XPA3Z' }) order_number: string;
   @ApiProperty({ example: 1350 }) amount: number;
   @ApiProperty({ example: 'MZN' }) currency: string;
@@ -110,10 +110,10 @@ export class RefundResponseDto extends OrderEnvelopeDto {
 
 class PageEnvelopeDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
 }
 
 export class OrderListDto extends PageEnvelopeDto {
@@ -136,7 +136,7 @@ export class ListOrdersQueryDto extends PaginationQueryDto {
   @MaxLength(64, { message: 'product must be at most 64 characters.' })
   product?: string;
 
-  @ApiPropertyOptional({ example: 7, description: 'Customer id.' })
+  @ApiPropertyOptional({ type: 'integer', example: 7, description: 'Customer id.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'customer must be an integer.' })

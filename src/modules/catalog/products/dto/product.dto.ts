@@ -87,7 +87,7 @@ export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['n
 }
 
 export class ProductDto {
-  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) pid: string;
   @ApiProperty({ example: 'Guia de Marketing Digital' }) name: string;
   @ApiProperty({ enum: ['one_time', 'recurring'], example: 'one_time' }) type: ProductType;
@@ -119,15 +119,15 @@ export class ProductUpdatedResponseDto extends ProductResponseDto {
 
 export class ProductListResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [ProductDto] }) products: ProductDto[];
 }
 
 class ProductDeletedDataDto {
-  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
 }
 
@@ -138,7 +138,7 @@ export class ProductDeletedResponseDto {
 }
 
 class PublishDataDto {
-  @ApiProperty({ example: 12 }) product_id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) product_id: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
   @ApiProperty({ example: 'pending', enum: ['pending'] }) status: 'pending';
 }
