@@ -2,7 +2,6 @@ import { CliCommand } from '../cli-command';
 import { apiKeyCreate } from './api-key-create.command';
 import { oauthAppCreate } from './oauth-app-create.command';
 import { productReviewCommand } from './product-review.command';
-import { seedDemo } from './seed-demo.command';
 import { sellerCreate } from './seller-create.command';
 
 /** Every operator command (decisions §2.2). A new command is one line here. */
@@ -11,5 +10,4 @@ export const COMMANDS: CliCommand[] = [
   apiKeyCreate,
   oauthAppCreate,
   productReviewCommand,
-  seedDemo,
 ];
