@@ -1,16 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { IdentityWebModule } from '../../identity/web/identity-web.module';
-import { CsrfMiddleware, WebSessionMiddleware } from '../../identity/web/sessions/web-session.middleware';
-import { WebhooksModule } from '../webhooks.module';
-import { WebhooksPagesController } from './webhooks-pages.controller';
+import { Module } from '@nestjs/common';
 
 /** The dashboard's webhook delivery report under `{web_url}/webhooks`. */
-@Module({
-  imports: [IdentityWebModule, WebhooksModule],
-  controllers: [WebhooksPagesController],
-})
-export class WebhooksWebModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(WebSessionMiddleware, CsrfMiddleware).forRoutes(WebhooksPagesController);
-  }
-}
+@Module({})
+export class WebhooksWebModule {}
