@@ -1,7 +1,6 @@
 import { CliCommand } from '../cli-command';
 import { apiKeyCreate } from './api-key-create.command';
 import { oauthAppCreate } from './oauth-app-create.command';
-import { productReviewCommand } from './product-review.command';
 import { sellerCreate } from './seller-create.command';
 
 /** Every operator command (decisions §2.2). A new command is one line here. */
@@ -9,5 +8,4 @@ export const COMMANDS: CliCommand[] = [
   sellerCreate,
   apiKeyCreate,
   oauthAppCreate,
-  productReviewCommand,
 ];

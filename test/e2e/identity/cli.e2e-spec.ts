@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSeller } from '../../utils/auth';
 import { spawnService, waitForHealthy } from '../../utils/service-process';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
@@ -76,37 +75,8 @@ describe('operator CLI on DATABASE_URL', () => {
     expect(rows[0].client_secret_hash).toMatch(/^\$argon2id\$/);
   });
 
-  it('product:review decides on a product submitted for review (decisions §2.2)', async () => {
-    const seller = await createSeller(t);
-    const product = (
-      await t.http
-        .post('/v1/products')
-        .set(seller.auth)
-        .send({
-          name: 'Guia',
-          price: 1500,
-          sale_page_url: 'https://example.com/guia',
-          image_url: 'https://example.com/guia.png',
-          category: 'Educação',
-          subcategory: 'Marketing',
-          contact_number: '+258841234567',
-        })
-        .expect(201)
-    ).body.product;
-    await t.http.post(`/v1/products/${product.id}/files`).set(seller.auth).send({ name: 'Aula', link: 'https://v.example.com/1' }).expect(201);
-    await t.http.post(`/v1/products/${product.id}/publish`).set(seller.auth).expect(200);
-
-    const res = await cli(['product:review', '--product', product.pid, '--decision', 'approve'], env);
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    expect(res.json).toEqual({ product_pid: product.pid, status_2: 'approved' });
-    const after = await t.http.get(`/v1/products/${product.pid}`).set(seller.auth).expect(200);
-    expect(after.body.product.status_2).toBe('approved');
-  });
-
   it.each([
     [['nope'], /Unknown command nope/],
-    [['product:review', '--product', 'prod_nope', '--decision', 'approve'], /Product not found\./],
     [['seller:create', '--email', 'x@example.com'], /Missing --password/],
     [['api-key:create', '--email', 'nobody@example.com', '--name', 'k', '--scopes', 'user.read'], /No seller with email/],
     [['api-key:create', '--email', 'ops@example.com', '--name', 'k', '--scopes', 'root.all'], /Unknown scope: root.all/],
