@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 
 /** The error body of spec §7, for OpenAPI. */
 export class ErrorResponseDto {
@@ -41,6 +41,11 @@ export class MissingFieldsResponseDto extends ErrorResponseDto {
   @ApiProperty({ example: 'Product is missing required data.' })
   declare message: string;
 
-  @ApiPropertyOptional({ example: { image: 'The product needs an image.' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Field name → what is missing (spec §4.6).',
+    example: { image: 'The product needs an image.', files: 'The product needs at least one file.' },
+  })
   missing_fields: Record<string, string>;
 }

@@ -4,13 +4,13 @@ import { IsInt, Max, Min } from 'class-validator';
 
 /** `page` (1+, default 1) and `per_page` (1–100, default 15); out of range is 422 (decisions §6). */
 export class PaginationQueryDto {
-  @ApiPropertyOptional({ minimum: 1, default: 1, example: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, example: 1 })
   @Type(() => Number)
   @IsInt({ message: 'page must be an integer.' })
   @Min(1, { message: 'page must be at least 1.' })
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 15, example: 15 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 15, example: 15 })
   @Type(() => Number)
   @IsInt({ message: 'per_page must be an integer.' })
   @Min(1, { message: 'per_page must be at least 1.' })

@@ -27,7 +27,7 @@ const notFound = ApiNotFoundResponse({
   type: ErrorResponseDto,
   example: { status: 'error', message: 'Resource not found.' },
 });
-const idParam = ApiParam({ name: 'id', description: 'Affiliate id.', example: 7 });
+const idParam = ApiParam({ name: 'id', type: 'integer', description: 'Affiliate id.', example: 7 });
 
 @ApiTags('Affiliates')
 @Controller('v1/affiliates')

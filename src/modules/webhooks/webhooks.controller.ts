@@ -67,7 +67,7 @@ export class WebhooksController {
   @Get(':id')
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'A webhook with the summary of its last delivery' })
-  @ApiParam({ name: 'id', example: 7 })
+  @ApiParam({ name: 'id', type: 'integer', example: 7 })
   @ApiOkResponse({ type: WebhookResponseDto })
   @ApiNotFoundResponse(NOT_FOUND)
   async get(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookResponseDto> {
@@ -77,7 +77,7 @@ export class WebhooksController {
   @Patch(':id')
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Change a webhook (only the fields sent)' })
-  @ApiParam({ name: 'id', example: 7 })
+  @ApiParam({ name: 'id', type: 'integer', example: 7 })
   @ApiBody({ type: UpdateWebhookDto })
   @ApiOkResponse({ type: WebhookMessageResponseDto })
   @ApiNotFoundResponse(NOT_FOUND)
@@ -94,7 +94,7 @@ export class WebhooksController {
   @Delete(':id')
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Delete a webhook' })
-  @ApiParam({ name: 'id', example: 7 })
+  @ApiParam({ name: 'id', type: 'integer', example: 7 })
   @ApiOkResponse({ type: WebhookDeletedResponseDto })
   @ApiNotFoundResponse(NOT_FOUND)
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookDeletedResponseDto> {
@@ -105,7 +105,7 @@ export class WebhooksController {
   @Get(':id/deliveries')
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'Delivery log of a webhook: request and response of each attempt (newest first)' })
-  @ApiParam({ name: 'id', example: 7 })
+  @ApiParam({ name: 'id', type: 'integer', example: 7 })
   @ApiOkResponse({ type: WebhookDeliveryListResponseDto })
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiUnprocessableEntityResponse(INVALID)
@@ -126,8 +126,8 @@ export class WebhooksController {
     summary: 'Send a recorded delivery again',
     description: 'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry.',
   })
-  @ApiParam({ name: 'id', example: 7 })
-  @ApiParam({ name: 'delivery_id', example: 41 })
+  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiParam({ name: 'delivery_id', type: 'integer', example: 41 })
   @ApiCreatedResponse({ type: WebhookRedeliveryResponseDto })
   @ApiNotFoundResponse(NOT_FOUND)
   async redeliver(

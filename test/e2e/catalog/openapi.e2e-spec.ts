@@ -54,6 +54,13 @@ describe('Catalog in OpenAPI and on the surfaces', () => {
     }
   });
 
+  it('documents the publish 422 body: missing_fields maps a field name to a message string (spec §4.6)', () => {
+    const ref = doc.paths['/v1/products/{id}/publish'].post.responses['422'].content['application/json'].schema.$ref;
+    const schema = doc.components.schemas[ref.split('/').pop()];
+    expect(schema.required).toContain('missing_fields');
+    expect(schema.properties.missing_fields).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+  });
+
   it('keeps the API off the CDN surface and the CDN out of the API description', async () => {
     const seller = await createSeller(t);
     await t.http.get('/cdn/v1/products').set(seller.auth).expect(404);

@@ -103,4 +103,40 @@ describe('HTTP layer', () => {
     expect(res.body.paths['/v1/health']).toBeDefined();
     await t.http.get('/docs').expect(200);
   });
+
+  it('types every scalar property of the OpenAPI schemas (a nullable string is a string, not an object)', async () => {
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    const untyped: string[] = [];
+    for (const [schema, body] of Object.entries<any>(doc.components.schemas)) {
+      for (const [name, prop] of Object.entries<any>(body.properties ?? {})) {
+        const structured = prop.$ref || prop.allOf || prop.properties || prop.additionalProperties;
+        if (prop.type === 'object' && !structured && (prop.example === null || typeof prop.example !== 'object')) untyped.push(`${schema}.${name}`);
+      }
+    }
+    expect(untyped).toEqual([]);
+    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({ type: 'string', nullable: true });
+    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({ type: 'number', nullable: true });
+  });
+
+  it('types the spec\'s integer fields as integer in the OpenAPI schemas and parameters (spec §2)', async () => {
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    const INTEGER = ['id', 'file_id', 'product_id', 'affiliate_id', 'page', 'per_page', 'last_page', 'total', 'uses_limit', 'used_count', 'available_uses', 'expires_in'];
+    const wrong: string[] = [];
+    for (const [schema, body] of Object.entries<any>(doc.components.schemas)) {
+      for (const [name, prop] of Object.entries<any>(body.properties ?? {})) {
+        if (INTEGER.includes(name) && prop.type !== 'integer') wrong.push(`${schema}.${name}: ${prop.type}`);
+        if (name === 'product_ids' && prop.items?.type !== 'integer') wrong.push(`${schema}.${name}[]: ${prop.items?.type}`);
+      }
+    }
+    for (const [path, operations] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        for (const param of operation.parameters ?? []) {
+          if (['page', 'per_page', 'file_id'].includes(param.name) && param.schema?.type !== 'integer') {
+            wrong.push(`${method.toUpperCase()} ${path} ${param.name}: ${param.schema?.type}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });

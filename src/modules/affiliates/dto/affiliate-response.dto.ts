@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class AffiliateDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'Joana Mucavele' }) name: string;
   @ApiProperty({ example: 'joana@example.com' }) email: string;
   @ApiProperty({ example: 12.5, description: 'Percent of each sale.' }) commission_percent: number;
@@ -20,10 +20,10 @@ export class CreateAffiliateResponseDto extends AffiliateResponseDto {
 
 export class AffiliateListResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [AffiliateDto] }) affiliates: AffiliateDto[];
 }
 

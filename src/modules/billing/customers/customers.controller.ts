@@ -10,7 +10,7 @@ import { toCustomerDto } from './customer.mapper';
 import { CustomersService } from './customers.service';
 import { CustomerEnvelopeDto, CustomerListDto, ListCustomersQueryDto } from './dto/customer.dto';
 
-const CUSTOMER_ID = { name: 'id', description: 'Customer id.', example: 7 };
+const CUSTOMER_ID = { name: 'id', type: 'integer', description: 'Customer id.', example: 7 };
 
 @ApiTags('Customers')
 @Controller('v1/customers')

@@ -83,7 +83,7 @@ export class ProductFilesController {
   @RequireScopes('files.write')
   @ApiOperation({ summary: 'Delete a file of a product (an upload is removed from storage)' })
   @ApiCatalogId('product')
-  @ApiParam({ name: 'file_id', example: 7 })
+  @ApiParam({ name: 'file_id', type: 'integer', example: 7 })
   @ApiOkResponse({ type: ProductFileDeletedResponseDto })
   async delete(
     @CurrentPrincipal() principal: Principal,

@@ -70,7 +70,7 @@ export class OrderBumpsController {
   @RequireScopes('products.write')
   @ApiOperation({ summary: 'Stop offering an order bump; orders that took it keep it' })
   @productParam
-  @ApiParam({ name: 'bump_id', description: 'Order bump id.', example: 3 })
+  @ApiParam({ name: 'bump_id', type: 'integer', description: 'Order bump id.', example: 3 })
   @ApiOkResponse({ type: OrderBumpDeletedResponseDto })
   @notFound('No such product in the store, or no such bump on it.')
   async remove(

@@ -54,11 +54,11 @@ export class CreateDiscountDto {
   @Rule(statusRule)
   status?: string;
 
-  @ApiPropertyOptional({ type: [Number], example: [12, 15], nullable: true, description: PRODUCT_IDS_DESCRIPTION })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, example: [12, 15], nullable: true, description: PRODUCT_IDS_DESCRIPTION })
   @Rule(productIdsRule)
   product_ids?: number[] | null;
 
-  @ApiPropertyOptional({ type: Number, example: 100, minimum: 1, nullable: true, description: USES_LIMIT_DESCRIPTION })
+  @ApiPropertyOptional({ type: 'integer', example: 100, minimum: 1, nullable: true, description: USES_LIMIT_DESCRIPTION })
   @Rule(usesLimitRule)
   uses_limit?: number | null;
 

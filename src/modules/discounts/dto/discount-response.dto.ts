@@ -2,16 +2,16 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** Spec §2.5, exactly. */
 export class DiscountDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'SAVE10', description: 'As the seller wrote it; unique per store ignoring case.' }) code: string;
   @ApiProperty({ enum: ['fixed', 'percent'], example: 'percent' }) type: 'fixed' | 'percent';
   @ApiProperty({ example: 10, description: 'Amount in the store currency (fixed) or percent (percent).' }) value: number;
   @ApiProperty({ enum: ['active', 'inactive'], example: 'active' }) status: 'active' | 'inactive';
-  @ApiProperty({ type: [Number], example: [12, 15], description: 'Empty array = every product of the store.' })
+  @ApiProperty({ type: 'integer', isArray: true, example: [12, 15], description: 'Empty array = every product of the store.' })
   product_ids: number[];
-  @ApiProperty({ type: Number, nullable: true, example: 100, description: 'null = unlimited.' }) uses_limit: number | null;
-  @ApiProperty({ example: 3, description: 'Uses held by pending or approved orders.' }) used_count: number;
-  @ApiProperty({ type: Number, nullable: true, example: 97, description: 'uses_limit − used_count; null without a limit.' })
+  @ApiProperty({ type: 'integer', nullable: true, example: 100, description: 'null = unlimited.' }) uses_limit: number | null;
+  @ApiProperty({ type: 'integer', example: 3, description: 'Uses held by pending or approved orders.' }) used_count: number;
+  @ApiProperty({ type: 'integer', nullable: true, example: 97, description: 'uses_limit − used_count; null without a limit.' })
   available_uses: number | null;
   @ApiProperty({ example: false }) single_use: boolean;
   @ApiProperty({ example: false, description: 'True exactly when expires_at is null.' }) never_expires: boolean;
@@ -35,15 +35,15 @@ export class DiscountUpdatedResponseDto extends DiscountResponseDto {
 
 export class DiscountListResponseDto {
   @ApiProperty({ example: 'success', enum: ['success'] }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [DiscountDto] }) discounts: DiscountDto[];
 }
 
 class DeletedDiscountDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'SAVE10' }) code: string;
 }
 

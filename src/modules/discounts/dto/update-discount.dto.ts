@@ -45,12 +45,12 @@ export class UpdateDiscountDto {
   @Rule(statusRule)
   status?: string;
 
-  @ApiPropertyOptional({ type: [Number], example: [12], nullable: true, description: `${PRODUCT_IDS_DESCRIPTION} null clears the list.` })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, example: [12], nullable: true, description: `${PRODUCT_IDS_DESCRIPTION} null clears the list.` })
   @Rule(productIdsRule)
   product_ids?: number[] | null;
 
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     example: 50,
     minimum: 1,
     nullable: true,

@@ -1,14 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 class StoreDto {
-  @ApiProperty({ example: 1 }) id: number;
+  @ApiProperty({ type: 'integer', example: 1 }) id: number;
   @ApiProperty({ example: 'Ana Books' }) name: string;
   @ApiProperty({ example: 'Ana Books' }) brand: string;
   @ApiProperty({ example: 'MZN' }) currency: string;
 }
 
 class UserDto {
-  @ApiProperty({ example: 1 }) id: number;
+  @ApiProperty({ type: 'integer', example: 1 }) id: number;
   @ApiProperty({ example: 'Ana' }) name: string;
   @ApiProperty({ example: 'ana@example.com' }) email: string;
   @ApiProperty({ type: StoreDto }) store: StoreDto;

@@ -53,7 +53,7 @@ export class CreateWebhookDto {
   @IsProductRef()
   product_details?: number | string | null;
 
-  @ApiPropertyOptional({ example: 'Orders to CRM', maxLength: 255 })
+  @ApiPropertyOptional({ type: String, example: 'Orders to CRM', maxLength: 255 })
   @IsOptional()
   @IsString({ message: 'name must be a string.' })
   @MaxLength(255, { message: 'name must be at most 255 characters.' })
@@ -85,7 +85,7 @@ export class UpdateWebhookDto {
   @IsProductRef()
   product_details?: number | string | null;
 
-  @ApiPropertyOptional({ example: 'Orders to CRM', nullable: true, maxLength: 255 })
+  @ApiPropertyOptional({ type: String, example: 'Orders to CRM', nullable: true, maxLength: 255 })
   @ValidateIf((_, value) => value !== undefined && value !== null)
   @IsString({ message: 'name must be a string.' })
   @MaxLength(255, { message: 'name must be at most 255 characters.' })

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ORDER_EVENT_KINDS, OrderEventKind } from '../../billing/events/order-events';
 
 export class WebhookProductDto {
-  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ example: 'prd_8fK2mQ' }) pid: string;
   @ApiProperty({ example: 'Photography course' }) name: string;
 }
@@ -14,12 +14,12 @@ export class WebhookSummaryDto {
   @ApiProperty({ type: String, enum: ['success', 'failed'], nullable: true, example: 'success' })
   last_delivery_status: 'success' | 'failed' | null;
 
-  @ApiProperty({ type: Number, nullable: true, example: 200, description: 'null when no response came' })
+  @ApiProperty({ type: 'integer', nullable: true, example: 200, description: 'null when no response came' })
   last_response_code: number | null;
 }
 
 export class WebhookDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ type: String, nullable: true, example: 'Orders to CRM' }) name: string | null;
   @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
   @ApiProperty({ enum: ORDER_EVENT_KINDS, isArray: true, example: ['order_approved'] }) events: OrderEventKind[];
@@ -46,15 +46,15 @@ export class WebhookMessageResponseDto extends WebhookResponseDto {
 
 export class WebhookListResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [WebhookDto] }) webhooks: WebhookDto[];
 }
 
 class DeletedWebhookDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
 }
 
@@ -91,23 +91,23 @@ class DeliveryRequestDto {
 }
 
 class DeliveryResponseDto {
-  @ApiProperty({ example: 200 }) status_code: number;
+  @ApiProperty({ type: 'integer', example: 200 }) status_code: number;
   @ApiProperty({ example: '{"received":true}', description: 'First 2048 characters of the body' }) body: string;
 }
 
 export class WebhookDeliveryDto {
-  @ApiProperty({ example: 41 }) id: number;
+  @ApiProperty({ type: 'integer', example: 41 }) id: number;
   @ApiProperty({ enum: ORDER_EVENT_KINDS, example: 'order_approved' }) event: OrderEventKind;
-  @ApiProperty({ example: 1203 }) order_id: number;
+  @ApiProperty({ type: 'integer', example: 1203 }) order_id: number;
   @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status: 'pending' | 'success' | 'failed';
-  @ApiProperty({ type: [Number], example: [7, 9], description: 'Webhooks of the URL group this delivery was sent for' })
+  @ApiProperty({ type: 'integer', isArray: true, example: [7, 9], description: 'Webhooks of the URL group this delivery was sent for' })
   webhook_ids: number[];
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'The first delivery, when this is a redelivery' })
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'The first delivery, when this is a redelivery' })
   redelivery_of: number | null;
   @ApiProperty({ type: DeliveryRequestDto }) request: DeliveryRequestDto;
   @ApiProperty({ type: DeliveryResponseDto, nullable: true, description: 'null when no response came' })
   response: DeliveryResponseDto | null;
-  @ApiProperty({ type: Number, nullable: true, example: 87 }) duration_ms: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: 87 }) duration_ms: number | null;
   @ApiProperty({ type: String, nullable: true, example: 'The receiver answered 500.', description: 'Why the attempt failed' })
   error: string | null;
   @ApiProperty({ type: String, nullable: true, example: '2025-03-01T10:15:30.123000Z' }) attempted_at: string | null;
@@ -116,10 +116,10 @@ export class WebhookDeliveryDto {
 
 export class WebhookDeliveryListResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
 }
 

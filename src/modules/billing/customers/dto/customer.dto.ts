@@ -3,11 +3,11 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQueryDto } from '../../../../common/pagination/pagination';
 
 export class CustomerDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'Ana Macuácua' }) name: string;
   @ApiProperty({ example: 'ana@example.com' }) email: string;
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
-  @ApiProperty({ example: '841234567', nullable: true }) payment_number: string | null;
+  @ApiProperty({ type: String, example: '841234567', nullable: true }) payment_number: string | null;
   @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
   @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
 }
@@ -19,10 +19,10 @@ export class CustomerEnvelopeDto {
 
 export class CustomerListDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [CustomerDto] }) customers: CustomerDto[];
 }
 

@@ -40,7 +40,7 @@ export class CustomerPayloadDto {
   @Matches(/^\+[1-9]\d{6,14}$/, { message: 'customer.mobile_number must be in international format with a leading + (for example +258841234567).' })
   mobile_number: string;
 
-  @ApiPropertyOptional({ example: '841234567', nullable: true })
+  @ApiPropertyOptional({ type: String, example: '841234567', nullable: true })
   @IsOptional()
   @IsString({ message: 'customer.payment_number must be a string.' })
   @MaxLength(32, { message: 'customer.payment_number must be at most 32 characters.' })
@@ -48,31 +48,31 @@ export class CustomerPayloadDto {
 }
 
 export class TrackingDto {
-  @ApiPropertyOptional({ example: 'facebook', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'facebook', nullable: true })
   @IsOptional()
   @IsString({ message: 'tracking.utm_source must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_source must be at most 255 characters.' })
   utm_source?: string | null;
 
-  @ApiPropertyOptional({ example: 'black-friday', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'black-friday', nullable: true })
   @IsOptional()
   @IsString({ message: 'tracking.utm_campaign must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_campaign must be at most 255 characters.' })
   utm_campaign?: string | null;
 
-  @ApiPropertyOptional({ example: 'cpc', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'cpc', nullable: true })
   @IsOptional()
   @IsString({ message: 'tracking.utm_medium must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_medium must be at most 255 characters.' })
   utm_medium?: string | null;
 
-  @ApiPropertyOptional({ example: 'banner-a', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'banner-a', nullable: true })
   @IsOptional()
   @IsString({ message: 'tracking.utm_content must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_content must be at most 255 characters.' })
   utm_content?: string | null;
 
-  @ApiPropertyOptional({ example: 'ebook', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'ebook', nullable: true })
   @IsOptional()
   @IsString({ message: 'tracking.utm_term must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_term must be at most 255 characters.' })
@@ -103,13 +103,14 @@ export class CreateOrderDto {
   @Type(() => CustomerPayloadDto)
   customer: CustomerPayloadDto;
 
-  @ApiPropertyOptional({ example: 'pln_4f9QaZ', nullable: true, description: 'Required for recurring products.' })
+  @ApiPropertyOptional({ type: String, example: 'pln_4f9QaZ', nullable: true, description: 'Required for recurring products.' })
   @IsOptional()
   @IsString({ message: 'plan_id must be a string.' })
   @MaxLength(64, { message: 'plan_id must be at most 64 characters.' })
   plan_id?: string | null;
 
   @ApiPropertyOptional({
+    type: String,
     example: 'ORD-8K2M4Q7XPA3Z',
     nullable: true,
     description: 'A pending or cancelled order of the store (order_number or id) to reuse with a fresh pay_token.',
@@ -120,25 +121,25 @@ export class CreateOrderDto {
   @MaxLength(64, { message: 'from_order must be at most 64 characters.' })
   from_order?: string | null;
 
-  @ApiPropertyOptional({ example: 3, nullable: true })
+  @ApiPropertyOptional({ type: 'integer', example: 3, nullable: true })
   @IsOptional()
   @IsInt({ message: 'affiliate_id must be an integer.' })
   @Min(1, { message: 'affiliate_id must be a positive integer.' })
   affiliate_id?: number | null;
 
-  @ApiPropertyOptional({ example: 'https://shop.example.com/thanks', nullable: true, format: 'uri' })
+  @ApiPropertyOptional({ type: String, example: 'https://shop.example.com/thanks', nullable: true, format: 'uri' })
   @IsOptional()
   @IsUrl(URL_OPTIONS, { message: 'return_url must be a valid http(s) URL.' })
   @MaxLength(2048, { message: 'return_url must be at most 2048 characters.' })
   return_url?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://shop.example.com/cart', nullable: true, format: 'uri' })
+  @ApiPropertyOptional({ type: String, example: 'https://shop.example.com/cart', nullable: true, format: 'uri' })
   @IsOptional()
   @IsUrl(URL_OPTIONS, { message: 'cancel_url must be a valid http(s) URL.' })
   @MaxLength(2048, { message: 'cancel_url must be at most 2048 characters.' })
   cancel_url?: string | null;
 
-  @ApiPropertyOptional({ example: 'WELCOME10', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'WELCOME10', nullable: true })
   @IsOptional()
   @IsString({ message: 'coupon_code must be a string.' })
   @MaxLength(64, { message: 'coupon_code must be at most 64 characters.' })
@@ -156,7 +157,7 @@ export class CreateOrderResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ example: 'Order created successfully.' }) message: string;
-  @ApiProperty({ example: 'https://pay.example.com/token/Xb3kP9…', format: 'uri', nullable: true }) checkout_url: string | null;
-  @ApiProperty({ example: 'ORD-8K2M4Q7XPA3Z', nullable: true }) order_number: string | null;
-  @ApiProperty({ example: 'Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK', nullable: true }) pay_token: string | null;
+  @ApiProperty({ type: String, example: 'https://pay.example.com/token/Xb3kP9…', format: 'uri', nullable: true }) checkout_url: string | null;
+  @ApiProperty({ type: String, example: 'ORD-8K2M4Q7XPA3Z', nullable: true }) order_number: string | null;
+  @ApiProperty({ type: String, example: 'Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK', nullable: true }) pay_token: string | null;
 }

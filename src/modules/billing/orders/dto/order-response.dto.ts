@@ -5,11 +5,11 @@ import { PaginationQueryDto } from '../../../../common/pagination/pagination';
 import { ORDER_STATUSES, OrderStatus } from '../order-status';
 
 export class OrderProductDto {
-  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ example: 'prd_7Hk2mQ9xLp' }) pid: string;
   @ApiProperty({ example: 'Curso de Fotografia' }) name: string;
   @ApiProperty({ example: 'one_time', enum: ['one_time', 'recurring'] }) type: string;
-  @ApiProperty({ example: 1500, nullable: true }) price: number | null;
+  @ApiProperty({ type: Number, example: 1500, nullable: true }) price: number | null;
 }
 
 export class OrderPlanDto {
@@ -17,40 +17,40 @@ export class OrderPlanDto {
   @ApiProperty({ example: 'Mensal' }) name: string;
   @ApiProperty({ example: 300 }) price: number;
   @ApiProperty({ example: 'month', enum: ['day', 'week', 'month', 'year'] }) interval: string;
-  @ApiProperty({ example: 1 }) interval_count: number;
+  @ApiProperty({ type: 'integer', example: 1 }) interval_count: number;
 }
 
 export class OrderCustomerDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'Ana Macuácua' }) name: string;
   @ApiProperty({ example: 'ana@example.com' }) email: string;
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
-  @ApiProperty({ example: '841234567', nullable: true }) payment_number: string | null;
+  @ApiProperty({ type: String, example: '841234567', nullable: true }) payment_number: string | null;
 }
 
 export class OrderDiscountDto {
-  @ApiProperty({ example: 4 }) id: number;
+  @ApiProperty({ type: 'integer', example: 4 }) id: number;
   @ApiProperty({ example: 'WELCOME10' }) code: string;
   @ApiProperty({ example: 150 }) amount: number;
 }
 
 export class TrackingResponseDto {
-  @ApiProperty({ example: 'facebook', nullable: true }) utm_source: string | null;
-  @ApiProperty({ example: 'black-friday', nullable: true }) utm_campaign: string | null;
-  @ApiProperty({ example: 'cpc', nullable: true }) utm_medium: string | null;
-  @ApiProperty({ example: null, nullable: true }) utm_content: string | null;
-  @ApiProperty({ example: null, nullable: true }) utm_term: string | null;
+  @ApiProperty({ type: String, example: 'facebook', nullable: true }) utm_source: string | null;
+  @ApiProperty({ type: String, example: 'black-friday', nullable: true }) utm_campaign: string | null;
+  @ApiProperty({ type: String, example: 'cpc', nullable: true }) utm_medium: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) utm_content: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) utm_term: string | null;
 }
 
 export class OrderTransactionDto {
-  @ApiProperty({ example: 'sbx_9Qm2Lx7Vb4Nc8Rt1', nullable: true }) transaction_id: string | null;
-  @ApiProperty({ example: 'mpesa', nullable: true }) payment_method: string | null;
-  @ApiProperty({ example: '841234567', nullable: true }) payment_number: string | null;
+  @ApiProperty({ type: String, example: 'sbx_9Qm2Lx7Vb4Nc8Rt1', nullable: true }) transaction_id: string | null;
+  @ApiProperty({ type: String, example: 'mpesa', nullable: true }) payment_method: string | null;
+  @ApiProperty({ type: String, example: '841234567', nullable: true }) payment_number: string | null;
 }
 
 export class OrderAffiliateDto {
-  @ApiProperty({ example: 3 }) id: number;
-  @ApiProperty({ example: 150, nullable: true, description: 'Computed on approval.' }) commission_amount: number | null;
+  @ApiProperty({ type: 'integer', example: 3 }) id: number;
+  @ApiProperty({ type: Number, example: 150, nullable: true, description: 'Computed on approval.' }) commission_amount: number | null;
 }
 
 export class OrderBumpLineDto {
@@ -63,12 +63,12 @@ export class OrderSubscriptionDto {
   @ApiProperty({ example: 'active', enum: ['active', 'cancelled'] }) status: string;
   @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
   @ApiProperty({ example: '2026-02-28T10:00:00.000000Z' }) end_date: string;
-  @ApiProperty({ example: null, nullable: true }) cancelled_at: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) cancelled_at: string | null;
 }
 
 /** Spec §2.4: the order summary of the customer-orders list. */
 export class OrderSummaryDto {
-  @ApiProperty({ example: 41 }) id: number;
+  @ApiProperty({ type: 'integer', example: 41 }) id: number;
   @ApiProperty({ example: 'ORD-8K2M4Q7XPA3Z' }) order_number: string;
   @ApiProperty({ example: 1350 }) amount: number;
   @ApiProperty({ example: 'MZN' }) currency: string;
@@ -81,22 +81,22 @@ export class OrderSummaryDto {
 export class OrderDto extends OrderSummaryDto {
   @ApiProperty({ example: 1500, description: 'The request amount plus accepted bumps.' }) original_amount: number;
   @ApiProperty({ example: 150 }) discount_amount: number;
-  @ApiProperty({ example: 'WELCOME10', nullable: true }) coupon_code: string | null;
+  @ApiProperty({ type: String, example: 'WELCOME10', nullable: true }) coupon_code: string | null;
   @ApiProperty({ type: OrderDiscountDto, nullable: true }) discount: OrderDiscountDto | null;
   @ApiProperty({ type: OrderProductDto, nullable: true, description: 'null once the product was deleted.' }) product: OrderProductDto | null;
   @ApiProperty({ type: OrderPlanDto, nullable: true }) plan: OrderPlanDto | null;
   @ApiProperty({ type: OrderCustomerDto }) customer: OrderCustomerDto;
   @ApiProperty({ type: TrackingResponseDto }) tracking: TrackingResponseDto;
-  @ApiProperty({ example: 'sbx_9Qm2Lx7Vb4Nc8Rt1', nullable: true }) transaction_id: string | null;
+  @ApiProperty({ type: String, example: 'sbx_9Qm2Lx7Vb4Nc8Rt1', nullable: true }) transaction_id: string | null;
   @ApiProperty({ type: OrderTransactionDto }) transaction: OrderTransactionDto;
   @ApiProperty({ type: OrderAffiliateDto, nullable: true }) affiliate: OrderAffiliateDto | null;
   @ApiProperty({ type: [OrderBumpLineDto] }) order_bump: OrderBumpLineDto[];
   @ApiProperty({ type: OrderSubscriptionDto, nullable: true }) subscription: OrderSubscriptionDto | null;
-  @ApiProperty({ example: 'https://shop.example.com/thanks', nullable: true }) return_url: string | null;
-  @ApiProperty({ example: null, nullable: true }) cancel_url: string | null;
-  @ApiProperty({ example: '2026-01-31T10:02:11.000000Z', nullable: true }) approved_at: string | null;
-  @ApiProperty({ example: null, nullable: true }) cancelled_at: string | null;
-  @ApiProperty({ example: null, nullable: true }) refunded_at: string | null;
+  @ApiProperty({ type: String, example: 'https://shop.example.com/thanks', nullable: true }) return_url: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) cancel_url: string | null;
+  @ApiProperty({ type: String, example: '2026-01-31T10:02:11.000000Z', nullable: true }) approved_at: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) cancelled_at: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) refunded_at: string | null;
 }
 
 export class OrderEnvelopeDto {
@@ -110,10 +110,10 @@ export class RefundResponseDto extends OrderEnvelopeDto {
 
 class PageEnvelopeDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
 }
 
 export class OrderListDto extends PageEnvelopeDto {
@@ -136,7 +136,7 @@ export class ListOrdersQueryDto extends PaginationQueryDto {
   @MaxLength(64, { message: 'product must be at most 64 characters.' })
   product?: string;
 
-  @ApiPropertyOptional({ example: 7, description: 'Customer id.' })
+  @ApiPropertyOptional({ type: 'integer', example: 7, description: 'Customer id.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'customer must be an integer.' })

@@ -34,7 +34,7 @@ export class CreateProductFileDto {
 
 /** Spec 2.6. */
 export class ProductFileDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'Guia completo.pdf' }) name: string;
   @ApiProperty({ example: 'http://localhost:3000/cdn/3fK9aQ2mZ8xW1pL7nB4vC6tR0yH5sD2e/Guia%20completo.pdf' }) link: string;
   @ApiProperty({ example: 2.45, description: 'Megabytes (bytes / 1,048,576) with two decimals; 0 for links.' }) size: number;
@@ -56,7 +56,7 @@ export class ProductFileListResponseDto {
 
 class ProductFileDeletedDataDto {
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
-  @ApiProperty({ example: 7 }) file_id: number;
+  @ApiProperty({ type: 'integer', example: 7 }) file_id: number;
 }
 
 export class ProductFileDeletedResponseDto {

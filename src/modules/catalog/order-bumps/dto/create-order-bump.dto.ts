@@ -6,7 +6,7 @@ const absent = (value: unknown) => value === undefined || value === null;
 
 /** The offered product is named by `product_id` or `product_pid`; one of them is required. */
 export class CreateOrderBumpDto {
-  @ApiPropertyOptional({ example: 42, description: 'Id of the product offered as a bump (or give `product_pid`).' })
+  @ApiPropertyOptional({ type: 'integer', example: 42, description: 'Id of the product offered as a bump (or give `product_pid`).' })
   @ValidateIf((o: CreateOrderBumpDto) => absent(o.product_pid) || !absent(o.product_id))
   @IsDefined({ message: 'product_id or product_pid is required.' })
   @IsInt({ message: 'product_id must be an integer.' })

@@ -1,13 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class BumpProductDto {
-  @ApiProperty({ example: 42 }) id: number;
+  @ApiProperty({ type: 'integer', example: 42 }) id: number;
   @ApiProperty({ example: 'p_8f2k1m9q' }) pid: string;
   @ApiProperty({ example: 'Workbook (PDF)' }) name: string;
 }
 
 export class OrderBumpDto {
-  @ApiProperty({ example: 3 }) id: number;
+  @ApiProperty({ type: 'integer', example: 3 }) id: number;
   @ApiProperty({ example: 'p_2hd93kq1', description: 'The product whose checkout offers the bump.' }) product_pid: string;
   @ApiProperty({ type: BumpProductDto, description: 'The product offered.' }) bump_product: BumpProductDto;
   @ApiProperty({ example: 49.9 }) price: number;
@@ -27,7 +27,7 @@ export class OrderBumpListResponseDto {
 
 class DeletedOrderBumpDto {
   @ApiProperty({ example: 'p_2hd93kq1' }) product_pid: string;
-  @ApiProperty({ example: 3 }) order_bump_id: number;
+  @ApiProperty({ type: 'integer', example: 3 }) order_bump_id: number;
 }
 
 export class OrderBumpDeletedResponseDto {

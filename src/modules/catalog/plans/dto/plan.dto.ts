@@ -30,7 +30,7 @@ const PlanIntervalCount = () =>
   );
 
 export class CreatePlanDto {
-  @ApiPropertyOptional({ example: 12, description: 'The recurring product: `product_id` or `product_pid`.' })
+  @ApiPropertyOptional({ type: 'integer', example: 12, description: 'The recurring product: `product_id` or `product_pid`.' })
   @IsOptional()
   @IsInt({ message: 'product_id must be an integer.' })
   @Min(1, { message: 'product_id must be at least 1.' })
@@ -56,7 +56,7 @@ export class CreatePlanDto {
   @PlanIntervalField()
   interval: PlanInterval;
 
-  @ApiPropertyOptional({ example: 1, default: 1, minimum: 1, maximum: 365 })
+  @ApiPropertyOptional({ type: 'integer', example: 1, default: 1, minimum: 1, maximum: 365 })
   @IsOptional()
   @PlanIntervalCount()
   interval_count?: number;
@@ -79,20 +79,20 @@ export class UpdatePlanDto {
   @PlanIntervalField()
   interval?: PlanInterval;
 
-  @ApiPropertyOptional({ example: 1, minimum: 1, maximum: 365 })
+  @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: 365 })
   @ValidateIf((_, value) => value !== undefined)
   @PlanIntervalCount()
   interval_count?: number;
 }
 
 export class PlanDto {
-  @ApiProperty({ example: 3 }) id: number;
+  @ApiProperty({ type: 'integer', example: 3 }) id: number;
   @ApiProperty({ example: 'plan_7Hk2mQ9xW3nB5vLc' }) plan_id: string;
   @ApiProperty({ example: 'Mensal' }) name: string;
   @ApiProperty({ example: 500 }) price: number;
   @ApiProperty({ example: 'MZN' }) currency: string;
   @ApiProperty({ enum: INTERVALS, example: 'month' }) interval: PlanInterval;
-  @ApiProperty({ example: 1 }) interval_count: number;
+  @ApiProperty({ type: 'integer', example: 1 }) interval_count: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
   @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
   @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
@@ -113,10 +113,10 @@ export class PlanUpdatedResponseDto extends PlanResponseDto {
 
 export class PlanListResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [PlanDto] }) plans: PlanDto[];
 }
 
@@ -151,10 +151,10 @@ class SubscriberPlanDto {
 /** Spec 2.11 with `plan` and `subscribers`. */
 export class SubscriberListResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: SubscriberPlanDto }) plan: SubscriberPlanDto;
   @ApiProperty({ type: [SubscriberDto] }) subscribers: SubscriberDto[];
 }

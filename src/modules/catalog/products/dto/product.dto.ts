@@ -21,48 +21,48 @@ export class CreateProductDto {
   @IsIn(['one_time', 'recurring'], { message: 'type must be one_time or recurring.' })
   type?: ProductType;
 
-  @ApiPropertyOptional({ example: 1500, nullable: true, description: 'At least 50 to publish in an MZN store.' })
+  @ApiPropertyOptional({ type: Number, example: 1500, nullable: true, description: 'At least 50 to publish in an MZN store.' })
   @IsOptional()
   @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'price must be a number with at most two decimals.' })
   @Min(0, { message: 'price must be at least 0.' })
   @Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` })
   price?: number | null;
 
-  @ApiPropertyOptional({ example: 'Um guia completo para vender online.', nullable: true, maxLength: 10000 })
+  @ApiPropertyOptional({ type: String, example: 'Um guia completo para vender online.', nullable: true, maxLength: 10000 })
   @IsOptional()
   @IsString({ message: 'description must be a string.' })
   @MaxLength(10000, { message: 'description must be at most 10000 characters.' })
   description?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://example.com/guia', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'https://example.com/guia', nullable: true })
   @IsOptional()
   @Transform(trim)
   @IsUrl(httpUrl, { message: 'sale_page_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'sale_page_url must be at most 2048 characters.' })
   sale_page_url?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://example.com/guia.png', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'https://example.com/guia.png', nullable: true })
   @IsOptional()
   @Transform(trim)
   @IsUrl(httpUrl, { message: 'image_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'image_url must be at most 2048 characters.' })
   image_url?: string | null;
 
-  @ApiPropertyOptional({ example: 'Educação', nullable: true, maxLength: 100 })
+  @ApiPropertyOptional({ type: String, example: 'Educação', nullable: true, maxLength: 100 })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: 'category must be a string.' })
   @MaxLength(100, { message: 'category must be at most 100 characters.' })
   category?: string | null;
 
-  @ApiPropertyOptional({ example: 'Marketing', nullable: true, maxLength: 100 })
+  @ApiPropertyOptional({ type: String, example: 'Marketing', nullable: true, maxLength: 100 })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: 'subcategory must be a string.' })
   @MaxLength(100, { message: 'subcategory must be at most 100 characters.' })
   subcategory?: string | null;
 
-  @ApiPropertyOptional({ example: '+258841234567', nullable: true })
+  @ApiPropertyOptional({ type: String, example: '+258841234567', nullable: true })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: 'contact_number must be a string.' })
@@ -87,7 +87,7 @@ export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['n
 }
 
 export class ProductDto {
-  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) pid: string;
   @ApiProperty({ example: 'Guia de Marketing Digital' }) name: string;
   @ApiProperty({ enum: ['one_time', 'recurring'], example: 'one_time' }) type: ProductType;
@@ -119,15 +119,15 @@ export class ProductUpdatedResponseDto extends ProductResponseDto {
 
 export class ProductListResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 15 }) per_page: number;
-  @ApiProperty({ example: 1 }) last_page: number;
-  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
   @ApiProperty({ type: [ProductDto] }) products: ProductDto[];
 }
 
 class ProductDeletedDataDto {
-  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
 }
 
@@ -138,7 +138,7 @@ export class ProductDeletedResponseDto {
 }
 
 class PublishDataDto {
-  @ApiProperty({ example: 12 }) product_id: number;
+  @ApiProperty({ type: 'integer', example: 12 }) product_id: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
   @ApiProperty({ example: 'pending', enum: ['pending'] }) status: 'pending';
 }

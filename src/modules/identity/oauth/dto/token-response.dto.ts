@@ -6,7 +6,7 @@ export class TokenResponseDto {
   @ApiProperty({ example: 'at_Ab3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s' }) access_token: string;
   @ApiProperty({ example: 'rt_Zy8xW6vU4tS2rQ0pO8nM6lK4jI2hG0fE8dC6bA4z' }) refresh_token: string;
   @ApiProperty({ example: 'Bearer', enum: ['Bearer'] }) token_type: 'Bearer';
-  @ApiProperty({ example: 2592000, description: 'Seconds (30 days).' }) expires_in: number;
+  @ApiProperty({ type: 'integer', example: 2592000, description: 'Seconds (30 days).' }) expires_in: number;
   @ApiProperty({ example: '2026-02-01T12:00:00.000000Z' }) expires_at: string;
   @ApiProperty({ example: ['orders.read', 'orders.write'], description: 'Scopes actually granted.' }) permissions: string[];
   @ApiProperty({ example: 'orders.read orders.write', description: 'The same scopes, space-separated.' }) scope: string;
