@@ -64,7 +64,7 @@ function setupOpenApi(app: NestExpressApplication, config: AppConfig): void {
       )
       .setVersion('1.0.0')
       .addServer(config.urls.base)
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (`sk_…`) or OAuth access token (`at_…`)' })
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key (`sk_…`) or OAuth access token (`at_…`)' })
       .build(),
   );
   SwaggerModule.setup(`${config.paths.base}/docs`, app, document, { jsonDocumentUrl: `${config.paths.base}/docs-json` });
