@@ -1,16 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, PipeTransform, Post, Query } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NotFoundError } from '../../common/errors/app-error';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../common/http/error-response.dto';
+import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
 import type { Principal } from '../identity/auth/principal';
@@ -34,8 +25,7 @@ class IdPipe implements PipeTransform<string, number> {
   }
 }
 
-const NOT_FOUND = { description: 'No such webhook (or delivery) in this store.', type: ErrorResponseDto };
-const INVALID = { description: 'Validation failed.', type: ValidationErrorResponseDto };
+const NotFound = () => ApiNotFound('No such webhook (or delivery) in this store.');
 
 @ApiTags('Webhooks')
 @Controller('v1/webhooks')
@@ -47,7 +37,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Register a webhook', description: 'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks).' })
   @ApiBody({ type: CreateWebhookDto })
   @ApiCreatedResponse({ type: WebhookMessageResponseDto })
-  @ApiUnprocessableEntityResponse(INVALID)
+  @ApiValidationFailed()
   async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<WebhookMessageResponseDto> {
     const view = await this.webhooks.create(principal.storeId, dto);
     return { status: 'success', message: 'Webhook created.', webhook: toWebhookDto(view) };
@@ -57,7 +47,7 @@ export class WebhooksController {
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'List the webhooks of the store (newest first)' })
   @ApiOkResponse({ type: WebhookListResponseDto })
-  @ApiUnprocessableEntityResponse(INVALID)
+  @ApiValidationFailed()
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<WebhookListResponseDto> {
     const page = pageRequest(query);
     const { items, total } = await this.webhooks.list(principal.storeId, page);
@@ -67,9 +57,9 @@ export class WebhooksController {
   @Get(':id')
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'A webhook with the summary of its last delivery' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @NotFound()
   async get(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookResponseDto> {
     return { status: 'success', webhook: toWebhookDto(await this.webhooks.get(principal.storeId, id)) };
   }
@@ -77,11 +67,11 @@ export class WebhooksController {
   @Patch(':id')
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Change a webhook (only the fields sent)' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiBody({ type: UpdateWebhookDto })
   @ApiOkResponse({ type: WebhookMessageResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiUnprocessableEntityResponse(INVALID)
+  @NotFound()
+  @ApiValidationFailed()
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,
@@ -94,9 +84,9 @@ export class WebhooksController {
   @Delete(':id')
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Delete a webhook' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookDeletedResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @NotFound()
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookDeletedResponseDto> {
     const data = await this.webhooks.remove(principal.storeId, id);
     return { status: 'success', message: 'Webhook deleted.', data };
@@ -105,10 +95,10 @@ export class WebhooksController {
   @Get(':id/deliveries')
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'Delivery log of a webhook: request and response of each attempt (newest first)' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookDeliveryListResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiUnprocessableEntityResponse(INVALID)
+  @NotFound()
+  @ApiValidationFailed()
   async deliveries(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,
@@ -126,10 +116,10 @@ export class WebhooksController {
     summary: 'Send a recorded delivery again',
     description: 'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry.',
   })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
-  @ApiParam({ name: 'delivery_id', type: 'integer', example: 41 })
+  @ApiIdParam('id')
+  @ApiIdParam('delivery_id', undefined, 41)
   @ApiCreatedResponse({ type: WebhookRedeliveryResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @NotFound()
   async redeliver(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,

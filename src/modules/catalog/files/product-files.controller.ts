@@ -6,15 +6,15 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { NotFoundError } from '../../../common/errors/app-error';
+import { ApiIdParam, ApiValidationFailed } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
-import { ApiCatalogId, ApiValidationFailed } from '../catalog-api.decorators';
+import { ApiCatalogId } from '../catalog-api.decorators';
 import { parseRef } from '../catalog-refs';
 import {
   CreateProductFileDto,
@@ -83,7 +83,7 @@ export class ProductFilesController {
   @RequireScopes('files.write')
   @ApiOperation({ summary: 'Delete a file of a product (an upload is removed from storage)' })
   @ApiCatalogId('product')
-  @ApiParam({ name: 'file_id', type: 'integer', example: 7 })
+  @ApiIdParam('file_id')
   @ApiOkResponse({ type: ProductFileDeletedResponseDto })
   async delete(
     @CurrentPrincipal() principal: Principal,
