@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, PipeTransform, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { NotFoundError } from '../../common/errors/app-error';
 import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
+import { IntIdPipe } from '../../common/http/path-id';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
 import type { Principal } from '../identity/auth/principal';
@@ -16,14 +16,6 @@ import {
 } from './dto/webhook-response.dto';
 import { toDeliveryDto, toWebhookDto } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
-
-/** A path id that is not a positive integer names no resource: 404, like a missing one. */
-class IdPipe implements PipeTransform<string, number> {
-  transform(value: string): number {
-    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2147483647) throw new NotFoundError();
-    return Number(value);
-  }
-}
 
 const NotFound = () => ApiNotFound('No such webhook (or delivery) in this store.');
 
@@ -60,7 +52,7 @@ export class WebhooksController {
   @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookResponseDto })
   @NotFound()
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookResponseDto> {
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookResponseDto> {
     return { status: 'success', webhook: toWebhookDto(await this.webhooks.get(principal.storeId, id)) };
   }
 
@@ -74,7 +66,7 @@ export class WebhooksController {
   @ApiValidationFailed()
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', IdPipe) id: number,
+    @Param('id', IntIdPipe) id: number,
     @Body() dto: UpdateWebhookDto,
   ): Promise<WebhookMessageResponseDto> {
     const view = await this.webhooks.update(principal.storeId, id, dto);
@@ -87,7 +79,7 @@ export class WebhooksController {
   @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookDeletedResponseDto })
   @NotFound()
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookDeletedResponseDto> {
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookDeletedResponseDto> {
     const data = await this.webhooks.remove(principal.storeId, id);
     return { status: 'success', message: 'Webhook deleted.', data };
   }
@@ -101,7 +93,7 @@ export class WebhooksController {
   @ApiValidationFailed()
   async deliveries(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', IdPipe) id: number,
+    @Param('id', IntIdPipe) id: number,
     @Query() query: PaginationQueryDto,
   ): Promise<WebhookDeliveryListResponseDto> {
     const page = pageRequest(query);
@@ -122,8 +114,8 @@ export class WebhooksController {
   @NotFound()
   async redeliver(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', IdPipe) id: number,
-    @Param('delivery_id', IdPipe) deliveryId: number,
+    @Param('id', IntIdPipe) id: number,
+    @Param('delivery_id', IntIdPipe) deliveryId: number,
   ): Promise<WebhookRedeliveryResponseDto> {
     const view = await this.webhooks.redeliver(principal.storeId, id, deliveryId);
     return { status: 'success', message: 'Redelivery queued.', delivery: toDeliveryDto(view) };
