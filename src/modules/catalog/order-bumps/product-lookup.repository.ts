@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { MAX_INT4, parseIntId } from '../../../common/http/path-id';
+import { MAX_INT4 } from '../../../common/http/path-id';
+import { parseRef } from '../catalog-refs';
 import { Product } from '../products/product.entity';
 
 export type ProductSummary = Pick<Product, 'id' | 'pid' | 'name'>;
@@ -26,9 +27,8 @@ export class ProductLookupRepository {
   }
 
   /** By numeric `id`, else by `pid` (decisions §6: a path `{id}` accepts both). */
-  async findByRef(storeId: number, ref: string, manager?: EntityManager): Promise<ProductSummary | null> {
-    const id = parseIntId(ref);
-    const byId = id === null ? null : await this.findById(storeId, id, manager);
-    return byId ?? this.findByPid(storeId, ref, manager);
+  findByRef(storeId: number, ref: string, manager?: EntityManager): Promise<ProductSummary | null> {
+    const parsed = parseRef(ref);
+    return 'id' in parsed ? this.findById(storeId, parsed.id, manager) : this.findByPid(storeId, parsed.publicId, manager);
   }
 }
