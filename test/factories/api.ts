@@ -1,7 +1,8 @@
-import { AddressInfo, createServer } from 'node:net';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
+
+export { freePort } from '../utils/free-port';
 
 /*
  * Factories that go through the public HTTP API only, so the same test can drive the in-process
@@ -92,17 +93,6 @@ export async function deliveryStates(dataSource: DataSource, storeId: number): P
     [storeId],
   );
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** `start` plus `months` calendar months in UTC, the last day of the month when it is shorter. */

@@ -1,5 +1,3 @@
-import { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
@@ -7,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DatabaseConnection } from '../../src/database/database-connection';
+import { freePort } from './free-port';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
 
@@ -25,17 +24,6 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Listen on a real port, so `BASE_URL` and the URLs built from it are reachable. */
   listen?: boolean;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The whole application on a fresh database (see test-database.ts). */

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 
@@ -26,6 +26,15 @@ export interface PageRequest {
 
 export function pageRequest(query: PaginationQueryDto): PageRequest {
   return { page: query.page, perPage: query.per_page, offset: (query.page - 1) * query.per_page };
+}
+
+/** OpenAPI for the list envelope of spec 2.11; each list response adds its items under its own key. */
+export class PageEnvelopeDto {
+  @ApiProperty({ example: 'success' }) status: 'success';
+  @ApiProperty({ type: 'integer', example: 1 }) page: number;
+  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
 }
 
 export type PaginatedEnvelope<K extends string, T> = {

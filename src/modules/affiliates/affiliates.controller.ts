@@ -1,14 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../common/http/error-response.dto';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
 import type { Principal } from '../identity/auth/principal';
@@ -22,13 +14,6 @@ import {
   CreateAffiliateResponseDto,
 } from './dto/affiliate-response.dto';
 
-const notFound = ApiNotFoundResponse({
-  description: 'No affiliate with this id in the store.',
-  type: ErrorResponseDto,
-  example: { status: 'error', message: 'Resource not found.' },
-});
-const idParam = ApiParam({ name: 'id', type: 'integer', description: 'Affiliate id.', example: 7 });
-
 @ApiTags('Affiliates')
 @Controller('v1/affiliates')
 export class AffiliatesController {
@@ -38,10 +23,7 @@ export class AffiliatesController {
   @RequireScopes('affiliates.write')
   @ApiOperation({ summary: 'Create an affiliate with a commission percent' })
   @ApiCreatedResponse({ type: CreateAffiliateResponseDto })
-  @ApiUnprocessableEntityResponse({
-    type: ValidationErrorResponseDto,
-    example: { status: 'error', message: 'Validation failed.', errors: { commission_percent: ['commission_percent must be at most 100.'] } },
-  })
+  @ApiValidationFailed({ commission_percent: ['commission_percent must be at most 100.'] })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateAffiliateDto): Promise<CreateAffiliateResponseDto> {
     const affiliate = await this.affiliates.create(principal.storeId, {
       name: body.name,
@@ -55,10 +37,7 @@ export class AffiliatesController {
   @RequireScopes('affiliates.read')
   @ApiOperation({ summary: "The store's affiliates, newest first" })
   @ApiOkResponse({ type: AffiliateListResponseDto })
-  @ApiUnprocessableEntityResponse({
-    type: ValidationErrorResponseDto,
-    example: { status: 'error', message: 'Validation failed.', errors: { per_page: ['per_page must be at most 100.'] } },
-  })
+  @ApiValidationFailed({ per_page: ['per_page must be at most 100.'] })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<AffiliateListResponseDto> {
     const page = pageRequest(query);
     const [items, total] = await this.affiliates.list(principal.storeId, page);
@@ -68,9 +47,9 @@ export class AffiliatesController {
   @Get(':id')
   @RequireScopes('affiliates.read')
   @ApiOperation({ summary: 'One affiliate' })
-  @idParam
+  @ApiIdParam('id', 'Affiliate id.')
   @ApiOkResponse({ type: AffiliateResponseDto })
-  @notFound
+  @ApiNotFound('No affiliate with this id in the store.')
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<AffiliateResponseDto> {
     return { status: 'success', affiliate: toAffiliateDto(await this.affiliates.get(principal.storeId, id)) };
   }
@@ -79,9 +58,9 @@ export class AffiliatesController {
   @HttpCode(200)
   @RequireScopes('affiliates.write')
   @ApiOperation({ summary: 'Delete an affiliate; orders keep their commission' })
-  @idParam
+  @ApiIdParam('id', 'Affiliate id.')
   @ApiOkResponse({ type: AffiliateDeletedResponseDto })
-  @notFound
+  @ApiNotFound('No affiliate with this id in the store.')
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<AffiliateDeletedResponseDto> {
     await this.affiliates.remove(principal.storeId, id);
     return { status: 'success', message: 'Affiliate deleted.' };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { parseIntId } from '../../common/http/path-id';
 import { toCents } from '../../common/money';
 import { PageRequest } from '../../common/pagination/pagination';
 import { Affiliate } from './affiliate.entity';
@@ -11,15 +12,6 @@ export interface NewAffiliate {
   email: string;
   /** Percent as a JSON number with at most two decimals (12.5 = 12.5%). */
   commissionPercent: number;
-}
-
-const MAX_SERIAL = 2_147_483_647;
-
-/** A path id that is not a positive int4 cannot name a row: treated as missing, not as a 500. */
-function parseId(raw: string): number | null {
-  if (!/^\d{1,10}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id >= 1 && id <= MAX_SERIAL ? id : null;
 }
 
 @Injectable()
@@ -53,7 +45,7 @@ export class AffiliatesService {
 
   /** 404 `Resource not found.` for a missing id and for another store's. */
   async get(storeId: number, rawId: string): Promise<Affiliate> {
-    const id = parseId(rawId);
+    const id = parseIntId(rawId);
     const affiliate = id === null ? null : await this.affiliates.findOfStore(storeId, id);
     if (!affiliate) throw new NotFoundError();
     return affiliate;
@@ -64,7 +56,7 @@ export class AffiliatesService {
    * row is not referenced by a foreign key.
    */
   async remove(storeId: number, rawId: string): Promise<void> {
-    const id = parseId(rawId);
+    const id = parseIntId(rawId);
     if (id === null || !(await this.affiliates.deleteOfStore(storeId, id))) throw new NotFoundError();
   }
 }

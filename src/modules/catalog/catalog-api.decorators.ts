@@ -1,21 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiParam, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../common/http/error-response.dto';
+import { ApiNotFound, ApiRefParam } from '../../common/http/api-docs';
 
-/** Path `{id}`: numeric id or public identifier, documented once for every catalog route. */
+/** Path `{id}` of products and plans: the numeric id or the public identifier (decisions §6). */
+export const ApiCatalogRef = (what: 'product' | 'plan') =>
+  what === 'product'
+    ? ApiRefParam('Product `id` or `product_pid`.', 'prod_4fQ9xZ2LmN8pR1sT')
+    : ApiRefParam('Plan `id` or `plan_id`.', 'plan_7Hk2mQ9xW3nB5vLc');
+
+/** Path `{id}` with its 404, documented once for every catalog route. */
 export const ApiCatalogId = (what: 'product' | 'plan') =>
-  applyDecorators(
-    ApiParam({
-      name: 'id',
-      description: what === 'product' ? 'Product `id` or `product_pid`.' : 'Plan `id` or `plan_id`.',
-      example: what === 'product' ? 'prod_4fQ9xZ2LmN8pR1sT' : 'plan_7Hk2mQ9xW3nB5vLc',
-    }),
-    ApiNotFoundResponse({
-      description: `Unknown ${what}, or one of another store.`,
-      type: ErrorResponseDto,
-      example: { status: 'error', message: 'Resource not found.' },
-    }),
-  );
-
-export const ApiValidationFailed = () =>
-  ApiUnprocessableEntityResponse({ description: 'Validation failed.', type: ValidationErrorResponseDto });
+  applyDecorators(ApiCatalogRef(what), ApiNotFound(`Unknown ${what}, or one of another store.`));

@@ -1,4 +1,5 @@
 import { randomBase62 } from '../../common/crypto';
+import { MAX_INT4 } from '../../common/http/path-id';
 
 /**
  * Path `{id}` of products and plans is the numeric id or the public identifier (decisions §6).
@@ -9,7 +10,7 @@ export type CatalogRef = { id: number } | { publicId: string };
 export function parseRef(value: string): CatalogRef {
   if (/^\d{1,10}$/.test(value)) {
     const id = Number(value);
-    return id <= 2147483647 ? { id } : { id: 0 };
+    return id <= MAX_INT4 ? { id } : { id: 0 };
   }
   return { publicId: value };
 }

@@ -34,8 +34,6 @@ export function normaliseStatus(input: string): DiscountStatus | undefined {
 /** Largest money value `numeric(12,2)` holds. */
 export const MAX_DISCOUNT_VALUE = 9_999_999_999.99;
 export const MAX_CODE_LENGTH = 64;
-/** PostgreSQL `integer`. */
-export const MAX_INT = 2_147_483_647;
 
 /**
  * Letters (any script), digits, `-` and `_`. A code of digits only is refused: `{id}` in the path

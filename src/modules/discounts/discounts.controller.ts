@@ -1,16 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../common/http/error-response.dto';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflict, ApiNotFound, ApiRefParam, ApiValidationFailed } from '../../common/http/api-docs';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
 import type { Principal } from '../identity/auth/principal';
@@ -27,33 +17,9 @@ import {
 } from './dto/discount-response.dto';
 import { UpdateDiscountDto } from './dto/update-discount.dto';
 
-const RefParam = () =>
-  ApiParam({
-    name: 'id',
-    description: 'The numeric id of the discount, or its code (any case).',
-    examples: { id: { value: '7' }, code: { value: 'SAVE10' } },
-  });
-
-const NotFound = () =>
-  ApiNotFoundResponse({
-    description: 'No discount with this id or code in the store (another store’s discount too).',
-    type: ErrorResponseDto,
-    example: { status: 'error', message: 'Resource not found.' },
-  });
-
-const Invalid = (example: Record<string, string[]>) =>
-  ApiUnprocessableEntityResponse({
-    description: 'Validation failed.',
-    type: ValidationErrorResponseDto,
-    example: { status: 'error', message: 'Validation failed.', errors: example },
-  });
-
-const Duplicate = () =>
-  ApiConflictResponse({
-    description: 'The store already has a discount with this code (ignoring case).',
-    type: ErrorResponseDto,
-    example: { status: 'error', message: DUPLICATE_CODE_MESSAGE },
-  });
+const RefParam = () => ApiRefParam('The numeric id of the discount, or its code (any case).', { id: '7', code: 'SAVE10' });
+const NotFound = () => ApiNotFound('No discount with this id or code in the store (another store’s discount too).');
+const Duplicate = () => ApiConflict(DUPLICATE_CODE_MESSAGE, 'The store already has a discount with this code (ignoring case).');
 
 @ApiTags('Discounts')
 @Controller('v1/discounts')
@@ -72,7 +38,7 @@ export class DiscountsController {
   })
   @ApiCreatedResponse({ type: DiscountCreatedResponseDto })
   @Duplicate()
-  @Invalid({ value: ['value must be at least 0.01.'], expires_at: ['expires_at must be in the future.'] })
+  @ApiValidationFailed({ value: ['value must be at least 0.01.'], expires_at: ['expires_at must be in the future.'] })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateDiscountDto): Promise<DiscountCreatedResponseDto> {
     const discount = await this.discounts.create(principal.storeId, body);
     return { status: 'success', message: 'Discount created successfully.', discount: toDiscountDto(discount) };
@@ -82,7 +48,7 @@ export class DiscountsController {
   @RequireScopes('discounts.read')
   @ApiOperation({ summary: 'List the store’s discounts, newest first' })
   @ApiOkResponse({ type: DiscountListResponseDto })
-  @Invalid({ per_page: ['per_page must be at most 100.'] })
+  @ApiValidationFailed({ per_page: ['per_page must be at most 100.'] })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<DiscountListResponseDto> {
     const page = pageRequest(query);
     const [discounts, total] = await this.discounts.list(principal.storeId, page);
@@ -114,7 +80,7 @@ export class DiscountsController {
   @ApiOkResponse({ type: DiscountUpdatedResponseDto })
   @NotFound()
   @Duplicate()
-  @Invalid({ uses_limit: ['uses_limit cannot be lower than used_count (3).'] })
+  @ApiValidationFailed({ uses_limit: ['uses_limit cannot be lower than used_count (3).'] })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('id') ref: string,

@@ -5,7 +5,8 @@ import { ConflictError } from '../../common/errors/app-error';
 import { PageRequest } from '../../common/pagination/pagination';
 import { inTransaction } from '../../database/transaction';
 import { Discount, DISCOUNT_CODE_UNIQUE_INDEX } from './discount.entity';
-import { codeKey, isNumericId, MAX_INT } from './discount-input';
+import { MAX_INT4 } from '../../common/http/path-id';
+import { codeKey, isNumericId } from './discount-input';
 
 export const DUPLICATE_CODE_MESSAGE = 'A discount with this code already exists.';
 
@@ -32,7 +33,7 @@ export class DiscountsRepository {
     const query = this.manager(options.manager).createQueryBuilder(Discount, 'd').where('d.store_id = :storeId', { storeId });
     if (isNumericId(ref)) {
       const id = Number(ref);
-      if (id > MAX_INT) return Promise.resolve(null);
+      if (id > MAX_INT4) return Promise.resolve(null);
       query.andWhere('d.id = :id', { id });
     } else {
       query.andWhere('d.code_key = :key', { key: codeKey(ref) });

@@ -1,16 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, PipeTransform, Post, Query } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { NotFoundError } from '../../common/errors/app-error';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../common/http/error-response.dto';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
+import { IntIdPipe } from '../../common/http/path-id';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
 import type { Principal } from '../identity/auth/principal';
@@ -26,16 +17,7 @@ import {
 import { toDeliveryDto, toWebhookDto } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
 
-/** A path id that is not a positive integer names no resource: 404, like a missing one. */
-class IdPipe implements PipeTransform<string, number> {
-  transform(value: string): number {
-    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2147483647) throw new NotFoundError();
-    return Number(value);
-  }
-}
-
-const NOT_FOUND = { description: 'No such webhook (or delivery) in this store.', type: ErrorResponseDto };
-const INVALID = { description: 'Validation failed.', type: ValidationErrorResponseDto };
+const NotFound = () => ApiNotFound('No such webhook (or delivery) in this store.');
 
 @ApiTags('Webhooks')
 @Controller('v1/webhooks')
@@ -47,7 +29,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Register a webhook', description: 'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks).' })
   @ApiBody({ type: CreateWebhookDto })
   @ApiCreatedResponse({ type: WebhookMessageResponseDto })
-  @ApiUnprocessableEntityResponse(INVALID)
+  @ApiValidationFailed()
   async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<WebhookMessageResponseDto> {
     const view = await this.webhooks.create(principal.storeId, dto);
     return { status: 'success', message: 'Webhook created.', webhook: toWebhookDto(view) };
@@ -57,7 +39,7 @@ export class WebhooksController {
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'List the webhooks of the store (newest first)' })
   @ApiOkResponse({ type: WebhookListResponseDto })
-  @ApiUnprocessableEntityResponse(INVALID)
+  @ApiValidationFailed()
   async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<WebhookListResponseDto> {
     const page = pageRequest(query);
     const { items, total } = await this.webhooks.list(principal.storeId, page);
@@ -67,24 +49,24 @@ export class WebhooksController {
   @Get(':id')
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'A webhook with the summary of its last delivery' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookResponseDto> {
+  @NotFound()
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookResponseDto> {
     return { status: 'success', webhook: toWebhookDto(await this.webhooks.get(principal.storeId, id)) };
   }
 
   @Patch(':id')
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Change a webhook (only the fields sent)' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiBody({ type: UpdateWebhookDto })
   @ApiOkResponse({ type: WebhookMessageResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiUnprocessableEntityResponse(INVALID)
+  @NotFound()
+  @ApiValidationFailed()
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', IdPipe) id: number,
+    @Param('id', IntIdPipe) id: number,
     @Body() dto: UpdateWebhookDto,
   ): Promise<WebhookMessageResponseDto> {
     const view = await this.webhooks.update(principal.storeId, id, dto);
@@ -94,10 +76,10 @@ export class WebhooksController {
   @Delete(':id')
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Delete a webhook' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookDeletedResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id', IdPipe) id: number): Promise<WebhookDeletedResponseDto> {
+  @NotFound()
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookDeletedResponseDto> {
     const data = await this.webhooks.remove(principal.storeId, id);
     return { status: 'success', message: 'Webhook deleted.', data };
   }
@@ -105,13 +87,13 @@ export class WebhooksController {
   @Get(':id/deliveries')
   @RequireScopes('webhooks.read')
   @ApiOperation({ summary: 'Delivery log of a webhook: request and response of each attempt (newest first)' })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
+  @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookDeliveryListResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiUnprocessableEntityResponse(INVALID)
+  @NotFound()
+  @ApiValidationFailed()
   async deliveries(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', IdPipe) id: number,
+    @Param('id', IntIdPipe) id: number,
     @Query() query: PaginationQueryDto,
   ): Promise<WebhookDeliveryListResponseDto> {
     const page = pageRequest(query);
@@ -126,14 +108,14 @@ export class WebhooksController {
     summary: 'Send a recorded delivery again',
     description: 'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry.',
   })
-  @ApiParam({ name: 'id', type: 'integer', example: 7 })
-  @ApiParam({ name: 'delivery_id', type: 'integer', example: 41 })
+  @ApiIdParam('id')
+  @ApiIdParam('delivery_id', undefined, 41)
   @ApiCreatedResponse({ type: WebhookRedeliveryResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @NotFound()
   async redeliver(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', IdPipe) id: number,
-    @Param('delivery_id', IdPipe) deliveryId: number,
+    @Param('id', IntIdPipe) id: number,
+    @Param('delivery_id', IntIdPipe) deliveryId: number,
   ): Promise<WebhookRedeliveryResponseDto> {
     const view = await this.webhooks.redeliver(principal.storeId, id, deliveryId);
     return { status: 'success', message: 'Redelivery queued.', delivery: toDeliveryDto(view) };

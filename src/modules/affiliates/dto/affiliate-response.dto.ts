@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 
 export class AffiliateDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
@@ -18,12 +19,7 @@ export class CreateAffiliateResponseDto extends AffiliateResponseDto {
   @ApiProperty({ example: 'Affiliate created.' }) message: string;
 }
 
-export class AffiliateListResponseDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class AffiliateListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: [AffiliateDto] }) affiliates: AffiliateDto[];
 }
 

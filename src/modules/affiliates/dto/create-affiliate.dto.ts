@@ -1,20 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsEmail, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { Trim } from '../../../common/http/transforms';
 import { hasAtMostTwoDecimals } from '../../../common/money';
-
-const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class CreateAffiliateDto {
   @ApiProperty({ example: 'Joana Mucavele', maxLength: 255 })
-  @Transform(trimmed)
+  @Trim()
   @IsString({ message: 'name must be a string.' })
   @IsNotEmpty({ message: 'name is required.' })
   @MaxLength(255, { message: 'name must be at most 255 characters.' })
   name: string;
 
   @ApiProperty({ example: 'joana@example.com', format: 'email', maxLength: 255 })
-  @Transform(trimmed)
+  @Trim()
   @IsEmail({}, { message: 'email must be an email.' })
   @MaxLength(255, { message: 'email must be at most 255 characters.' })
   email: string;

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../../common/http/error-response.dto';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
 import { paginated, pageRequest } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
@@ -9,8 +9,6 @@ import { toOrderSummary } from '../orders/order.mapper';
 import { toCustomerDto } from './customer.mapper';
 import { CustomersService } from './customers.service';
 import { CustomerEnvelopeDto, CustomerListDto, ListCustomersQueryDto } from './dto/customer.dto';
-
-const CUSTOMER_ID = { name: 'id', type: 'integer', description: 'Customer id.', example: 7 };
 
 @ApiTags('Customers')
 @Controller('v1/customers')
@@ -21,7 +19,7 @@ export class CustomersController {
   @RequireScopes('customers.read')
   @ApiOperation({ summary: "List the store's customers, newest first" })
   @ApiOkResponse({ type: CustomerListDto })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  @ApiValidationFailed()
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCustomersQueryDto): Promise<CustomerListDto> {
     const page = pageRequest(query);
     const [customers, total] = await this.customers.list(principal.storeId, query.email, page);
@@ -31,9 +29,9 @@ export class CustomersController {
   @Get(':id')
   @RequireScopes('customers.read')
   @ApiOperation({ summary: 'Get a customer' })
-  @ApiParam(CUSTOMER_ID)
+  @ApiIdParam('id', 'Customer id.')
   @ApiOkResponse({ type: CustomerEnvelopeDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: '`Resource not found.`' })
+  @ApiNotFound('`Resource not found.`')
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<CustomerEnvelopeDto> {
     return { status: 'success', customer: toCustomerDto(await this.customers.get(principal.storeId, id)) };
   }
@@ -41,10 +39,10 @@ export class CustomersController {
   @Get(':id/orders')
   @RequireScopes('customers.read')
   @ApiOperation({ summary: "The customer's orders (spec §4.11), newest first" })
-  @ApiParam(CUSTOMER_ID)
+  @ApiIdParam('id', 'Customer id.')
   @ApiOkResponse({ type: OrderSummaryListDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: '`No orders found for this customer.`' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  @ApiNotFound('`No orders found for this customer.`', 'No orders found for this customer.')
+  @ApiValidationFailed()
   async orders(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,

@@ -1,16 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../../common/http/error-response.dto';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflict, ApiNotFound, ApiRefParam, ApiValidationFailed } from '../../../common/http/api-docs';
 import { paginated, pageRequest } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
@@ -19,7 +9,7 @@ import { ListOrdersQueryDto, OrderEnvelopeDto, OrderListDto, RefundResponseDto }
 import { toOrderDto } from './order.mapper';
 import { OrdersService } from './orders.service';
 
-const ORDER_REF = { name: 'id', description: 'Order id or order_number.', example: 'ORD-8K2M4Q7XPA3Z' };
+const ApiOrderRef = () => ApiRefParam('Order id or order_number.', 'ORD-8K2M4Q7XPA3Z');
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   required: false,
@@ -37,9 +27,9 @@ export class OrdersController {
   @ApiOperation({ summary: 'Create a checkout session (or reuse a pending or cancelled order with from_order)' })
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiCreatedResponse({ type: CreateOrderResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: '`Product not found.`, `Plan not found.` or `Order not found.` (from_order).' })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: '`Order cannot be reused.` — from_order is approved or refunded.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  @ApiNotFound('`Product not found.`, `Plan not found.` or `Order not found.` (from_order).', 'Product not found.')
+  @ApiConflict('Order cannot be reused.', '`Order cannot be reused.` — from_order is approved or refunded.')
+  @ApiValidationFailed()
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOrderDto): Promise<CreateOrderResponseDto> {
     const session = await this.orders.create(principal.storeId, body);
     return {
@@ -56,7 +46,7 @@ export class OrdersController {
   @RequireScopes('orders.read')
   @ApiOperation({ summary: "List the store's orders, newest first" })
   @ApiOkResponse({ type: OrderListDto })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  @ApiValidationFailed()
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListOrdersQueryDto): Promise<OrderListDto> {
     const page = pageRequest(query);
     const [views, total] = await this.orders.list(
@@ -70,9 +60,9 @@ export class OrdersController {
   @Get(':id')
   @RequireScopes('orders.read')
   @ApiOperation({ summary: 'Get an order with its product, plan, customer, amounts, tracking and transaction' })
-  @ApiParam(ORDER_REF)
+  @ApiOrderRef()
   @ApiOkResponse({ type: OrderEnvelopeDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiNotFound()
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<OrderEnvelopeDto> {
     return { status: 'success', order: toOrderDto(await this.orders.get(principal.storeId, id)) };
   }
@@ -81,11 +71,11 @@ export class OrdersController {
   @HttpCode(200)
   @RequireScopes('orders.write')
   @ApiOperation({ summary: 'Refund an approved order (sends order_refund)' })
-  @ApiParam(ORDER_REF)
+  @ApiOrderRef()
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiOkResponse({ type: RefundResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: '`Only approved orders can be refunded.`' })
+  @ApiNotFound()
+  @ApiConflict('Only approved orders can be refunded.', '`Only approved orders can be refunded.`')
   async refund(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<RefundResponseDto> {
     const view = await this.orders.refund(principal.storeId, id);
     return { status: 'success', message: 'Order refunded successfully.', order: toOrderDto(view) };

@@ -1,7 +1,8 @@
 import { Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestWithRawBody } from '../../../app.factory';
+import { ApiNotFound } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { Public } from '../../identity/auth/auth.decorators';
 import { PaymentsService } from './payments.service';
@@ -30,7 +31,7 @@ export class PaymentsController {
   @ApiHeader({ name: 'X-Sandbox-Signature', required: false, example: 'sha256=5d41402abc4b2a76b9719d911017c592…' })
   @ApiOkResponse({ type: PaymentCallbackResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: '`Invalid signature.`' })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Unknown provider or order.' })
+  @ApiNotFound('Unknown provider or order.')
   async callback(
     @Param('provider') provider: string,
     @Req() req: RequestWithRawBody,

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, PipeTransform, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -6,16 +6,15 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { NotFoundError } from '../../../common/errors/app-error';
+import { ApiIdParam, ApiValidationFailed } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
+import { IntIdPipe } from '../../../common/http/path-id';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
-import { ApiCatalogId, ApiValidationFailed } from '../catalog-api.decorators';
-import { parseRef } from '../catalog-refs';
+import { ApiCatalogId } from '../catalog-api.decorators';
 import {
   CreateProductFileDto,
   ProductFileCreatedResponseDto,
@@ -25,15 +24,6 @@ import {
 import { FileUploadInterceptor } from './file-upload.interceptor';
 import { ProductFilesService } from './product-files.service';
 import type { UploadedFile as StoredFile } from './storage/driver-multer-engine';
-
-/** A `file_id` that is not an int4 can name no file: the same 404 as an unknown one. */
-const fileIdPipe: PipeTransform<string, number> = {
-  transform(value: string): number {
-    const ref = parseRef(value);
-    if (!('id' in ref) || ref.id === 0) throw new NotFoundError();
-    return ref.id;
-  },
-};
 
 @ApiTags('Files')
 @Controller('v1/products/:id/files')
@@ -83,12 +73,12 @@ export class ProductFilesController {
   @RequireScopes('files.write')
   @ApiOperation({ summary: 'Delete a file of a product (an upload is removed from storage)' })
   @ApiCatalogId('product')
-  @ApiParam({ name: 'file_id', type: 'integer', example: 7 })
+  @ApiIdParam('file_id')
   @ApiOkResponse({ type: ProductFileDeletedResponseDto })
   async delete(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
-    @Param('file_id', fileIdPipe) fileId: number,
+    @Param('file_id', IntIdPipe) fileId: number,
   ): Promise<ProductFileDeletedResponseDto> {
     const { productPid, file } = await this.files.delete(principal.storeId, id, fileId);
     return { status: 'success', message: 'File deleted successfully.', data: { product_pid: productPid, file_id: file.id } };

@@ -1,25 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { ErrorResponseDto, ValidationErrorResponseDto } from '../../../common/http/error-response.dto';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflict, ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
+import { ApiCatalogRef } from '../catalog-api.decorators';
 import { CreateOrderBumpDto } from './dto/create-order-bump.dto';
 import { CreateOrderBumpResponseDto, OrderBumpDeletedResponseDto, OrderBumpListResponseDto } from './dto/order-bump-response.dto';
 import { toOrderBumpDto } from './order-bump.mapper';
 import { OrderBumpsService } from './order-bumps.service';
-
-const productParam = ApiParam({ name: 'id', description: 'Product `id` or `product_pid`.', example: 'p_2hd93kq1' });
-const notFound = (description: string) =>
-  ApiNotFoundResponse({ description, type: ErrorResponseDto, example: { status: 'error', message: 'Resource not found.' } });
 
 @ApiTags('Products')
 @Controller('v1/products/:id/order-bumps')
@@ -29,18 +17,11 @@ export class OrderBumpsController {
   @Post()
   @RequireScopes('products.write')
   @ApiOperation({ summary: 'Offer another product of the store as an add-on at checkout, at a set price' })
-  @productParam
+  @ApiCatalogRef('product')
   @ApiCreatedResponse({ type: CreateOrderBumpResponseDto })
-  @notFound('The product, or the product to offer, is not one of the store.')
-  @ApiConflictResponse({
-    description: 'The product already offers this bump.',
-    type: ErrorResponseDto,
-    example: { status: 'error', message: 'This product is already an order bump of the product.' },
-  })
-  @ApiUnprocessableEntityResponse({
-    type: ValidationErrorResponseDto,
-    example: { status: 'error', message: 'Validation failed.', errors: { product_id: ['A product cannot be an order bump of itself.'] } },
-  })
+  @ApiNotFound('The product, or the product to offer, is not one of the store.')
+  @ApiConflict('This product is already an order bump of the product.', 'The product already offers this bump.')
+  @ApiValidationFailed({ product_id: ['A product cannot be an order bump of itself.'] })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('id') productRef: string,
@@ -57,9 +38,9 @@ export class OrderBumpsController {
   @Get()
   @RequireScopes('products.read')
   @ApiOperation({ summary: 'The order bumps a product offers, in the order they were added' })
-  @productParam
+  @ApiCatalogRef('product')
   @ApiOkResponse({ type: OrderBumpListResponseDto })
-  @notFound('No product with this id or pid in the store.')
+  @ApiNotFound('No product with this id or pid in the store.')
   async list(@CurrentPrincipal() principal: Principal, @Param('id') productRef: string): Promise<OrderBumpListResponseDto> {
     const { product, bumps } = await this.bumps.listForProductRef(principal.storeId, productRef);
     return { status: 'success', order_bumps: bumps.map((bump) => toOrderBumpDto(bump, product.pid)) };
@@ -69,10 +50,10 @@ export class OrderBumpsController {
   @HttpCode(200)
   @RequireScopes('products.write')
   @ApiOperation({ summary: 'Stop offering an order bump; orders that took it keep it' })
-  @productParam
-  @ApiParam({ name: 'bump_id', type: 'integer', description: 'Order bump id.', example: 3 })
+  @ApiCatalogRef('product')
+  @ApiIdParam('bump_id', 'Order bump id.', 3)
   @ApiOkResponse({ type: OrderBumpDeletedResponseDto })
-  @notFound('No such product in the store, or no such bump on it.')
+  @ApiNotFound('No such product in the store, or no such bump on it.')
   async remove(
     @CurrentPrincipal() principal: Principal,
     @Param('id') productRef: string,

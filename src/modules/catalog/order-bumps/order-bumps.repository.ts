@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { MAX_INT4 } from '../../../common/http/path-id';
 import { Cents, toCents } from '../../../common/money';
 import { OrderBump } from './order-bump.entity';
 
@@ -24,7 +25,6 @@ interface OfferedBumpRow {
   created_at: Date;
 }
 
-const MAX_SERIAL = 2_147_483_647;
 
 export class DuplicateBumpError extends Error {}
 
@@ -76,7 +76,7 @@ export class OrderBumpsRepository {
 
   /** Whether a bump of this store's product was deleted. */
   async delete(storeId: number, productId: number, bumpId: number, manager?: EntityManager): Promise<boolean> {
-    if (!Number.isInteger(bumpId) || bumpId < 1 || bumpId > MAX_SERIAL) return false;
+    if (!Number.isInteger(bumpId) || bumpId < 1 || bumpId > MAX_INT4) return false;
     const result = await this.manager(manager).delete(OrderBump, { storeId, productId, id: bumpId });
     return (result.affected ?? 0) > 0;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { parseIntId } from '../../../common/http/path-id';
 import { toCents } from '../../../common/money';
 import { ProductLookupRepository, ProductSummary } from './product-lookup.repository';
 import { DuplicateBumpError, OfferedBump, OrderBumpsRepository } from './order-bumps.repository';
@@ -62,8 +63,8 @@ export class OrderBumpsService {
 
   async remove(storeId: number, productRef: string, bumpId: string): Promise<{ product: ProductSummary; bumpId: number }> {
     const product = await this.productOf(storeId, productRef);
-    const id = /^\d{1,10}$/.test(bumpId) ? Number(bumpId) : NaN;
-    if (!(await this.bumps.delete(storeId, product.id, id))) throw new NotFoundError();
+    const id = parseIntId(bumpId);
+    if (id === null || !(await this.bumps.delete(storeId, product.id, id))) throw new NotFoundError();
     return { product, bumpId: id };
   }
 

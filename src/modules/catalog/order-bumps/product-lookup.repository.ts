@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { MAX_INT4 } from '../../../common/http/path-id';
+import { parseRef } from '../catalog-refs';
 import { Product } from '../products/product.entity';
 
 export type ProductSummary = Pick<Product, 'id' | 'pid' | 'name'>;
 
-const MAX_SERIAL = 2_147_483_647;
 const SUMMARY = { id: true, pid: true, name: true } as const;
 
 /**
@@ -17,7 +18,7 @@ export class ProductLookupRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   findById(storeId: number, id: number, manager?: EntityManager): Promise<ProductSummary | null> {
-    if (!Number.isInteger(id) || id < 1 || id > MAX_SERIAL) return Promise.resolve(null);
+    if (!Number.isInteger(id) || id < 1 || id > MAX_INT4) return Promise.resolve(null);
     return (manager ?? this.dataSource.manager).findOne(Product, { select: SUMMARY, where: { storeId, id } });
   }
 
@@ -26,8 +27,8 @@ export class ProductLookupRepository {
   }
 
   /** By numeric `id`, else by `pid` (decisions §6: a path `{id}` accepts both). */
-  async findByRef(storeId: number, ref: string, manager?: EntityManager): Promise<ProductSummary | null> {
-    const byId = /^\d{1,10}$/.test(ref) ? await this.findById(storeId, Number(ref), manager) : null;
-    return byId ?? this.findByPid(storeId, ref, manager);
+  findByRef(storeId: number, ref: string, manager?: EntityManager): Promise<ProductSummary | null> {
+    const parsed = parseRef(ref);
+    return 'id' in parsed ? this.findById(storeId, parsed.id, manager) : this.findByPid(storeId, parsed.publicId, manager);
   }
 }

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorResponseDto } from '../../../common/http/error-response.dto';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflict, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
 import { PaginationQueryDto, pageRequest, paginated } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
-import { ApiCatalogId, ApiValidationFailed } from '../catalog-api.decorators';
+import { ApiCatalogId } from '../catalog-api.decorators';
 import {
   CreatePlanDto,
   PlanCreatedResponseDto,
@@ -30,7 +30,7 @@ export class PlansController {
   @RequireScopes('plans.write')
   @ApiOperation({ summary: 'Create a plan of a recurring product (also `POST /v1/plan`)' })
   @ApiCreatedResponse({ type: PlanCreatedResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, example: { status: 'error', message: 'Product not found.' } })
+  @ApiNotFound(undefined, 'Product not found.')
   @ApiValidationFailed()
   async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePlanDto): Promise<PlanCreatedResponseDto> {
     const view = await this.plans.create(principal.storeId, dto);
@@ -77,10 +77,7 @@ export class PlansController {
   @ApiOperation({ summary: 'Delete a plan (not when it has approved or refunded sales)' })
   @ApiCatalogId('plan')
   @ApiOkResponse({ type: PlanDeletedResponseDto })
-  @ApiConflictResponse({
-    type: ErrorResponseDto,
-    example: { status: 'error', message: 'This plan has one or more sales and cannot be deleted.' },
-  })
+  @ApiConflict('This plan has one or more sales and cannot be deleted.')
   async delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<PlanDeletedResponseDto> {
     await this.plans.delete(principal.storeId, id);
     return { status: 'success', message: 'Plan deleted successfully.' };

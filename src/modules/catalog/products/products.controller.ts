@@ -1,17 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { ErrorResponseDto, MissingFieldsResponseDto } from '../../../common/http/error-response.dto';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiConflict, ApiValidationFailed } from '../../../common/http/api-docs';
+import { MissingFieldsResponseDto } from '../../../common/http/error-response.dto';
 import { PaginationQueryDto, pageRequest, paginated } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
-import { ApiCatalogId, ApiValidationFailed } from '../catalog-api.decorators';
+import { ApiCatalogId } from '../catalog-api.decorators';
 import {
   CreateProductDto,
   ProductCreatedResponseDto,
@@ -98,11 +92,7 @@ export class ProductsController {
   })
   @ApiCatalogId('product')
   @ApiOkResponse({ type: ProductDeletedResponseDto })
-  @ApiConflictResponse({
-    description: 'The product has approved or refunded sales.',
-    type: ErrorResponseDto,
-    example: { status: 'error', message: 'This product has one or more sales and cannot be deleted.' },
-  })
+  @ApiConflict('This product has one or more sales and cannot be deleted.', 'The product has approved or refunded sales.')
   async delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ProductDeletedResponseDto> {
     const product = await this.products.delete(principal.storeId, id);
     return { status: 'success', message: 'Product deleted successfully.', data: { id: product.id, product_pid: product.pid } };
@@ -119,11 +109,7 @@ export class ProductsController {
   })
   @ApiCatalogId('product')
   @ApiOkResponse({ type: PublishResponseDto })
-  @ApiConflictResponse({
-    description: 'Already submitted (pending or approved).',
-    type: ErrorResponseDto,
-    example: { status: 'error', message: 'Product is already in review.' },
-  })
+  @ApiConflict('Product is already in review.', 'Already submitted (pending or approved).')
   @ApiUnprocessableEntityResponse({
     description: 'Requirements not met: `missing_fields` names each one.',
     type: MissingFieldsResponseDto,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Trim } from '../../../common/http/transforms';
 import { DISCOUNT_STATUS_INPUTS, DISCOUNT_TYPE_INPUTS, MAX_CODE_LENGTH } from '../discount-input';
 import {
   booleanRule,
@@ -13,8 +13,6 @@ import {
   usesLimitRule,
   valueRule,
 } from './discount-rules';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export const CODE_DESCRIPTION =
   'Unique per store, ignoring case (`save10` and `SAVE10` are the same code). Letters, digits, `-` and `_`; ' +
@@ -38,7 +36,7 @@ export const EXPIRY_DESCRIPTION =
 
 export class CreateDiscountDto {
   @ApiProperty({ example: 'SAVE10', maxLength: MAX_CODE_LENGTH, description: CODE_DESCRIPTION })
-  @Transform(trim)
+  @Trim()
   @Rule(codeRule(true))
   code: string;
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 
 /** Spec §2.5, exactly. */
 export class DiscountDto {
@@ -33,12 +34,8 @@ export class DiscountUpdatedResponseDto extends DiscountResponseDto {
   @ApiProperty({ example: 'Discount updated successfully.' }) message: string;
 }
 
-export class DiscountListResponseDto {
-  @ApiProperty({ example: 'success', enum: ['success'] }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class DiscountListResponseDto extends PageEnvelopeDto {
+  @ApiProperty({ example: 'success', enum: ['success'] }) declare status: 'success';
   @ApiProperty({ type: [DiscountDto] }) discounts: DiscountDto[];
 }
 

@@ -1,12 +1,12 @@
 import { ValidateBy } from 'class-validator';
 import { hasAtMostTwoDecimals } from '../../../common/money';
+import { MAX_INT4 } from '../../../common/http/path-id';
 import {
   codeProblem,
   DATE_TIME_MESSAGE,
   DISCOUNT_STATUS_INPUTS,
   DISCOUNT_TYPE_INPUTS,
   MAX_DISCOUNT_VALUE,
-  MAX_INT,
   normaliseStatus,
   normaliseType,
   parseDateTime,
@@ -73,7 +73,7 @@ export const statusRule: Check = (value) => {
 export const productIdsRule: Check = (value) => {
   if (isAbsent(value)) return null;
   const ok =
-    Array.isArray(value) && value.every((id) => typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT);
+    Array.isArray(value) && value.every((id) => typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT4);
   if (!ok) return 'product_ids must be an array of product ids (positive integers).';
   if (value.length > 1000) return 'product_ids may hold at most 1000 products.';
   return null;
@@ -83,7 +83,7 @@ export const usesLimitRule: Check = (value) => {
   if (isAbsent(value)) return null;
   if (typeof value !== 'number' || !Number.isInteger(value)) return 'uses_limit must be an integer.';
   if (value < 1) return 'uses_limit must be at least 1.';
-  if (value > MAX_INT) return `uses_limit must be at most ${MAX_INT}.`;
+  if (value > MAX_INT4) return `uses_limit must be at most ${MAX_INT4}.`;
   return null;
 };
 

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Trim } from '../../../common/http/transforms';
 import { DISCOUNT_STATUS_INPUTS, DISCOUNT_TYPE_INPUTS, MAX_CODE_LENGTH } from '../discount-input';
 import {
   CODE_DESCRIPTION,
@@ -24,12 +24,10 @@ import {
   valueRule,
 } from './discount-rules';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-
 /** Every field optional; only the fields sent change. The same rules as creation apply. */
 export class UpdateDiscountDto {
   @ApiPropertyOptional({ example: 'SAVE15', maxLength: MAX_CODE_LENGTH, description: CODE_DESCRIPTION })
-  @Transform(trim)
+  @Trim()
   @Rule(codeRule(false))
   code?: string;
 

@@ -6,9 +6,8 @@ import {
   ApiOperation,
   ApiTags,
   ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { ValidationErrorResponseDto } from '../../../common/http/error-response.dto';
+import { ApiValidationFailed } from '../../../common/http/api-docs';
 import { Public } from '../auth/auth.decorators';
 import { basicCredentials } from './client-credentials';
 import { RevokeRequestDto, TokenRequestDto } from './dto/token-request.dto';
@@ -35,7 +34,7 @@ export class OAuthTokenController {
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiBadRequestResponse({ type: OAuthErrorResponseDto })
   @ApiUnauthorizedResponse({ type: OAuthErrorResponseDto, description: 'Invalid credentials (invalid_client).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto })
+  @ApiValidationFailed()
   token(@Body() body: TokenRequestDto, @Headers('authorization') authorization?: string): Promise<TokenResponseDto> {
     return this.tokens.token({ ...body, ...basicCredentials(authorization) });
   }

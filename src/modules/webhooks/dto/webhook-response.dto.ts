@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 import { ORDER_EVENT_KINDS, OrderEventKind } from '../../billing/events/order-events';
 
 export class WebhookProductDto {
@@ -44,12 +45,7 @@ export class WebhookMessageResponseDto extends WebhookResponseDto {
   @ApiProperty({ example: 'Webhook created.' }) message: string;
 }
 
-export class WebhookListResponseDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class WebhookListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: [WebhookDto] }) webhooks: WebhookDto[];
 }
 
@@ -114,12 +110,7 @@ export class WebhookDeliveryDto {
   @ApiProperty({ example: '2025-03-01T10:15:29.981000Z' }) created_at: string;
 }
 
-export class WebhookDeliveryListResponseDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class WebhookDeliveryListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
 }
 

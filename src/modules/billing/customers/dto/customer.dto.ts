@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PaginationQueryDto } from '../../../../common/pagination/pagination';
+import { PageEnvelopeDto, PaginationQueryDto } from '../../../../common/pagination/pagination';
 
 export class CustomerDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
@@ -17,12 +17,7 @@ export class CustomerEnvelopeDto {
   @ApiProperty({ type: CustomerDto }) customer: CustomerDto;
 }
 
-export class CustomerListDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class CustomerListDto extends PageEnvelopeDto {
   @ApiProperty({ type: [CustomerDto] }) customers: CustomerDto[];
 }
 

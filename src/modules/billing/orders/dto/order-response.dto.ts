@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { PaginationQueryDto } from '../../../../common/pagination/pagination';
+import { PageEnvelopeDto, PaginationQueryDto } from '../../../../common/pagination/pagination';
 import { ORDER_STATUSES, OrderStatus } from '../order-status';
 
 export class OrderProductDto {
@@ -106,14 +106,6 @@ export class OrderEnvelopeDto {
 
 export class RefundResponseDto extends OrderEnvelopeDto {
   @ApiProperty({ example: 'Order refunded successfully.' }) message: string;
-}
-
-class PageEnvelopeDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
 }
 
 export class OrderListDto extends PageEnvelopeDto {

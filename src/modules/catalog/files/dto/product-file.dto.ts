@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+import { Trim } from '../../../../common/http/transforms';
 
 /**
  * Body of `POST /v1/products/{id}/files`: a multipart upload (field `file`, optional `name`), or
@@ -15,7 +13,7 @@ export class CreateProductFileDto {
     description: 'Display name. Required with `link`; for uploads it defaults to the uploaded file name.',
   })
   @IsOptional()
-  @Transform(trim)
+  @Trim()
   @IsString({ message: 'name must be a string.' })
   @IsNotEmpty({ message: 'name must not be empty.' })
   @MaxLength(200, { message: 'name must be at most 200 characters.' })
@@ -23,7 +21,7 @@ export class CreateProductFileDto {
 
   @ApiPropertyOptional({ example: 'https://drive.example.com/guia.pdf', description: 'External link (JSON form).' })
   @IsOptional()
-  @Transform(trim)
+  @Trim()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'link must be an http(s) URL.' })
   @MaxLength(2048, { message: 'link must be at most 2048 characters.' })
   link?: string;

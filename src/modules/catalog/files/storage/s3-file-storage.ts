@@ -2,17 +2,11 @@ import { DeleteObjectCommand, GetObjectCommand, S3Client, S3ServiceException } f
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
+import type { AppConfig } from '../../../../config/app-config';
 import { ByteCounter } from './byte-counter';
 import { ByteRange, FileStorage, StoredObjectMissing } from './file-storage';
 
-export interface S3StorageSettings {
-  bucket: string;
-  region: string;
-  endpoint?: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  forcePathStyle: boolean;
-}
+export type S3StorageSettings = Omit<Extract<AppConfig['storage'], { driver: 's3' }>, 'driver'>;
 
 /** Multipart parts of 8 MiB, four in flight: at most ~32 MiB of an upload is held in memory. */
 const PART_SIZE = 8 * 1024 * 1024;

@@ -1,16 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { MAX_INT4 } from '../../../../common/http/path-id';
+import { Trim } from '../../../../common/http/transforms';
+import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
 import { MAX_PRICE } from '../../products/dto/product.dto';
 import type { PlanInterval } from '../plan.entity';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const INTERVALS: PlanInterval[] = ['day', 'week', 'month', 'year'];
 
 const PlanName = () =>
   applyDecorators(
-    Transform(trim),
+    Trim(),
     IsString({ message: 'name must be a string.' }),
     IsNotEmpty({ message: 'name is required.' }),
     MaxLength(255, { message: 'name must be at most 255 characters.' }),
@@ -34,7 +35,7 @@ export class CreatePlanDto {
   @IsOptional()
   @IsInt({ message: 'product_id must be an integer.' })
   @Min(1, { message: 'product_id must be at least 1.' })
-  @Max(2147483647, { message: 'product_id is too large.' })
+  @Max(MAX_INT4, { message: 'product_id is too large.' })
   product_id?: number;
 
   @ApiPropertyOptional({ example: 'prod_4fQ9xZ2LmN8pR1sT' })
@@ -111,12 +112,7 @@ export class PlanUpdatedResponseDto extends PlanResponseDto {
   @ApiProperty({ example: 'Plan updated successfully.' }) message: string;
 }
 
-export class PlanListResponseDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class PlanListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: [PlanDto] }) plans: PlanDto[];
 }
 
@@ -149,12 +145,7 @@ class SubscriberPlanDto {
 }
 
 /** Spec 2.11 with `plan` and `subscribers`. */
-export class SubscriberListResponseDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class SubscriberListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: SubscriberPlanDto }) plan: SubscriberPlanDto;
   @ApiProperty({ type: [SubscriberDto] }) subscribers: SubscriberDto[];
 }

@@ -1,16 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Trim } from '../../../../common/http/transforms';
+import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
 import type { ProductReviewStatus, ProductType } from '../product.entity';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const httpUrl = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 /** numeric(12,2) holds at most 9,999,999,999.99. */
 export const MAX_PRICE = 9_999_999_999.99;
 
 export class CreateProductDto {
   @ApiProperty({ example: 'Guia de Marketing Digital', maxLength: 255 })
-  @Transform(trim)
+  @Trim()
   @IsString({ message: 'name must be a string.' })
   @IsNotEmpty({ message: 'name is required.' })
   @MaxLength(255, { message: 'name must be at most 255 characters.' })
@@ -36,35 +36,35 @@ export class CreateProductDto {
 
   @ApiPropertyOptional({ type: String, example: 'https://example.com/guia', nullable: true })
   @IsOptional()
-  @Transform(trim)
+  @Trim()
   @IsUrl(httpUrl, { message: 'sale_page_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'sale_page_url must be at most 2048 characters.' })
   sale_page_url?: string | null;
 
   @ApiPropertyOptional({ type: String, example: 'https://example.com/guia.png', nullable: true })
   @IsOptional()
-  @Transform(trim)
+  @Trim()
   @IsUrl(httpUrl, { message: 'image_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'image_url must be at most 2048 characters.' })
   image_url?: string | null;
 
   @ApiPropertyOptional({ type: String, example: 'Educação', nullable: true, maxLength: 100 })
   @IsOptional()
-  @Transform(trim)
+  @Trim()
   @IsString({ message: 'category must be a string.' })
   @MaxLength(100, { message: 'category must be at most 100 characters.' })
   category?: string | null;
 
   @ApiPropertyOptional({ type: String, example: 'Marketing', nullable: true, maxLength: 100 })
   @IsOptional()
-  @Transform(trim)
+  @Trim()
   @IsString({ message: 'subcategory must be a string.' })
   @MaxLength(100, { message: 'subcategory must be at most 100 characters.' })
   subcategory?: string | null;
 
   @ApiPropertyOptional({ type: String, example: '+258841234567', nullable: true })
   @IsOptional()
-  @Transform(trim)
+  @Trim()
   @IsString({ message: 'contact_number must be a string.' })
   @Matches(/^\+?[0-9][0-9 ()-]{5,30}$/, { message: 'contact_number must be a phone number.' })
   contact_number?: string | null;
@@ -74,7 +74,7 @@ export class CreateProductDto {
 export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['name', 'type'] as const)) {
   @ApiPropertyOptional({ example: 'Guia de Marketing Digital (2ª edição)', maxLength: 255 })
   @ValidateIf((_, value) => value !== undefined)
-  @Transform(trim)
+  @Trim()
   @IsString({ message: 'name must be a string.' })
   @IsNotEmpty({ message: 'name is required.' })
   @MaxLength(255, { message: 'name must be at most 255 characters.' })
@@ -117,12 +117,7 @@ export class ProductUpdatedResponseDto extends ProductResponseDto {
   @ApiProperty({ example: 'Product updated successfully.' }) message: string;
 }
 
-export class ProductListResponseDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: 'integer', example: 1 }) page: number;
-  @ApiProperty({ type: 'integer', example: 15 }) per_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) last_page: number;
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+export class ProductListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: [ProductDto] }) products: ProductDto[];
 }
 
