@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { parseIntId } from '../../common/http/path-id';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import type { OrderEventKind } from '../billing/events/order-events';
@@ -83,9 +84,10 @@ export class WebhooksRepository {
 
   /** A product of the store by numeric id or `pid`. */
   async findStoreProduct(storeId: number, ref: number | string): Promise<WebhookProductRef | null> {
-    const byId = typeof ref === 'number' || /^\d+$/.test(ref);
-    const product = byId
-      ? await this.products.findOne({ where: { storeId, id: Number(ref) }, select: { id: true, pid: true, name: true } })
+    // An id outside int4 names no product (and must not reach PostgreSQL as one).
+    const id = parseIntId(String(ref));
+    const product = id !== null
+      ? await this.products.findOne({ where: { storeId, id }, select: { id: true, pid: true, name: true } })
       : null;
     const found = product ?? (typeof ref === 'string' ? await this.products.findOne({ where: { storeId, pid: ref }, select: { id: true, pid: true, name: true } }) : null);
     return found ? { id: found.id, pid: found.pid, name: found.name } : null;

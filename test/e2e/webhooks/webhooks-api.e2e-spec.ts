@@ -60,7 +60,7 @@ describe('Webhooks API', () => {
     });
 
     it('422 for a product of another store, or one that does not exist', async () => {
-      for (const ref of [otherProduct.id, otherProduct.pid, 999999, 'prd_nope']) {
+      for (const ref of [otherProduct.id, otherProduct.pid, 999999, 3000000000, '99999999999', 'prd_nope']) {
         const res = await create(seller, { url: 'https://example.com/x', events: ['order_approved'], product_details: ref }).expect(422);
         expect(res.body).toEqual({
           status: 'error',
