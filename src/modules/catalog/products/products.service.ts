@@ -104,14 +104,15 @@ export class ProductsService {
   }
 
   /** spec §4.6: submits the product for review once every requirement holds. */
-  publish(storeId: number, idOrPid: string): Promise<Product> {
+  async publish(storeId: number, idOrPid: string): Promise<Product> {
+    // Read before the transaction: every query inside it must go through its connection.
+    const currency = await this.currencyOf(storeId);
     return inTransaction(this.dataSource, async (manager) => {
       const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
       if (!product) throw new NotFoundError();
       const next = nextReviewStatus(product.status2, 'publish');
       if (!next) throw new ConflictError('Product is already in review.');
-      const [currency, fileCount, planCount] = await Promise.all([
-        this.currencyOf(storeId),
+      const [fileCount, planCount] = await Promise.all([
         this.files.countForProduct(storeId, product.id, manager),
         this.plans.countForProduct(storeId, product.id, manager),
       ]);
