@@ -25,7 +25,10 @@ export interface Service {
 
 /** The service as a real process: `node dist/src/main.js`, or `src/main.ts` through ts-node. */
 export function startService(options: { ts: boolean; env: Record<string, string> }): Service {
-  const args = options.ts ? ['-r', 'ts-node/register/transpile-only', 'src/main.ts'] : ['dist/src/main.js'];
+  // BENCH_SERVICE_NODE_ARGS reaches the service only (not the load generator): `--prof` or
+  // `--heapsnapshot-signal=SIGUSR2` to see where a scenario spends its time or memory.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, ...(options.ts ? ['-r', 'ts-node/register/transpile-only', 'src/main.ts'] : ['dist/src/main.js'])];
   let out = '';
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
