@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { EntityColumns } from '../../../database/raw-rows';
 import { Customer } from './customer.entity';
 
 export interface CustomerDetails {
@@ -14,7 +15,11 @@ export interface CustomerDetails {
 
 @Injectable()
 export class CustomersRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly columns: EntityColumns<Customer>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, Customer);
+  }
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -25,7 +30,7 @@ export class CustomersRepository {
    * new email racing each other both land on the same row (unique store_id + email).
    */
   async upsert(manager: EntityManager, details: CustomerDetails): Promise<Customer> {
-    const rows: Array<{ id: number }> = await manager.query(
+    const rows: Array<Record<string, unknown>> = await manager.query(
       `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (store_id, email) DO UPDATE
@@ -33,10 +38,10 @@ export class CustomersRepository {
              mobile_number = EXCLUDED.mobile_number,
              payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number),
              updated_at = now()
-       RETURNING id`,
+       RETURNING ${this.columns.returning()}`,
       [details.storeId, details.email.trim().toLowerCase(), details.name, details.mobileNumber, details.paymentNumber],
     );
-    return manager.findOneByOrFail(Customer, { id: rows[0].id });
+    return this.columns.hydrate(rows[0]);
   }
 
   findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {

@@ -51,8 +51,9 @@ export class OrdersService {
   async create(storeId: number, input: CreateOrderDto): Promise<CheckoutSession> {
     if (input.from_order) return this.reuse(storeId, input.from_order);
 
-    const product = await this.catalog.findProductByPid(storeId, input.product_pid);
-    if (!product) throw new NotFoundError('Product not found.');
+    const found = await this.catalog.findProductForOrder(storeId, input.product_pid);
+    if (!found) throw new NotFoundError('Product not found.');
+    const { product, currency } = found;
     let planId: number | null = null;
     if (input.plan_id) {
       const plan = await this.catalog.findPlanByPublicId(storeId, input.plan_id);
@@ -62,8 +63,6 @@ export class OrdersService {
     } else if (product.type === 'recurring') {
       throw ValidationError.field('plan_id', 'plan_id is required for recurring products.');
     }
-    const store = await this.catalog.findStore(storeId);
-    if (!store) throw new NotFoundError();
 
     const originalAmount = toCents(input.amount);
     const payToken = newPayToken();
@@ -95,7 +94,7 @@ export class OrdersService {
         planId,
         customerId: customer.id,
         status: 'pending',
-        currency: store.currency,
+        currency,
         originalAmount,
         discountAmount,
         amount: originalAmount - discountAmount,
@@ -133,9 +132,9 @@ export class OrdersService {
   }
 
   async get(storeId: number, ref: string): Promise<OrderView> {
-    const order = await this.orders.findOfStore(storeId, ref);
-    if (!order) throw new NotFoundError();
-    return (await this.views([order]))[0];
+    const view = await this.orders.findViewOfStore(storeId, ref);
+    if (!view) throw new NotFoundError();
+    return view;
   }
 
   /** `POST /v1/orders/{id}/refund` (decisions §9): approved → refunded, sends `order_refund`. */
