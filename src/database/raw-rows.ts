@@ -1,4 +1,5 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { preparedStatement } from './prepared-statements';
 
 /**
  * Hand-written SQL for the hot paths, with rows turned into the same entities TypeORM would give.
@@ -8,6 +9,8 @@ import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral 
  */
 export class EntityColumns<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
+  /** INSERT statements by column list: a handful per entity. */
+  private readonly inserts = new Map<string, () => string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -60,10 +63,14 @@ export class EntityColumns<T extends ObjectLiteral> {
       names.push(`"${column.databaseName}"`);
       params.push(this.dataSource.driver.preparePersistentValue(value, column));
     }
-    const rows: Array<Record<string, unknown>> = await manager.query(
-      `INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.returning()}`,
-      params,
-    );
+    const key = names.join(', ');
+    let statement = this.inserts.get(key);
+    if (!statement) {
+      const text = `INSERT INTO ${this.table} (${key}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.returning()}`;
+      statement = preparedStatement(this.dataSource, text);
+      this.inserts.set(key, statement);
+    }
+    const rows: Array<Record<string, unknown>> = await manager.query(statement(), params);
     return this.hydrate(rows[0]);
   }
 }

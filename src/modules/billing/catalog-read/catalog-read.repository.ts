@@ -6,6 +6,7 @@ import { OrderBump } from '../../catalog/order-bumps/order-bump.entity';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Store } from '../../identity/sellers/store.entity';
+import { preparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 
 /**
@@ -15,14 +16,16 @@ import { EntityColumns } from '../../../database/raw-rows';
 @Injectable()
 export class CatalogReadRepository {
   private readonly productColumns: EntityColumns<Product>;
-  private readonly productForOrderSql: string;
+  private readonly productForOrder: () => string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.productColumns = new EntityColumns(dataSource, Product);
-    this.productForOrderSql =
+    this.productForOrder = preparedStatement(
+      dataSource,
       `SELECT ${this.productColumns.select('p')}, "s"."currency" AS "store_currency" ` +
       `FROM ${this.productColumns.table} "p" JOIN "stores" "s" ON "s"."id" = "p"."store_id" ` +
-      `WHERE "p"."store_id" = $1 AND "p"."pid" = $2`;
+        `WHERE "p"."store_id" = $1 AND "p"."pid" = $2`,
+    );
   }
 
   private m(manager?: EntityManager): EntityManager {
@@ -35,7 +38,7 @@ export class CatalogReadRepository {
 
   /** What order creation reads before its transaction, in one round trip: the product and the store's currency. */
   async findProductForOrder(storeId: number, pid: string): Promise<{ product: Product; currency: string } | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.productForOrderSql, [storeId, pid]);
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.productForOrder(), [storeId, pid]);
     if (!rows.length) return null;
     return { product: this.productColumns.hydrate(rows[0], 'p_'), currency: rows[0].store_currency as string };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { preparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 import { Customer } from './customer.entity';
 
@@ -16,9 +17,21 @@ export interface CustomerDetails {
 @Injectable()
 export class CustomersRepository {
   private readonly columns: EntityColumns<Customer>;
+  private readonly upsertStatement: () => string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, Customer);
+    this.upsertStatement = preparedStatement(
+      dataSource,
+      `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (store_id, email) DO UPDATE
+         SET name = EXCLUDED.name,
+             mobile_number = EXCLUDED.mobile_number,
+             payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number),
+             updated_at = now()
+       RETURNING ${this.columns.returning()}`,
+    );
   }
 
   private m(manager?: EntityManager): EntityManager {
@@ -31,14 +44,7 @@ export class CustomersRepository {
    */
   async upsert(manager: EntityManager, details: CustomerDetails): Promise<Customer> {
     const rows: Array<Record<string, unknown>> = await manager.query(
-      `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (store_id, email) DO UPDATE
-         SET name = EXCLUDED.name,
-             mobile_number = EXCLUDED.mobile_number,
-             payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number),
-             updated_at = now()
-       RETURNING ${this.columns.returning()}`,
+      this.upsertStatement(),
       [details.storeId, details.email.trim().toLowerCase(), details.name, details.mobileNumber, details.paymentNumber],
     );
     return this.columns.hydrate(rows[0]);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { preparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
@@ -29,7 +30,8 @@ export class OrdersRepository {
     customers: EntityColumns<Customer>;
     subscriptions: EntityColumns<Subscription>;
     bumps: EntityColumns<OrderBumpItem>;
-    sql: string;
+    byIdOrNumber: () => string;
+    byNumber: () => string;
   };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -53,7 +55,15 @@ export class OrdersRepository {
       `LEFT JOIN ${plans.table} pl ON pl.id = o.plan_id ` +
       `LEFT JOIN ${subscriptions.table} s ON s.order_id = o.id ` +
       `WHERE o.store_id = $1 AND `;
-    this.view = { products, plans, customers, subscriptions, bumps, sql };
+    this.view = {
+      products,
+      plans,
+      customers,
+      subscriptions,
+      bumps,
+      byIdOrNumber: preparedStatement(dataSource, `${sql}(o.id = $2 OR o.order_number = $3)`),
+      byNumber: preparedStatement(dataSource, `${sql}o.order_number = $2`),
+    };
   }
 
   private m(manager?: EntityManager): EntityManager {
@@ -89,7 +99,7 @@ export class OrdersRepository {
   async findViewOfStore(storeId: number, ref: string): Promise<OrderView | null> {
     const numeric = /^\d{1,9}$/.test(ref);
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      this.view.sql + (numeric ? '(o.id = $2 OR o.order_number = $3)' : 'o.order_number = $2'),
+      numeric ? this.view.byIdOrNumber() : this.view.byNumber(),
       numeric ? [storeId, Number(ref), ref] : [storeId, ref],
     );
     if (!rows.length) return null;
