@@ -62,11 +62,20 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
     if (!jobId) throw new Error(`Webhook delivery ${deliveryId} could not be queued.`);
   }
 
-  /** Starts `concurrency` independent pollers, so a hanging receiver holds only one of them. */
+  /**
+   * Starts `concurrency` independent pollers, so a hanging receiver holds only one of them. A
+   * poller that found a job looks again at once: pg-boss otherwise waits out the polling interval
+   * after every batch, which capped deliveries at `concurrency` per second.
+   */
   async work(concurrency: number, handler: (job: DeliveryJob) => Promise<void>): Promise<void> {
     for (let i = 0; i < concurrency; i++) {
-      await this.boss.work<DeliveryJob>(DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-        await handler(job.data);
+      let workerId = '';
+      workerId = await this.boss.work<DeliveryJob>(DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+        try {
+          await handler(job.data);
+        } finally {
+          this.boss.notifyWorker(workerId);
+        }
       });
     }
   }
