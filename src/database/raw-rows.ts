@@ -7,10 +7,20 @@ import { preparedStatement } from './prepared-statements';
  * that is all of its time but the round trips, so the requests issue SQL and use the entity
  * metadata only to name the columns and apply the column types and transformers (money as cents).
  */
+/** Values as loaded, to tell which columns a caller changed (what `manager.save` compares). */
+const loaded = new WeakMap<object, Map<string, unknown>>();
+
+/** A comparable form of a column value: dates by instant, objects (json) by content. */
+function comparable(value: unknown): unknown {
+  if (value instanceof Date) return value.getTime();
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return value;
+}
+
 export class EntityColumns<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
-  /** INSERT statements by column list: a handful per entity. */
-  private readonly inserts = new Map<string, () => string>();
+  /** INSERT and UPDATE statements by column list: a handful per entity. */
+  private readonly statements = new Map<string, () => string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,6 +54,61 @@ export class EntityColumns<T extends ObjectLiteral> {
     return entity;
   }
 
+  /** As `hydrate`, remembering the loaded values so `saveChanges` can write only what changed. */
+  hydrateTracked(row: Record<string, unknown>, prefix = ''): T {
+    const entity = this.hydrate(row, prefix);
+    this.remember(entity);
+    return entity;
+  }
+
+  private remember(entity: T): void {
+    loaded.set(entity, new Map(this.metadata.columns.map((c) => [c.propertyName, comparable(c.getEntityValue(entity))])));
+  }
+
+  private statement(key: string, text: () => string): () => string {
+    let statement = this.statements.get(key);
+    if (!statement) {
+      statement = preparedStatement(this.dataSource, text());
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * What `manager.save` does to a loaded entity, in one statement: an UPDATE of the columns whose
+   * value changed since `hydrateTracked`, with the update date column set by the database, or no
+   * query at all when nothing changed. An entity not loaded here goes through `manager.save`.
+   */
+  async saveChanges(manager: EntityManager, entity: T): Promise<T> {
+    const before = loaded.get(entity);
+    if (!before) return manager.save(this.metadata.target as EntityTarget<T>, entity);
+    const primary = this.metadata.primaryColumns[0];
+    const updateDate = this.metadata.updateDateColumn;
+    const names: string[] = [];
+    const params: unknown[] = [primary.getEntityValue(entity)];
+    for (const column of this.metadata.columns) {
+      if (column === primary || column === updateDate || column.isCreateDate) continue;
+      const value = column.getEntityValue(entity);
+      if (value === undefined || comparable(value) === before.get(column.propertyName)) continue;
+      names.push(column.databaseName);
+      params.push(this.dataSource.driver.preparePersistentValue(value, column));
+    }
+    if (!names.length) return entity;
+    const statement = this.statement(`update:${names.join(',')}`, () => {
+      const set = names.map((name, i) => `"${name}" = $${i + 2}`);
+      if (updateDate) set.push(`"${updateDate.databaseName}" = CURRENT_TIMESTAMP`);
+      const returning = updateDate ? ` RETURNING "${updateDate.databaseName}"` : '';
+      return `UPDATE ${this.table} SET ${set.join(', ')} WHERE "${primary.databaseName}" = $1${returning}`;
+    });
+    const result: unknown = await manager.query(statement(), params);
+    if (updateDate) {
+      const [rows] = result as [Array<Record<string, unknown>>, number];
+      updateDate.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(rows[0][updateDate.databaseName], updateDate));
+    }
+    this.remember(entity);
+    return entity;
+  }
+
   /** As `hydrate`, or null when a LEFT JOIN found no row (its primary key is null). */
   hydrateOptional(row: Record<string, unknown>, prefix: string): T | null {
     const primary = this.metadata.primaryColumns[0];
@@ -64,13 +129,10 @@ export class EntityColumns<T extends ObjectLiteral> {
       params.push(this.dataSource.driver.preparePersistentValue(value, column));
     }
     const key = names.join(', ');
-    let statement = this.inserts.get(key);
-    if (!statement) {
-      const text = `INSERT INTO ${this.table} (${key}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.returning()}`;
-      statement = preparedStatement(this.dataSource, text);
-      this.inserts.set(key, statement);
-    }
+    const statement = this.statement(`insert:${key}`, () => {
+      return `INSERT INTO ${this.table} (${key}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.returning()}`;
+    });
     const rows: Array<Record<string, unknown>> = await manager.query(statement(), params);
-    return this.hydrate(rows[0]);
+    return this.hydrateTracked(rows[0]);
   }
 }

@@ -7,6 +7,7 @@ import { EntityColumns } from '../../../database/raw-rows';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Customer } from '../customers/customer.entity';
+import { Store } from '../../identity/sellers/store.entity';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
 import type { OrderView } from './order.mapper';
@@ -24,45 +25,59 @@ export interface OrderFilters {
 @Injectable()
 export class OrdersRepository {
   private readonly columns: EntityColumns<Order>;
-  private readonly view: {
+  private readonly related: {
     products: EntityColumns<Product>;
     plans: EntityColumns<Plan>;
     customers: EntityColumns<Customer>;
     subscriptions: EntityColumns<Subscription>;
+    stores: EntityColumns<Store>;
     bumps: EntityColumns<OrderBumpItem>;
-    byIdOrNumber: () => string;
-    byNumber: () => string;
+  };
+  private readonly statements: {
+    viewByIdOrNumber: () => string;
+    viewByNumber: () => string;
+    eventRows: () => string;
+    lockById: () => string;
+    byPayTokenHash: () => string;
+    bumpItemsOf: () => string;
   };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.columns = new EntityColumns(dataSource, Order);
-    const products = new EntityColumns(dataSource, Product);
-    const plans = new EntityColumns(dataSource, Plan);
-    const customers = new EntityColumns(dataSource, Customer);
-    const subscriptions = new EntityColumns(dataSource, Subscription);
-    const bumps = new EntityColumns(dataSource, OrderBumpItem);
+    const orders = (this.columns = new EntityColumns(dataSource, Order));
+    const related = (this.related = {
+      products: new EntityColumns(dataSource, Product),
+      plans: new EntityColumns(dataSource, Plan),
+      customers: new EntityColumns(dataSource, Customer),
+      subscriptions: new EntityColumns(dataSource, Subscription),
+      stores: new EntityColumns(dataSource, Store),
+      bumps: new EntityColumns(dataSource, OrderBumpItem),
+    });
     // The bumps come back as JSON with the column names as keys; price as text, so cents stay exact.
     const bumpsJson =
       `(SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, ` +
       `'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text) ORDER BY b.id) ` +
-      `FROM ${bumps.table} b WHERE b.order_id = o.id) AS "bumps"`;
-    const sql =
-      `SELECT ${this.columns.select('o')}, ${products.select('p')}, ${plans.select('pl')}, ${customers.select('c')}, ` +
-      `${subscriptions.select('s')}, ${bumpsJson} ` +
-      `FROM ${this.columns.table} o ` +
-      `JOIN ${products.table} p ON p.id = o.product_id ` +
-      `JOIN ${customers.table} c ON c.id = o.customer_id ` +
-      `LEFT JOIN ${plans.table} pl ON pl.id = o.plan_id ` +
-      `LEFT JOIN ${subscriptions.table} s ON s.order_id = o.id ` +
-      `WHERE o.store_id = $1 AND `;
-    this.view = {
-      products,
-      plans,
-      customers,
-      subscriptions,
-      bumps,
-      byIdOrNumber: preparedStatement(dataSource, `${sql}(o.id = $2 OR o.order_number = $3)`),
-      byNumber: preparedStatement(dataSource, `${sql}o.order_number = $2`),
+      `FROM ${related.bumps.table} b WHERE b.order_id = o.id) AS "bumps"`;
+    const relatedSelect =
+      `${related.products.select('p')}, ${related.plans.select('pl')}, ${related.customers.select('c')}, ` +
+      `${related.subscriptions.select('s')}, ${bumpsJson}`;
+    const relatedJoins =
+      `LEFT JOIN ${related.products.table} p ON p.id = o.product_id ` +
+      `LEFT JOIN ${related.customers.table} c ON c.id = o.customer_id ` +
+      `LEFT JOIN ${related.plans.table} pl ON pl.id = o.plan_id ` +
+      `LEFT JOIN ${related.subscriptions.table} s ON s.order_id = o.id `;
+    const view = `SELECT ${orders.select('o')}, ${relatedSelect} FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
+    const bumpColumns = related.bumps.select('b', '');
+    this.statements = {
+      viewByIdOrNumber: preparedStatement(dataSource, `${view}(o.id = $2 OR o.order_number = $3)`),
+      viewByNumber: preparedStatement(dataSource, `${view}o.order_number = $2`),
+      eventRows: preparedStatement(
+        dataSource,
+        `SELECT ${relatedSelect}, ${related.stores.select('st')} FROM ${orders.table} o ${relatedJoins}` +
+          `LEFT JOIN ${related.stores.table} st ON st.id = o.store_id WHERE o.id = $1`,
+      ),
+      lockById: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
+      byPayTokenHash: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`),
+      bumpItemsOf: preparedStatement(dataSource, `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`),
     };
   }
 
@@ -75,13 +90,15 @@ export class OrdersRepository {
     return this.columns.insert(manager, values);
   }
 
+  /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */
   save(manager: EntityManager, order: Order): Promise<Order> {
-    return manager.save(Order, order);
+    return this.columns.saveChanges(manager, order);
   }
 
   /** The order row, locked until the caller's transaction ends: concurrent changes queue here. */
-  lockById(manager: EntityManager, id: number): Promise<Order | null> {
-    return manager.createQueryBuilder(Order, 'o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne();
+  async lockById(manager: EntityManager, id: number): Promise<Order | null> {
+    const rows: Array<Record<string, unknown>> = await manager.query(this.statements.lockById(), [id]);
+    return rows.length ? this.columns.hydrateTracked(rows[0]) : null;
   }
 
   /** A store's order by numeric id or `order_number` (decisions §6). */
@@ -99,24 +116,42 @@ export class OrdersRepository {
   async findViewOfStore(storeId: number, ref: string): Promise<OrderView | null> {
     const numeric = /^\d{1,9}$/.test(ref);
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      numeric ? this.view.byIdOrNumber() : this.view.byNumber(),
+      numeric ? this.statements.viewByIdOrNumber() : this.statements.viewByNumber(),
       numeric ? [storeId, Number(ref), ref] : [storeId, ref],
     );
     if (!rows.length) return null;
-    const row = rows[0];
-    const { products, plans, customers, subscriptions, bumps } = this.view;
+    const related = this.relatedOf(rows[0]);
+    return { order: this.columns.hydrate(rows[0], 'o_'), ...related, product: related.product!, customer: related.customer! };
+  }
+
+  /**
+   * What an order event's payload shows besides the order and its affiliate, in one query on the
+   * event's transaction (it sees the subscription an approval has just started). Null where a row
+   * is missing, as separate lookups would give.
+   */
+  async eventRows(
+    manager: EntityManager,
+    orderId: number,
+  ): Promise<{ product: Product | null; plan: Plan | null; customer: Customer | null; store: Store | null; subscription: Subscription | null; bumps: OrderBumpItem[] }> {
+    const rows: Array<Record<string, unknown>> = await manager.query(this.statements.eventRows(), [orderId]);
+    if (!rows.length) return { product: null, plan: null, customer: null, store: null, subscription: null, bumps: [] };
+    return { ...this.relatedOf(rows[0]), store: this.related.stores.hydrateOptional(rows[0], 'st_') };
+  }
+
+  private relatedOf(row: Record<string, unknown>) {
+    const { products, plans, customers, subscriptions, bumps } = this.related;
     return {
-      order: this.columns.hydrate(row, 'o_'),
-      product: products.hydrate(row, 'p_'),
+      product: products.hydrateOptional(row, 'p_'),
       plan: plans.hydrateOptional(row, 'pl_'),
-      customer: customers.hydrate(row, 'c_'),
+      customer: customers.hydrateOptional(row, 'c_'),
       subscription: subscriptions.hydrateOptional(row, 's_'),
       bumps: ((row.bumps as Array<Record<string, unknown>> | null) ?? []).map((b) => bumps.hydrate(b)),
     };
   }
 
-  findByPayTokenHash(hash: string, manager?: EntityManager): Promise<Order | null> {
-    return this.m(manager).findOneBy(Order, { payTokenHash: hash });
+  async findByPayTokenHash(hash: string, manager?: EntityManager): Promise<Order | null> {
+    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.statements.byPayTokenHash(), [hash]);
+    return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
   findByOrderNumber(orderNumber: string, manager?: EntityManager): Promise<Order | null> {
@@ -151,8 +186,9 @@ export class OrdersRepository {
     return qb.orderBy('o.created_at', 'DESC').addOrderBy('o.id', 'DESC').skip(page.offset).take(page.perPage).getManyAndCount();
   }
 
-  bumpItemsOf(orderId: number, manager?: EntityManager): Promise<OrderBumpItem[]> {
-    return this.m(manager).find(OrderBumpItem, { where: { orderId }, order: { id: 'ASC' } });
+  async bumpItemsOf(orderId: number, manager?: EntityManager): Promise<OrderBumpItem[]> {
+    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.statements.bumpItemsOf(), [orderId]);
+    return rows.map((row) => this.related.bumps.hydrate(row));
   }
 
   async bumpItemsOfOrders(orderIds: number[]): Promise<Map<number, OrderBumpItem[]>> {
