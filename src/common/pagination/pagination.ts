@@ -28,6 +28,16 @@ export function pageRequest(query: PaginationQueryDto): PageRequest {
   return { page: query.page, perPage: query.per_page, offset: (query.page - 1) * query.per_page };
 }
 
+/**
+ * A list's total when its page already shows it, so the count query can be skipped: a short page
+ * is the last one (total = offset + rows) and an empty first page means none. Null: count.
+ */
+export function knownTotal(rowsOnPage: number, page: PageRequest): number | null {
+  if (rowsOnPage > 0 && rowsOnPage < page.perPage) return page.offset + rowsOnPage;
+  if (rowsOnPage === 0 && page.offset === 0) return 0;
+  return null;
+}
+
 export type PaginatedEnvelope<K extends string, T> = {
   status: 'success';
   page: number;

@@ -18,9 +18,14 @@ export interface CustomerDetails {
 export class CustomersRepository {
   private readonly columns: EntityColumns<Customer>;
   private readonly upsertStatement: () => string;
+  private readonly ofStoreStatement: () => string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, Customer);
+    this.ofStoreStatement = preparedStatement(
+      dataSource,
+      `SELECT ${this.columns.select('c', '')} FROM ${this.columns.table} c WHERE c.store_id = $1 AND c.id = $2`,
+    );
     this.upsertStatement = preparedStatement(
       dataSource,
       `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
@@ -50,8 +55,9 @@ export class CustomersRepository {
     return this.columns.hydrate(rows[0]);
   }
 
-  findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {
-    return this.m(manager).findOneBy(Customer, { storeId, id });
+  async findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {
+    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.ofStoreStatement(), [storeId, id]);
+    return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
   findById(id: number, manager?: EntityManager): Promise<Customer | null> {

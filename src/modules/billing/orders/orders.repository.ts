@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { PageRequest } from '../../../common/pagination/pagination';
+import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { preparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 import { Plan } from '../../catalog/plans/plan.entity';
@@ -40,6 +40,8 @@ export class OrdersRepository {
     lockById: () => string;
     byPayTokenHash: () => string;
     bumpItemsOf: () => string;
+    customerOrders: { page: () => string; count: () => string };
+    customerOrdersOfStatus: { page: () => string; count: () => string };
   };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -67,6 +69,14 @@ export class OrdersRepository {
       `LEFT JOIN ${related.subscriptions.table} s ON s.order_id = o.id `;
     const view = `SELECT ${orders.select('o')}, ${relatedSelect} FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
+    const customerOrders = (filter: string, next: number) => ({
+      page: preparedStatement(
+        dataSource,
+        `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE ${filter} ` +
+          `ORDER BY o.created_at DESC, o.id DESC LIMIT $${next} OFFSET $${next + 1}`,
+      ),
+      count: preparedStatement(dataSource, `SELECT count(*)::int AS total FROM ${orders.table} o WHERE ${filter}`),
+    });
     this.statements = {
       viewByIdOrNumber: preparedStatement(dataSource, `${view}(o.id = $2 OR o.order_number = $3)`),
       viewByNumber: preparedStatement(dataSource, `${view}o.order_number = $2`),
@@ -77,6 +87,8 @@ export class OrdersRepository {
       ),
       lockById: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
       byPayTokenHash: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`),
+      customerOrders: customerOrders('o.customer_id = $1', 2),
+      customerOrdersOfStatus: customerOrders('o.customer_id = $1 AND o.status = $2', 3),
       bumpItemsOf: preparedStatement(dataSource, `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`),
     };
   }
@@ -176,10 +188,19 @@ export class OrdersRepository {
     return this.page(qb, page);
   }
 
-  listOfCustomer(customerId: number, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
-    const qb = this.m().createQueryBuilder(Order, 'o').where('o.customer_id = :customerId', { customerId });
-    if (status) qb.andWhere('o.status = :status', { status });
-    return this.page(qb, page);
+  /**
+   * A customer's orders, newest first, read in the order of the (customer_id[, status], created_at,
+   * id) indexes; counted only when the page does not tell the total (see knownTotal).
+   */
+  async listOfCustomer(customerId: number, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
+    const { page: pageOf, count } = status ? this.statements.customerOrdersOfStatus : this.statements.customerOrders;
+    const params: unknown[] = status ? [customerId, status] : [customerId];
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(pageOf(), [...params, page.perPage, page.offset]);
+    const orders = rows.map((row) => this.columns.hydrate(row));
+    const known = knownTotal(orders.length, page);
+    if (known !== null) return [orders, known];
+    const [{ total }]: Array<{ total: number }> = await this.dataSource.query(count(), params);
+    return [orders, total];
   }
 
   private page(qb: SelectQueryBuilder<Order>, page: PageRequest): Promise<[Order[], number]> {
