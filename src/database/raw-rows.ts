@@ -116,6 +116,39 @@ export class EntityColumns<T extends ObjectLiteral> {
   }
 
   /**
+   * `insert`, with some columns taken from the row of another data-modifying statement run in the
+   * same statement (`WITH src AS (…) INSERT … VALUES (…, (SELECT id FROM src))`): two writes that
+   * must commit together, atomic without a transaction's BEGIN and COMMIT round trips. The source
+   * statement's parameters are $1…$n; `from` maps properties to expressions over `src`.
+   */
+  async insertWith(
+    manager: EntityManager,
+    values: Partial<T>,
+    source: { key: string; text: string; params: unknown[]; from: Partial<Record<keyof T & string, string>> },
+  ): Promise<T> {
+    const names: string[] = [];
+    const expressions: string[] = [];
+    const params: unknown[] = [...source.params];
+    for (const column of this.metadata.columns) {
+      const from = source.from[column.propertyName as keyof T & string];
+      const value = column.getEntityValue(values);
+      if (from === undefined && value === undefined) continue;
+      names.push(`"${column.databaseName}"`);
+      if (from !== undefined) {
+        expressions.push(`(SELECT ${from} FROM src)`);
+      } else {
+        params.push(this.dataSource.driver.preparePersistentValue(value, column));
+        expressions.push(`$${params.length}`);
+      }
+    }
+    const statement = this.statement(`insert-with:${source.key}:${names.join(',')}`, () => {
+      return `WITH src AS (${source.text}) INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING ${this.returning()}`;
+    });
+    const rows: Array<Record<string, unknown>> = await manager.query(statement(), params);
+    return this.hydrateTracked(rows[0]);
+  }
+
+  /**
    * `INSERT … RETURNING *` of the given properties (the others take their column defaults), the
    * inserted row hydrated: what `manager.save` of a new entity gives, in one statement.
    */

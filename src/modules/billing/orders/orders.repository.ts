@@ -102,6 +102,14 @@ export class OrdersRepository {
     return this.columns.insert(manager, values);
   }
 
+  /**
+   * The order of a customer written by `customer` (a data-modifying statement returning the
+   * customer's `id`), both in one statement: they commit together without a transaction block.
+   */
+  insertWithCustomer(customer: { key: string; text: string; params: unknown[] }, values: Omit<Partial<Order>, 'customerId'>): Promise<Order> {
+    return this.columns.insertWith(this.dataSource.manager, values, { ...customer, from: { customerId: 'id' } });
+  }
+
   /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */
   save(manager: EntityManager, order: Order): Promise<Order> {
     return this.columns.saveChanges(manager, order);

@@ -8,9 +8,9 @@ import { PageRequest } from '../../../common/pagination/pagination';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AffiliatesService } from '../../affiliates/affiliates.service';
-import { CouponRedemptionService } from '../../discounts/coupon-redemption.service';
+import { CouponRedemptionService, CouponReservation } from '../../discounts/coupon-redemption.service';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
-import { CustomersRepository } from '../customers/customers.repository';
+import { CustomerDetails, CustomersRepository } from '../customers/customers.repository';
 import { UTM_KEYS } from '../events/order-event-payload';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { CreateOrderDto } from './dto/create-order.dto';
@@ -66,33 +66,21 @@ export class OrdersService {
 
     const originalAmount = toCents(input.amount);
     const payToken = newPayToken();
-    // Customer, coupon use, affiliate check and order commit together or not at all.
-    const order = await this.dataSource.transaction(async (manager) => {
-      const customer = await this.customers.upsert(manager, {
-        storeId,
-        email: input.customer.email,
-        name: input.customer.name.trim(),
-        mobileNumber: input.customer.mobile_number,
-        paymentNumber: input.customer.payment_number ?? null,
-      });
-      if (input.affiliate_id != null) await this.affiliates.findForOrder(storeId, input.affiliate_id, manager);
-      const coupon = input.coupon_code
-        ? await this.coupons.reserve(manager, {
-            storeId,
-            code: input.coupon_code,
-            productId: product.id,
-            amount: originalAmount,
-            customerEmail: customer.email,
-          })
-        : null;
+    const customerDetails: CustomerDetails = {
+      storeId,
+      email: input.customer.email,
+      name: input.customer.name.trim(),
+      mobileNumber: input.customer.mobile_number,
+      paymentNumber: input.customer.payment_number ?? null,
+    };
+    const orderValues = (coupon: CouponReservation | null): Omit<Partial<Order>, 'customerId'> => {
       const discountAmount = coupon?.discountAmount ?? 0;
-      return this.orders.insert(manager, {
+      return {
         storeId,
         orderNumber: newOrderNumber(),
         payTokenHash: sha256Hex(payToken),
         productId: product.id,
         planId,
-        customerId: customer.id,
         status: 'pending',
         currency,
         originalAmount,
@@ -104,8 +92,29 @@ export class OrdersService {
         returnUrl: input.return_url ?? null,
         cancelUrl: input.cancel_url ?? null,
         tracking: pickTracking(input.tracking),
-      });
-    });
+      };
+    };
+
+    // Customer, coupon use, affiliate check and order commit together or not at all. With nothing
+    // to check in between, the customer upsert and the order insert are one statement (atomic on
+    // its own: no BEGIN and COMMIT round trips), the common checkout.
+    const order =
+      input.affiliate_id == null && !input.coupon_code
+        ? await this.orders.insertWithCustomer(this.customers.upsertSource(customerDetails), orderValues(null))
+        : await this.dataSource.transaction(async (manager) => {
+            const customer = await this.customers.upsert(manager, customerDetails);
+            if (input.affiliate_id != null) await this.affiliates.findForOrder(storeId, input.affiliate_id, manager);
+            const coupon = input.coupon_code
+              ? await this.coupons.reserve(manager, {
+                  storeId,
+                  code: input.coupon_code,
+                  productId: product.id,
+                  amount: originalAmount,
+                  customerEmail: customer.email,
+                })
+              : null;
+            return this.orders.insert(manager, { ...orderValues(coupon), customerId: customer.id });
+          });
     return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: false };
   }
 
