@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { RssSampler } from './service';
+import { cpuSeconds, RssSampler } from './service';
 
 export interface Row {
   scenario: string;
@@ -9,6 +9,8 @@ export interface Row {
   p99: number | null;
   errors: number | null;
   peakRssMb: number | null;
+  /** Service CPU (user + system) per request in ms over the measured run. */
+  cpuMsPerRequest?: number | null;
   /** Set when the scenario could not run: shown instead of figures. */
   failure?: string;
   note?: string;
@@ -85,8 +87,12 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
   firstFailure = undefined;
   const sampler = new RssSampler(settings.servicePid);
   sampler.start();
+  const cpuBefore = cpuSeconds(settings.servicePid);
   const result = await run(options(settings.durationSeconds));
+  const cpuAfter = cpuSeconds(settings.servicePid);
   const peakRssMb = sampler.stop();
+  const cpuMsPerRequest =
+    cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (1000 * (cpuAfter - cpuBefore)) / result.requests.total : null;
   return {
     scenario: spec.scenario,
     connections,
@@ -95,6 +101,7 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
     peakRssMb,
+    cpuMsPerRequest,
     note: firstFailure ? `first failure: ${firstFailure}` : undefined,
   };
 }

@@ -18,6 +18,9 @@ import { measureWebhooks, WebhookReceiver } from './webhooks';
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
+/** The service's V8 settings in production (docker/Dockerfile); NODE_OPTIONS overrides them. */
+const SERVICE_NODE_OPTIONS = '--max-old-space-size=128';
+
 function build(): void {
   log('npm run build');
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -104,6 +107,9 @@ async function bench(options: BenchOptions): Promise<void> {
     // The receiver listens on loopback, which production refuses by default (decisions §7).
     WEBHOOK_ALLOW_PRIVATE: 'true',
     SESSION_SECRET: randomBytes(24).toString('hex'),
+    // As in docker/Dockerfile: a heap limit, without which V8 lets the old generation grow to
+    // 150+ MB of garbage under load on a machine with gigabytes free (RSS near 300 MB).
+    NODE_OPTIONS: process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS,
   };
   const service = startService({ ts: options.ts, env });
   const receiver = new WebhookReceiver();
@@ -178,7 +184,8 @@ async function bench(options: BenchOptions): Promise<void> {
   const out: string[] = [];
   out.push(
     `cores: ${cpus().length} (${cpus()[0]?.model?.trim() ?? 'unknown'}), memory ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ` +
-      `service ${options.ts ? 'ts-node' : 'dist'}, pool ${process.env.DATABASE_POOL_SIZE ?? 'default'}, ` +
+      `service ${options.ts ? 'ts-node' : 'dist'} (NODE_OPTIONS ${process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS}), ` +
+      `pool ${process.env.DATABASE_POOL_SIZE ?? 'default'}, ` +
       `${options.durationSeconds} s per run after ${options.warmupSeconds} s warm-up, orders in the store at the end: ${orders}` +
       (store.bulk?.orders ? ` (${store.bulk.orders} bulk over ${store.bulk.customers} customers)` : ''),
   );

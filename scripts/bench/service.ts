@@ -25,7 +25,10 @@ export interface Service {
 
 /** The service as a real process: `node dist/src/main.js`, or `src/main.ts` through ts-node. */
 export function startService(options: { ts: boolean; env: Record<string, string> }): Service {
-  const args = options.ts ? ['-r', 'ts-node/register/transpile-only', 'src/main.ts'] : ['dist/src/main.js'];
+  // BENCH_SERVICE_NODE_ARGS reaches the service only (not the load generator): `--prof` or
+  // `--heapsnapshot-signal=SIGUSR2` to see where a scenario spends its time or memory.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, ...(options.ts ? ['-r', 'ts-node/register/transpile-only', 'src/main.ts'] : ['dist/src/main.js'])];
   let out = '';
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -109,5 +112,20 @@ export class RssSampler {
     const hwm = this.hwmReset ? statusKb(this.pid, 'VmHWM') ?? 0 : 0;
     const peak = Math.max(this.polledMaxKb, hwm);
     return peak ? peak / 1024 : null;
+  }
+}
+
+/**
+ * CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat; null where
+ * /proc is not readable. Per request it is the service's own cost, which another load on the
+ * machine inflates far less than it cuts requests per second.
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat; clock ticks are 100 a second on Linux.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
   }
 }

@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Api, mapConcurrent } from './api';
 import { errorRow, Row } from './load';
 import { approve, CreatedOrder, orderBody } from './seed';
-import { RssSampler } from './service';
+import { cpuSeconds, RssSampler } from './service';
 
 /** A local endpoint that notes when each order's `order_approved` delivery arrives. */
 export class WebhookReceiver {
@@ -96,6 +96,7 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
   const sentAt = new Map<string, number>();
   const failed = new Set<string>();
   let firstFailure: string | undefined;
+  const cpuBefore = cpuSeconds(run.servicePid);
   const first = performance.now();
   await mapConcurrent(orders, run.connections, async (order) => {
     sentAt.set(order.order_number, performance.now());
@@ -115,6 +116,7 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
   const numbers = orders.map((o) => o.order_number).filter((n) => !failed.has(n));
   await run.receiver.waitFor(numbers, first + run.timeoutSeconds * 1000);
   const peakRssMb = sampler.stop();
+  const cpuAfter = cpuSeconds(run.servicePid);
 
   const arrivals = numbers.map((n) => run.receiver.arrivalOf(n)).filter((t): t is number => t !== undefined);
   const missing = numbers.length - arrivals.length;
@@ -137,6 +139,8 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
     p99: latencies.length ? percentile(latencies, 99) : null,
     errors: failed.size + missing,
     peakRssMb,
+    // Per approval: the approval request and its delivery.
+    cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null ? (1000 * (cpuAfter - cpuBefore)) / orders.length : null,
     note: notes.join('; '),
   };
 }

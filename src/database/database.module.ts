@@ -1,7 +1,9 @@
 import { DynamicModule, Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { DatabaseConnection } from './database-connection';
 import { dataSourceOptions } from './data-source-options';
+import { enablePreparedStatements } from './prepared-statements';
 
 @Global()
 @Module({})
@@ -10,10 +12,17 @@ export class DatabaseModule implements OnApplicationShutdown {
     return {
       module: DatabaseModule,
       imports: [
-        TypeOrmModule.forRoot({
-          ...dataSourceOptions(connection.url, connection.poolSize),
-          migrationsRun: true,
-          autoLoadEntities: true,
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({
+            ...dataSourceOptions(connection.url, connection.poolSize),
+            migrationsRun: true,
+            autoLoadEntities: true,
+          }),
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            if (!connection.isEmbedded) enablePreparedStatements(dataSource);
+            return dataSource;
+          },
         }),
       ],
       providers: [{ provide: DatabaseConnection, useValue: connection }],

@@ -37,6 +37,16 @@ export class PageEnvelopeDto {
   @ApiProperty({ type: 'integer', example: 1 }) total: number;
 }
 
+/**
+ * A list's total when its page already shows it, so the count query can be skipped: a short page
+ * is the last one (total = offset + rows) and an empty first page means none. Null: count.
+ */
+export function knownTotal(rowsOnPage: number, page: PageRequest): number | null {
+  if (rowsOnPage > 0 && rowsOnPage < page.perPage) return page.offset + rowsOnPage;
+  if (rowsOnPage === 0 && page.offset === 0) return 0;
+  return null;
+}
+
 export type PaginatedEnvelope<K extends string, T> = {
   status: 'success';
   page: number;

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { preparedStatement } from '../../database/prepared-statements';
+import { EntityColumns } from '../../database/raw-rows';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
 
@@ -18,19 +20,61 @@ export interface AttemptRecord {
 
 @Injectable()
 export class WebhookDeliveriesRepository {
+  private readonly columns: EntityColumns<WebhookDelivery>;
+  private readonly statements: { createForGroup: () => string; claim: () => string; secretsOf: () => string };
+
   constructor(
     @InjectRepository(WebhookDelivery) private readonly repo: Repository<WebhookDelivery>,
     @InjectRepository(WebhookDeliveryTarget) private readonly targets: Repository<WebhookDeliveryTarget>,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.columns = new EntityColumns(dataSource, WebhookDelivery);
+    const returning = this.columns.returning();
+    this.statements = {
+      // The delivery and its targets in one statement (both inserts commit with the order's transaction).
+      createForGroup: preparedStatement(
+        dataSource,
+        `WITH d AS (
+           INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending') RETURNING ${returning}
+         ), t AS (
+           INSERT INTO webhook_delivery_targets (delivery_id, webhook_id) SELECT d.id, unnest($8::int[]) FROM d
+         )
+         SELECT ${returning} FROM d`,
+      ),
+      claim: preparedStatement(
+        dataSource,
+        `UPDATE webhook_deliveries SET state = 'sending' WHERE id = $1 AND state = 'pending' RETURNING ${returning}`,
+      ),
+      secretsOf: preparedStatement(
+        dataSource,
+        `SELECT w.secret FROM webhook_delivery_targets t JOIN webhooks w ON w.id = t.webhook_id WHERE t.delivery_id = $1 ORDER BY w.id ASC`,
+      ),
+    };
+  }
 
   /** The outbox row of one URL group and its link to every webhook of the group. */
   async createForGroup(delivery: NewDelivery, webhookIds: number[], manager?: EntityManager): Promise<WebhookDelivery> {
     const run = async (m: EntityManager) => {
-      const saved = await m.getRepository(WebhookDelivery).save(m.getRepository(WebhookDelivery).create({ ...delivery, state: 'pending' }));
-      await m.getRepository(WebhookDeliveryTarget).insert(webhookIds.map((webhookId) => ({ deliveryId: saved.id, webhookId })));
-      return saved;
+      const rows: Array<Record<string, unknown>> = await m.query(this.statements.createForGroup(), [
+        delivery.storeId,
+        delivery.eventKind,
+        delivery.orderId,
+        delivery.url,
+        JSON.stringify(delivery.payload),
+        delivery.messageId,
+        delivery.redeliveryOf,
+        webhookIds,
+      ]);
+      return this.columns.hydrate(rows[0]);
     };
     return manager ? run(manager) : this.repo.manager.transaction(run);
+  }
+
+  /** The signing secrets of the webhooks a delivery is for that still exist, by webhook id. */
+  async secretsOf(deliveryId: number): Promise<string[]> {
+    const rows: Array<{ secret: string }> = await this.repo.manager.query(this.statements.secretsOf(), [deliveryId]);
+    return rows.map((row) => row.secret);
   }
 
   findById(id: number): Promise<WebhookDelivery | null> {
@@ -91,11 +135,8 @@ export class WebhookDeliveriesRepository {
    * instances, so an event is sent once to each URL group even if its job ran twice.
    */
   async claim(id: number): Promise<WebhookDelivery | null> {
-    const [rows] = (await this.repo.manager.query(
-      `UPDATE webhook_deliveries SET state = 'sending' WHERE id = $1 AND state = 'pending' RETURNING id`,
-      [id],
-    )) as [Array<{ id: number }>, number];
-    return rows.length ? this.repo.findOneBy({ id }) : null;
+    const [rows] = (await this.repo.manager.query(this.statements.claim(), [id])) as [Array<Record<string, unknown>>, number];
+    return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
   /**

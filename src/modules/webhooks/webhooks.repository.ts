@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { parseIntId } from '../../common/http/path-id';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { preparedStatement } from '../../database/prepared-statements';
+import { EntityColumns } from '../../database/raw-rows';
 import type { OrderEventKind } from '../billing/events/order-events';
 import { Product } from '../catalog/products/product.entity';
 import { Webhook } from './entities/webhook.entity';
@@ -21,10 +23,22 @@ export interface LastDelivery {
 
 @Injectable()
 export class WebhooksRepository {
+  private readonly columns: EntityColumns<Webhook>;
+  private readonly subscribed: () => string;
+
   constructor(
     @InjectRepository(Webhook) private readonly repo: Repository<Webhook>,
     @InjectRepository(Product) private readonly products: Repository<Product>,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.columns = new EntityColumns(dataSource, Webhook);
+    this.subscribed = preparedStatement(
+      dataSource,
+      `SELECT ${this.columns.select('w', '')} FROM ${this.columns.table} w ` +
+        `WHERE w.store_id = $1 AND w.status = 'active' AND $2 = ANY(w.events) AND (w.product_id IS NULL OR w.product_id = $3) ` +
+        `ORDER BY w.id ASC`,
+    );
+  }
 
   private webhooks(manager?: EntityManager): Repository<Webhook> {
     return manager ? manager.getRepository(Webhook) : this.repo;
@@ -65,16 +79,9 @@ export class WebhooksRepository {
    * The store's active webhooks that subscribe to `kind` and cover `productId` (spec §6.1.1–2), read
    * inside the order's transaction.
    */
-  findSubscribed(storeId: number, kind: OrderEventKind, productId: number, manager: EntityManager): Promise<Webhook[]> {
-    return manager
-      .getRepository(Webhook)
-      .createQueryBuilder('w')
-      .where('w.store_id = :storeId', { storeId })
-      .andWhere(`w.status = 'active'`)
-      .andWhere(':kind = ANY(w.events)', { kind })
-      .andWhere('(w.product_id IS NULL OR w.product_id = :productId)', { productId })
-      .orderBy('w.id', 'ASC')
-      .getMany();
+  async findSubscribed(storeId: number, kind: OrderEventKind, productId: number, manager: EntityManager): Promise<Webhook[]> {
+    const rows: Array<Record<string, unknown>> = await manager.query(this.subscribed(), [storeId, kind, productId]);
+    return rows.map((row) => this.columns.hydrate(row));
   }
 
   findByIds(ids: number[], manager?: EntityManager): Promise<Webhook[]> {

@@ -6,6 +6,8 @@ import { OrderBump } from '../../catalog/order-bumps/order-bump.entity';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Store } from '../../identity/sellers/store.entity';
+import { preparedStatement } from '../../../database/prepared-statements';
+import { EntityColumns } from '../../../database/raw-rows';
 
 /**
  * Billing's read-only view of catalog and identity rows (products, plans, bumps, files, stores).
@@ -13,7 +15,18 @@ import { Store } from '../../identity/sellers/store.entity';
  */
 @Injectable()
 export class CatalogReadRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly productColumns: EntityColumns<Product>;
+  private readonly productForOrder: () => string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.productColumns = new EntityColumns(dataSource, Product);
+    this.productForOrder = preparedStatement(
+      dataSource,
+      `SELECT ${this.productColumns.select('p')}, "s"."currency" AS "store_currency" ` +
+      `FROM ${this.productColumns.table} "p" JOIN "stores" "s" ON "s"."id" = "p"."store_id" ` +
+        `WHERE "p"."store_id" = $1 AND "p"."pid" = $2`,
+    );
+  }
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -21,6 +34,13 @@ export class CatalogReadRepository {
 
   findProductByPid(storeId: number, pid: string, manager?: EntityManager): Promise<Product | null> {
     return this.m(manager).findOneBy(Product, { storeId, pid });
+  }
+
+  /** What order creation reads before its transaction, in one round trip: the product and the store's currency. */
+  async findProductForOrder(storeId: number, pid: string): Promise<{ product: Product; currency: string } | null> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.productForOrder(), [storeId, pid]);
+    if (!rows.length) return null;
+    return { product: this.productColumns.hydrate(rows[0], 'p_'), currency: rows[0].store_currency as string };
   }
 
   findProduct(id: number, manager?: EntityManager): Promise<Product | null> {

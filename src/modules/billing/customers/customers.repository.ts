@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { preparedStatement } from '../../../database/prepared-statements';
+import { EntityColumns } from '../../../database/raw-rows';
 import { Customer } from './customer.entity';
 
 export interface CustomerDetails {
@@ -12,35 +14,51 @@ export interface CustomerDetails {
   paymentNumber: string | null;
 }
 
-@Injectable()
-export class CustomersRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  private m(manager?: EntityManager): EntityManager {
-    return manager ?? this.dataSource.manager;
-  }
-
-  /**
-   * Creates the store's customer for this email or updates it, in one statement: two orders for a
-   * new email racing each other both land on the same row (unique store_id + email).
-   */
-  async upsert(manager: EntityManager, details: CustomerDetails): Promise<Customer> {
-    const rows: Array<{ id: number }> = await manager.query(
-      `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+/**
+ * Creates the store's customer for this email or updates it, in one statement: two orders for a
+ * new email racing each other both land on the same row (unique store_id + email).
+ */
+const UPSERT = `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (store_id, email) DO UPDATE
          SET name = EXCLUDED.name,
              mobile_number = EXCLUDED.mobile_number,
              payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number),
-             updated_at = now()
-       RETURNING id`,
-      [details.storeId, details.email.trim().toLowerCase(), details.name, details.mobileNumber, details.paymentNumber],
+             updated_at = now()`;
+
+@Injectable()
+export class CustomersRepository {
+  private readonly columns: EntityColumns<Customer>;
+  private readonly upsertStatement: () => string;
+  private readonly ofStoreStatement: () => string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, Customer);
+    this.ofStoreStatement = preparedStatement(
+      dataSource,
+      `SELECT ${this.columns.select('c', '')} FROM ${this.columns.table} c WHERE c.store_id = $1 AND c.id = $2`,
     );
-    return manager.findOneByOrFail(Customer, { id: rows[0].id });
+    this.upsertStatement = preparedStatement(dataSource, `${UPSERT} RETURNING ${this.columns.returning()}`);
   }
 
-  findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {
-    return this.m(manager).findOneBy(Customer, { storeId, id });
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  /** The upsert (see UPSERT) of the customer, returned. */
+  async upsert(manager: EntityManager, details: CustomerDetails): Promise<Customer> {
+    const rows: Array<Record<string, unknown>> = await manager.query(this.upsertStatement(), upsertParams(details));
+    return this.columns.hydrate(rows[0]);
+  }
+
+  /** The upsert as the source of a statement that also writes the customer's order (`src.id`). */
+  upsertSource(details: CustomerDetails): { key: string; text: string; params: unknown[] } {
+    return { key: 'customer-upsert', text: `${UPSERT} RETURNING id`, params: upsertParams(details) };
+  }
+
+  async findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {
+    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.ofStoreStatement(), [storeId, id]);
+    return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
   findById(id: number, manager?: EntityManager): Promise<Customer | null> {
@@ -58,4 +76,8 @@ export class CustomersRepository {
     if (email !== undefined) qb.andWhere('c.email = :email', { email: email.trim().toLowerCase() });
     return qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC').skip(page.offset).take(page.perPage).getManyAndCount();
   }
+}
+
+function upsertParams(details: CustomerDetails): unknown[] {
+  return [details.storeId, details.email.trim().toLowerCase(), details.name, details.mobileNumber, details.paymentNumber];
 }

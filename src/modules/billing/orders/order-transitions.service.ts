@@ -121,14 +121,10 @@ export class OrderTransitionsService {
   }
 
   private async emit(manager: EntityManager, kind: OrderEventKind, order: Order): Promise<void> {
-    // One connection holds the transaction: its queries run one after another.
-    const product = await this.catalog.findProduct(order.productId, manager);
-    const plan = order.planId !== null ? await this.catalog.findPlan(order.planId, manager) : null;
-    const customer = await this.customers.findById(order.customerId, manager);
-    const store = await this.catalog.findStore(order.storeId, manager);
-    const subscription = await this.subscriptions.findOfOrder(order.id, manager);
+    // One connection holds the transaction: its queries run one after another, so the rows the
+    // payload shows come in one query.
+    const { product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(manager, order.id);
     const affiliate = order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
-    const bumps = await this.orders.bumpItemsOf(order.id, manager);
     if (!product || !customer || !store) throw new Error(`Order ${order.id} refers to a missing product, customer or store`);
     const payload = buildOrderEventPayload(kind, {
       order,

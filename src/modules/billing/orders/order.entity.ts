@@ -21,9 +21,11 @@ const money = { type: 'numeric', precision: 12, scale: 2, transformer: centsColu
 @Index(['storeId', 'createdAt'])
 @Index(['storeId', 'status', 'createdAt'])
 @Index(['storeId', 'productId', 'createdAt'])
-@Index(['customerId', 'createdAt'])
-@Index(['customerId', 'status', 'createdAt'])
-@Index(['planId', 'createdAt'])
+// A customer's orders and a plan's sales (subscribers) are listed newest first with `id` as the tie
+// breaker: the indexes end in (created_at, id) so a page is read in index order, without a sort.
+@Index(['customerId', 'createdAt', 'id'])
+@Index(['customerId', 'status', 'createdAt', 'id'])
+@Index(['planId', 'storeId', 'createdAt', 'id'], { where: `"status" IN ('approved', 'refunded')` })
 export class Order extends Timestamped {
   @PrimaryGeneratedColumn()
   id: number;

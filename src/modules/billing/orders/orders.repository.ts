@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { PageRequest } from '../../../common/pagination/pagination';
+import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
+import { preparedStatement } from '../../../database/prepared-statements';
+import { EntityColumns } from '../../../database/raw-rows';
+import { Plan } from '../../catalog/plans/plan.entity';
+import { Product } from '../../catalog/products/product.entity';
+import { Customer } from '../customers/customer.entity';
+import { Store } from '../../identity/sellers/store.entity';
+import { Subscription } from '../subscriptions/subscription.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
+import type { OrderView } from './order.mapper';
 import type { OrderStatus } from './order-status';
 import { Order } from './order.entity';
 
@@ -16,23 +24,101 @@ export interface OrderFilters {
 
 @Injectable()
 export class OrdersRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly columns: EntityColumns<Order>;
+  private readonly related: {
+    products: EntityColumns<Product>;
+    plans: EntityColumns<Plan>;
+    customers: EntityColumns<Customer>;
+    subscriptions: EntityColumns<Subscription>;
+    stores: EntityColumns<Store>;
+    bumps: EntityColumns<OrderBumpItem>;
+  };
+  private readonly statements: {
+    viewByIdOrNumber: () => string;
+    viewByNumber: () => string;
+    eventRows: () => string;
+    lockById: () => string;
+    byPayTokenHash: () => string;
+    bumpItemsOf: () => string;
+    customerOrders: { page: () => string; count: () => string };
+    customerOrdersOfStatus: { page: () => string; count: () => string };
+  };
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    const orders = (this.columns = new EntityColumns(dataSource, Order));
+    const related = (this.related = {
+      products: new EntityColumns(dataSource, Product),
+      plans: new EntityColumns(dataSource, Plan),
+      customers: new EntityColumns(dataSource, Customer),
+      subscriptions: new EntityColumns(dataSource, Subscription),
+      stores: new EntityColumns(dataSource, Store),
+      bumps: new EntityColumns(dataSource, OrderBumpItem),
+    });
+    // The bumps come back as JSON with the column names as keys; price as text, so cents stay exact.
+    const bumpsJson =
+      `(SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, ` +
+      `'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text) ORDER BY b.id) ` +
+      `FROM ${related.bumps.table} b WHERE b.order_id = o.id) AS "bumps"`;
+    const relatedSelect =
+      `${related.products.select('p')}, ${related.plans.select('pl')}, ${related.customers.select('c')}, ` +
+      `${related.subscriptions.select('s')}, ${bumpsJson}`;
+    const relatedJoins =
+      `LEFT JOIN ${related.products.table} p ON p.id = o.product_id ` +
+      `LEFT JOIN ${related.customers.table} c ON c.id = o.customer_id ` +
+      `LEFT JOIN ${related.plans.table} pl ON pl.id = o.plan_id ` +
+      `LEFT JOIN ${related.subscriptions.table} s ON s.order_id = o.id `;
+    const view = `SELECT ${orders.select('o')}, ${relatedSelect} FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
+    const bumpColumns = related.bumps.select('b', '');
+    const customerOrders = (filter: string, next: number) => ({
+      page: preparedStatement(
+        dataSource,
+        `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE ${filter} ` +
+          `ORDER BY o.created_at DESC, o.id DESC LIMIT $${next} OFFSET $${next + 1}`,
+      ),
+      count: preparedStatement(dataSource, `SELECT count(*)::int AS total FROM ${orders.table} o WHERE ${filter}`),
+    });
+    this.statements = {
+      viewByIdOrNumber: preparedStatement(dataSource, `${view}(o.id = $2 OR o.order_number = $3)`),
+      viewByNumber: preparedStatement(dataSource, `${view}o.order_number = $2`),
+      eventRows: preparedStatement(
+        dataSource,
+        `SELECT ${relatedSelect}, ${related.stores.select('st')} FROM ${orders.table} o ${relatedJoins}` +
+          `LEFT JOIN ${related.stores.table} st ON st.id = o.store_id WHERE o.id = $1`,
+      ),
+      lockById: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
+      byPayTokenHash: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`),
+      customerOrders: customerOrders('o.customer_id = $1', 2),
+      customerOrdersOfStatus: customerOrders('o.customer_id = $1 AND o.status = $2', 3),
+      bumpItemsOf: preparedStatement(dataSource, `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`),
+    };
+  }
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
   }
 
+  /** One `INSERT … RETURNING`: the new order with its id, defaults and timestamps. */
   insert(manager: EntityManager, values: Partial<Order>): Promise<Order> {
-    return manager.save(Order, manager.create(Order, values));
+    return this.columns.insert(manager, values);
   }
 
+  /**
+   * The order of a customer written by `customer` (a data-modifying statement returning the
+   * customer's `id`), both in one statement: they commit together without a transaction block.
+   */
+  insertWithCustomer(customer: { key: string; text: string; params: unknown[] }, values: Omit<Partial<Order>, 'customerId'>): Promise<Order> {
+    return this.columns.insertWith(this.dataSource.manager, values, { ...customer, from: { customerId: 'id' } });
+  }
+
+  /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */
   save(manager: EntityManager, order: Order): Promise<Order> {
-    return manager.save(Order, order);
+    return this.columns.saveChanges(manager, order);
   }
 
   /** The order row, locked until the caller's transaction ends: concurrent changes queue here. */
-  lockById(manager: EntityManager, id: number): Promise<Order | null> {
-    return manager.createQueryBuilder(Order, 'o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne();
+  async lockById(manager: EntityManager, id: number): Promise<Order | null> {
+    const rows: Array<Record<string, unknown>> = await manager.query(this.statements.lockById(), [id]);
+    return rows.length ? this.columns.hydrateTracked(rows[0]) : null;
   }
 
   /** A store's order by numeric id or `order_number` (decisions §6). */
@@ -43,8 +129,49 @@ export class OrdersRepository {
     return qb.getOne();
   }
 
-  findByPayTokenHash(hash: string, manager?: EntityManager): Promise<Order | null> {
-    return this.m(manager).findOneBy(Order, { payTokenHash: hash });
+  /**
+   * `GET /v1/orders/{id}`: the order and every row its representation shows, in one query (the
+   * same rows as `findOfStore` followed by `OrdersService.views`, which takes five more).
+   */
+  async findViewOfStore(storeId: number, ref: string): Promise<OrderView | null> {
+    const numeric = /^\d{1,9}$/.test(ref);
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      numeric ? this.statements.viewByIdOrNumber() : this.statements.viewByNumber(),
+      numeric ? [storeId, Number(ref), ref] : [storeId, ref],
+    );
+    if (!rows.length) return null;
+    const related = this.relatedOf(rows[0]);
+    return { order: this.columns.hydrate(rows[0], 'o_'), ...related, product: related.product!, customer: related.customer! };
+  }
+
+  /**
+   * What an order event's payload shows besides the order and its affiliate, in one query on the
+   * event's transaction (it sees the subscription an approval has just started). Null where a row
+   * is missing, as separate lookups would give.
+   */
+  async eventRows(
+    manager: EntityManager,
+    orderId: number,
+  ): Promise<{ product: Product | null; plan: Plan | null; customer: Customer | null; store: Store | null; subscription: Subscription | null; bumps: OrderBumpItem[] }> {
+    const rows: Array<Record<string, unknown>> = await manager.query(this.statements.eventRows(), [orderId]);
+    if (!rows.length) return { product: null, plan: null, customer: null, store: null, subscription: null, bumps: [] };
+    return { ...this.relatedOf(rows[0]), store: this.related.stores.hydrateOptional(rows[0], 'st_') };
+  }
+
+  private relatedOf(row: Record<string, unknown>) {
+    const { products, plans, customers, subscriptions, bumps } = this.related;
+    return {
+      product: products.hydrateOptional(row, 'p_'),
+      plan: plans.hydrateOptional(row, 'pl_'),
+      customer: customers.hydrateOptional(row, 'c_'),
+      subscription: subscriptions.hydrateOptional(row, 's_'),
+      bumps: ((row.bumps as Array<Record<string, unknown>> | null) ?? []).map((b) => bumps.hydrate(b)),
+    };
+  }
+
+  async findByPayTokenHash(hash: string, manager?: EntityManager): Promise<Order | null> {
+    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.statements.byPayTokenHash(), [hash]);
+    return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
   findByOrderNumber(orderNumber: string, manager?: EntityManager): Promise<Order | null> {
@@ -69,18 +196,28 @@ export class OrdersRepository {
     return this.page(qb, page);
   }
 
-  listOfCustomer(customerId: number, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
-    const qb = this.m().createQueryBuilder(Order, 'o').where('o.customer_id = :customerId', { customerId });
-    if (status) qb.andWhere('o.status = :status', { status });
-    return this.page(qb, page);
+  /**
+   * A customer's orders, newest first, read in the order of the (customer_id[, status], created_at,
+   * id) indexes; counted only when the page does not tell the total (see knownTotal).
+   */
+  async listOfCustomer(customerId: number, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
+    const { page: pageOf, count } = status ? this.statements.customerOrdersOfStatus : this.statements.customerOrders;
+    const params: unknown[] = status ? [customerId, status] : [customerId];
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(pageOf(), [...params, page.perPage, page.offset]);
+    const orders = rows.map((row) => this.columns.hydrate(row));
+    const known = knownTotal(orders.length, page);
+    if (known !== null) return [orders, known];
+    const [{ total }]: Array<{ total: number }> = await this.dataSource.query(count(), params);
+    return [orders, total];
   }
 
   private page(qb: SelectQueryBuilder<Order>, page: PageRequest): Promise<[Order[], number]> {
     return qb.orderBy('o.created_at', 'DESC').addOrderBy('o.id', 'DESC').skip(page.offset).take(page.perPage).getManyAndCount();
   }
 
-  bumpItemsOf(orderId: number, manager?: EntityManager): Promise<OrderBumpItem[]> {
-    return this.m(manager).find(OrderBumpItem, { where: { orderId }, order: { id: 'ASC' } });
+  async bumpItemsOf(orderId: number, manager?: EntityManager): Promise<OrderBumpItem[]> {
+    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.statements.bumpItemsOf(), [orderId]);
+    return rows.map((row) => this.related.bumps.hydrate(row));
   }
 
   async bumpItemsOfOrders(orderIds: number[]): Promise<Map<number, OrderBumpItem[]>> {

@@ -8,9 +8,9 @@ import { PageRequest } from '../../../common/pagination/pagination';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AffiliatesService } from '../../affiliates/affiliates.service';
-import { CouponRedemptionService } from '../../discounts/coupon-redemption.service';
+import { CouponRedemptionService, CouponReservation } from '../../discounts/coupon-redemption.service';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
-import { CustomersRepository } from '../customers/customers.repository';
+import { CustomerDetails, CustomersRepository } from '../customers/customers.repository';
 import { UTM_KEYS } from '../events/order-event-payload';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { CreateOrderDto } from './dto/create-order.dto';
@@ -51,8 +51,9 @@ export class OrdersService {
   async create(storeId: number, input: CreateOrderDto): Promise<CheckoutSession> {
     if (input.from_order) return this.reuse(storeId, input.from_order);
 
-    const product = await this.catalog.findProductByPid(storeId, input.product_pid);
-    if (!product) throw new NotFoundError('Product not found.');
+    const found = await this.catalog.findProductForOrder(storeId, input.product_pid);
+    if (!found) throw new NotFoundError('Product not found.');
+    const { product, currency } = found;
     let planId: number | null = null;
     if (input.plan_id) {
       const plan = await this.catalog.findPlanByPublicId(storeId, input.plan_id);
@@ -62,40 +63,26 @@ export class OrdersService {
     } else if (product.type === 'recurring') {
       throw ValidationError.field('plan_id', 'plan_id is required for recurring products.');
     }
-    const store = await this.catalog.findStore(storeId);
-    if (!store) throw new NotFoundError();
 
     const originalAmount = toCents(input.amount);
     const payToken = newPayToken();
-    // Customer, coupon use, affiliate check and order commit together or not at all.
-    const order = await this.dataSource.transaction(async (manager) => {
-      const customer = await this.customers.upsert(manager, {
-        storeId,
-        email: input.customer.email,
-        name: input.customer.name.trim(),
-        mobileNumber: input.customer.mobile_number,
-        paymentNumber: input.customer.payment_number ?? null,
-      });
-      if (input.affiliate_id != null) await this.affiliates.findForOrder(storeId, input.affiliate_id, manager);
-      const coupon = input.coupon_code
-        ? await this.coupons.reserve(manager, {
-            storeId,
-            code: input.coupon_code,
-            productId: product.id,
-            amount: originalAmount,
-            customerEmail: customer.email,
-          })
-        : null;
+    const customerDetails: CustomerDetails = {
+      storeId,
+      email: input.customer.email,
+      name: input.customer.name.trim(),
+      mobileNumber: input.customer.mobile_number,
+      paymentNumber: input.customer.payment_number ?? null,
+    };
+    const orderValues = (coupon: CouponReservation | null): Omit<Partial<Order>, 'customerId'> => {
       const discountAmount = coupon?.discountAmount ?? 0;
-      return this.orders.insert(manager, {
+      return {
         storeId,
         orderNumber: newOrderNumber(),
         payTokenHash: sha256Hex(payToken),
         productId: product.id,
         planId,
-        customerId: customer.id,
         status: 'pending',
-        currency: store.currency,
+        currency,
         originalAmount,
         discountAmount,
         amount: originalAmount - discountAmount,
@@ -105,8 +92,29 @@ export class OrdersService {
         returnUrl: input.return_url ?? null,
         cancelUrl: input.cancel_url ?? null,
         tracking: pickTracking(input.tracking),
-      });
-    });
+      };
+    };
+
+    // Customer, coupon use, affiliate check and order commit together or not at all. With nothing
+    // to check in between, the customer upsert and the order insert are one statement (atomic on
+    // its own: no BEGIN and COMMIT round trips), the common checkout.
+    const order =
+      input.affiliate_id == null && !input.coupon_code
+        ? await this.orders.insertWithCustomer(this.customers.upsertSource(customerDetails), orderValues(null))
+        : await this.dataSource.transaction(async (manager) => {
+            const customer = await this.customers.upsert(manager, customerDetails);
+            if (input.affiliate_id != null) await this.affiliates.findForOrder(storeId, input.affiliate_id, manager);
+            const coupon = input.coupon_code
+              ? await this.coupons.reserve(manager, {
+                  storeId,
+                  code: input.coupon_code,
+                  productId: product.id,
+                  amount: originalAmount,
+                  customerEmail: customer.email,
+                })
+              : null;
+            return this.orders.insert(manager, { ...orderValues(coupon), customerId: customer.id });
+          });
     return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: false };
   }
 
@@ -133,9 +141,9 @@ export class OrdersService {
   }
 
   async get(storeId: number, ref: string): Promise<OrderView> {
-    const order = await this.orders.findOfStore(storeId, ref);
-    if (!order) throw new NotFoundError();
-    return (await this.views([order]))[0];
+    const view = await this.orders.findViewOfStore(storeId, ref);
+    if (!view) throw new NotFoundError();
+    return view;
   }
 
   /** `POST /v1/orders/{id}/refund` (decisions §9): approved → refunded, sends `order_refund`. */

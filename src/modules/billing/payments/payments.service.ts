@@ -66,7 +66,8 @@ export class PaymentsService {
       const items = offered
         .filter((o) => chosen.includes(o.bump.id))
         .map((o) => ({ productId: o.product.id, productPid: o.product.pid, name: o.product.name, price: o.bump.price }));
-      await this.orders.replaceBumpItems(manager, order.id, items);
+      // Nothing chosen now or before: nothing to replace (the common case, one statement fewer).
+      if (previous.length || items.length) await this.orders.replaceBumpItems(manager, order.id, items);
       order.originalAmount = order.originalAmount - bumpsTotal(previous) + bumpsTotal(items);
       order.amount = order.originalAmount - order.discountAmount;
       await this.orders.save(manager, order);

@@ -2,11 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Cents, toCents } from '../../../common/money';
-import { PageRequest } from '../../../common/pagination/pagination';
+import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
+import { preparedStatement } from '../../../database/prepared-statements';
 import type { OrderStatus } from '../../billing/orders/order-status';
 
 /** Orders that count as sales: approved once, whether or not refunded since (decisions §5, §7). */
 const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
+/**
+ * The same as SQL literals, so the planner can use the partial index of a plan's sales (an
+ * `= ANY($n)` parameter cannot be matched against an index predicate).
+ */
+const IS_SALE = `status IN (${SALE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 export interface SubscriberRow {
   orderNumber: string;
@@ -24,7 +30,28 @@ export interface SubscriberRow {
  */
 @Injectable()
 export class SalesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly subscribers: { page: () => string; count: () => string };
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.subscribers = {
+      page: preparedStatement(
+        dataSource,
+        `SELECT o.order_number, o.amount, o.currency, o.status, o.created_at, o.updated_at,
+                c.name AS customer_name, c.email AS customer_email, c.mobile_number AS customer_mobile_number
+           FROM orders o
+           JOIN customers c ON c.id = o.customer_id
+          WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE}
+          ORDER BY o.created_at DESC, o.id DESC
+          LIMIT $3 OFFSET $4`,
+      ),
+      // Every order has its customer (created with it, never deleted), so the count needs no join
+      // to customers: an index-only scan of the partial index of sales.
+      count: preparedStatement(
+        dataSource,
+        `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE}`,
+      ),
+    };
+  }
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -46,35 +73,23 @@ export class SalesRepository {
 
   async planHasSales(storeId: number, planId: number, manager?: EntityManager): Promise<boolean> {
     const rows: unknown[] = await this.manager(manager).query(
-      `SELECT 1 FROM orders WHERE store_id = $1 AND plan_id = $2 AND status = ANY($3) LIMIT 1`,
-      [storeId, planId, SALE_STATUSES],
+      `SELECT 1 FROM orders WHERE store_id = $1 AND plan_id = $2 AND ${IS_SALE} LIMIT 1`,
+      [storeId, planId],
     );
     return rows.length > 0;
   }
 
-  /** One page of the plan's sales, newest first (the (plan_id, created_at) index), and their total. */
+  /**
+   * One page of the plan's sales, newest first, read in the order of the partial index
+   * (plan_id, store_id, created_at, id) of sales, and their total. The total is counted only when
+   * the page does not tell it: a short page (or an empty first one) is the end of the list.
+   */
   async subscribersPage(storeId: number, planId: number, page: PageRequest): Promise<{ rows: SubscriberRow[]; total: number }> {
     const m = this.manager();
-    const [rows, count] = await Promise.all([
-      m.query(
-        `SELECT o.order_number, o.amount, o.currency, o.status, o.created_at, o.updated_at,
-                c.name AS customer_name, c.email AS customer_email, c.mobile_number AS customer_mobile_number
-           FROM orders o
-           JOIN customers c ON c.id = o.customer_id
-          WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status = ANY($3)
-          ORDER BY o.created_at DESC, o.id DESC
-          LIMIT $4 OFFSET $5`,
-        [planId, storeId, SALE_STATUSES, page.perPage, page.offset],
-      ) as Promise<Record<string, string | Date>[]>,
-      m.query(
-        `SELECT count(*)::int AS total FROM orders o
-           JOIN customers c ON c.id = o.customer_id
-          WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status = ANY($3)`,
-        [planId, storeId, SALE_STATUSES],
-      ) as Promise<{ total: number }[]>,
-    ]);
+    const rows: Record<string, string | Date>[] = await m.query(this.subscribers.page(), [planId, storeId, page.perPage, page.offset]);
+    const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, planId));
     return {
-      total: count[0].total,
+      total,
       rows: rows.map((row) => ({
         orderNumber: row.order_number as string,
         amount: toCents(row.amount as string),
@@ -89,5 +104,10 @@ export class SalesRepository {
         updatedAt: new Date(row.updated_at),
       })),
     };
+  }
+
+  private async countSales(storeId: number, planId: number): Promise<number> {
+    const rows: Array<{ total: number }> = await this.manager().query(this.subscribers.count(), [planId, storeId]);
+    return rows[0].total;
   }
 }

@@ -3,7 +3,6 @@ import { Clock, CLOCK } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
-import { WebhooksRepository } from '../webhooks.repository';
 import { postWebhook } from './http-poster';
 import { signatureHeaders } from './webhook-signer';
 
@@ -16,7 +15,6 @@ export class WebhookDeliverer {
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly webhooks: WebhooksRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -33,8 +31,7 @@ export class WebhookDeliverer {
       if (current?.state === 'sending') await this.deliveries.failInterrupted(deliveryId, this.clock.now());
       return;
     }
-    const targets = (await this.deliveries.targetsOf([delivery.id])).get(delivery.id) ?? [];
-    const secrets = (await this.webhooks.findByIds(targets)).map((w) => w.secret);
+    const secrets = await this.deliveries.secretsOf(delivery.id);
     const attemptedAt = this.clock.now();
     if (!secrets.length) {
       await this.deliveries.record(delivery.id, {
