@@ -12,10 +12,6 @@ export class DatabaseConnection {
     this.embedded = embedded;
   }
 
-  get isEmbedded(): boolean {
-    return this.embedded !== undefined;
-  }
-
   static async open(config: AppConfig): Promise<DatabaseConnection> {
     if (config.database.url) return new DatabaseConnection(config.database.url, config.database.poolSize);
     const embedded = await startEmbeddedPostgres(config.dataDir);

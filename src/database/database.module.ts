@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from './database-connection';
 import { dataSourceOptions } from './data-source-options';
-import { enablePreparedStatements } from './prepared-statements';
+import { enablePreparedStatements, isPGlite } from './prepared-statements';
 
 @Global()
 @Module({})
@@ -20,7 +20,9 @@ export class DatabaseModule implements OnApplicationShutdown {
           }),
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
-            if (!connection.isEmbedded) enablePreparedStatements(dataSource);
+            // Asked of the server, not of our configuration: a worker, the CLI or a test can reach
+            // an embedded database through its URL.
+            if (!(await isPGlite(dataSource))) enablePreparedStatements(dataSource);
             return dataSource;
           },
         }),

@@ -11,6 +11,12 @@ import type { DataSource } from 'typeorm';
  */
 const enabled = new WeakSet<DataSource>();
 
+/** Whether the server is the embedded PGlite (its `version()` names it). */
+export async function isPGlite(dataSource: DataSource): Promise<boolean> {
+  const [row] = (await dataSource.query('SELECT version() AS version')) as { version: string }[];
+  return row.version.includes('PGlite');
+}
+
 export function enablePreparedStatements(dataSource: DataSource): void {
   enabled.add(dataSource);
 }

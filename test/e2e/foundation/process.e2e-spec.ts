@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { embeddedLockFile } from '../../../src/database/embedded-postgres';
+import { freePort } from '../../utils/free-port';
 import { spawnService, waitForHealthy } from '../../utils/service-process';
 
 jest.setTimeout(120_000);
@@ -24,7 +25,7 @@ describe('the service process', () => {
 
   it('keeps embedded data across a restart and shuts down cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'commerce-persist-'));
-    const port = String(41000 + (process.pid % 1000));
+    const port = String(await freePort());
     try {
       const first = spawnService({ DATA_DIR: dataDir, PORT: port });
       await waitForHealthy(first);

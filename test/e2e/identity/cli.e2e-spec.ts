@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../utils/free-port';
 import { spawnService, waitForHealthy } from '../../utils/service-process';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
@@ -92,7 +93,7 @@ describe('operator CLI on DATABASE_URL', () => {
 describe('operator CLI beside a running server on the embedded database', () => {
   it('goes through the server database announced in pg.server.json', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'commerce-cli-'));
-    const port = String(42000 + (process.pid % 1000));
+    const port = String(await freePort());
     const service = spawnService({ DATA_DIR: dataDir, PORT: port });
     try {
       await waitForHealthy(service);
