@@ -1,19 +1,10 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/app-config';
+import { loadConfigOrExit } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
 
 async function bootstrap(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const connection = await DatabaseConnection.open(config);
   const app = await createApp(config, connection);
   // Nest's shutdown hooks close the HTTP server first (in-flight requests finish), then the pool,

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import { existsSync, readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { ConfigError, loadConfig } from './config/app-config';
+import { loadConfigOrExit } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
-import { embeddedLockFile } from './database/embedded-postgres';
+import { announcedEmbeddedUrl } from './database/embedded-postgres';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 
 /**
@@ -13,19 +12,10 @@ import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module'
  * the database; each delivery is sent once.
  */
 async function bootstrap(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  let config = loadConfigOrExit();
   if (!config.database.url) {
     // An embedded database belongs to the server that started it: reach it through its socket.
-    const url = runningEmbeddedDatabase(config.dataDir);
+    const url = announcedEmbeddedUrl(config.dataDir);
     if (!url) {
       process.stderr.write('The webhook worker needs DATABASE_URL, or a running server with its embedded database in DATA_DIR.\n');
       process.exit(1);
@@ -38,16 +28,6 @@ async function bootstrap(): Promise<void> {
   // SIGTERM/SIGINT: pg-boss finishes in-flight deliveries, then the pool closes.
   app.enableShutdownHooks();
   await app.init();
-}
-
-function runningEmbeddedDatabase(dataDir: string): string | undefined {
-  const lock = embeddedLockFile(dataDir);
-  if (!existsSync(lock)) return undefined;
-  try {
-    return (JSON.parse(readFileSync(lock, 'utf8')) as { url?: string }).url;
-  } catch {
-    return undefined;
-  }
 }
 
 bootstrap().catch((error: unknown) => {

@@ -145,3 +145,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : { driver: 'local', directory: join(e.DATA_DIR, 'files') },
   };
 }
+
+/** For entry points: the configuration, or one line on stderr naming the bad variable and exit 1. */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}

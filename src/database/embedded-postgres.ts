@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -16,6 +16,33 @@ export interface EmbeddedPostgres {
 
 /** Where a running server announces its embedded database, so the operator CLI can reach it. */
 export const embeddedLockFile = (dataDir: string): string => join(resolve(dataDir), 'pg.server.json');
+
+/**
+ * The URL of the embedded database a live server announces for `dataDir`, or undefined when none
+ * runs (no lock file, or one left by a server that died). PGlite is single-process: another process
+ * must go through that server's socket, never open `$DATA_DIR/pg` beside it.
+ */
+export function announcedEmbeddedUrl(dataDir: string): string | undefined {
+  const lock = embeddedLockFile(dataDir);
+  if (!existsSync(lock)) return undefined;
+  let announced: { pid?: unknown; url?: unknown };
+  try {
+    announced = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: unknown; url?: unknown };
+  } catch {
+    throw new Error(`Cannot read ${lock}; if no server is running, delete it and retry`);
+  }
+  const alive = typeof announced.pid === 'number' && isAlive(announced.pid);
+  return alive && typeof announced.url === 'string' ? announced.url : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 // Frontend messages of the extended query protocol. A client sends Parse/Bind/Describe/Execute
 // and only then Sync; PGlite has one session, so another connection's messages must not run in
