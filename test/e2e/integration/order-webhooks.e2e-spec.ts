@@ -12,6 +12,18 @@ import { ReceivedRequest, Receiver, startReceiver, waitUntil } from '../webhooks
 
 const NO_TRACKING = { utm_source: null, utm_campaign: null, utm_medium: null, utm_content: null, utm_term: null };
 
+/** spec §6.3 for a one-time product: every plan_subscriber field null but the portal URL. */
+const oneTimeSubscriber = (portalUrl: string) => ({
+  plan_name: null,
+  start_date: null,
+  end_date: null,
+  status: null,
+  plan_type: null,
+  plan_interval: null,
+  cancelled_at: null,
+  portal_url: portalUrl,
+});
+
 const verify = (secret: string, request: ReceivedRequest) =>
   new StandardWebhook(secret).verify(request.body, request.headers as Record<string, string>);
 
@@ -119,16 +131,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       original_amount: 125.5,
       // The link's utm_* win over the request's; the request's others are kept.
       tracking: { utm_source: 'instagram', utm_campaign: 'launch', utm_medium: 'email', utm_content: 'story', utm_term: 'fotografia' },
-      plan_subscriber: {
-        plan_name: null,
-        start_date: null,
-        end_date: null,
-        status: null,
-        plan_type: null,
-        plan_interval: null,
-        cancelled_at: null,
-        portal_url: portalUrl,
-      },
+      plan_subscriber: oneTimeSubscriber(portalUrl),
       product: { name: 'Curso de Fotografia', price: '100.00', pid: course.pid },
       customer: { email: 'ana@example.com', name: 'Ana Maria', mobile_number: '+258841234567', payment_number: '841234567' },
       // 110.50 × 7.5% = 8.2875 → 8.29 (half up on exact cents; a float product rounds to 8.28).
@@ -291,16 +294,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       coupon_code: 'SAVE15',
       original_amount: 100,
       tracking: NO_TRACKING,
-      plan_subscriber: {
-        plan_name: null,
-        start_date: null,
-        end_date: null,
-        status: null,
-        plan_type: null,
-        plan_interval: null,
-        cancelled_at: null,
-        portal_url: `${t.config.urls.pay}/order/${session.order_number}?transaction_id=${order.transaction_id}`,
-      },
+      plan_subscriber: oneTimeSubscriber(`${t.config.urls.pay}/order/${session.order_number}?transaction_id=${order.transaction_id}`),
       product: { name: 'Curso de Fotografia', price: '100.00', pid: course.pid },
       customer: { email: 'caio@example.com', name: 'Ana Maria', mobile_number: '+258841234567', payment_number: '861230002' },
       // No sale, no commission.
