@@ -2,12 +2,12 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
 import { AppModule, AppOptions } from './app.module';
 import { BadRequestError, PayloadTooLargeError } from './common/errors/app-error';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
+import { createLogger, PinoNestLogger, requestLogging } from './logging';
 
 /** Max JSON / form body (decisions §5); uploads have their own limit (`MAX_FILE_MB`). */
 const BODY_LIMIT = '1mb';
@@ -32,9 +32,13 @@ export async function createApp(
     bodyParser: false,
     bufferLogs: true,
   });
-  app.useLogger(app.get(Logger));
+  const logger = createLogger(config);
+  app.useLogger(new PinoNestLogger(logger));
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
+
+  const healthUrl = `${config.paths.base}/v1/health`;
+  app.use(requestLogging(logger, { ignore: (url) => url === healthUrl }));
 
   // Payment callbacks are verified against the exact bytes the gateway signed.
   const keepRaw = (req: RequestWithRawBody, _res: unknown, buf: Buffer) => {

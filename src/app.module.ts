@@ -1,14 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, RouterModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { LoggerModule } from 'nestjs-pino';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { Clock, CLOCK, systemClock } from './common/time';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseConnection } from './database/database-connection';
 import { DatabaseModule } from './database/database.module';
-import { loggerOptions } from './logging';
 import { API_MODULES, CDN_MODULES, PAY_MODULES, surfaceRoutes, WEB_MODULES } from './surfaces';
 
 /** Seams for tests: a controllable clock. */
@@ -24,7 +22,6 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerOptions(config)),
         DatabaseModule.forRoot(connection),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 100 }),
         ...API_MODULES,

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
 import { loadConfigOrExit } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
 import { announcedEmbeddedUrl } from './database/embedded-postgres';
+import { createLogger, PinoNestLogger } from './logging';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 
 /**
@@ -24,7 +24,7 @@ async function bootstrap(): Promise<void> {
   }
   const connection = await DatabaseConnection.open(config);
   const app = await NestFactory.createApplicationContext(WebhooksWorkerModule.forRoot(config, connection), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new PinoNestLogger(createLogger(config)));
   // SIGTERM/SIGINT: pg-boss finishes in-flight deliveries, then the pool closes.
   app.enableShutdownHooks();
   await app.init();

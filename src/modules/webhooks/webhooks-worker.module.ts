@@ -1,11 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
 import { CLOCK, systemClock } from '../../common/time';
 import { AppConfig } from '../../config/app-config';
 import { ConfigModule } from '../../config/config.module';
 import { DatabaseConnection } from '../../database/database-connection';
 import { DatabaseModule } from '../../database/database.module';
-import { loggerOptions } from '../../logging';
 import { WebhooksModule } from './webhooks.module';
 
 /**
@@ -21,7 +19,6 @@ export class WebhooksWorkerModule {
       global: true,
       imports: [
         ConfigModule.forRoot(workerConfig),
-        LoggerModule.forRoot(loggerOptions(workerConfig)),
         DatabaseModule.forRoot(connection),
         WebhooksModule,
       ],
