@@ -68,7 +68,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = ctx.getRequest<Request>();
     const { status, body, headers } = toErrorResponse(exception);
     if (status >= 500) {
-      // Logged once, with the request id pino-http put on the request; never sent to the client.
+      // Logged once, with the request id the request logging put on the request; never sent to the client.
       this.logger.error({ err: exception, reqId: (request as { id?: unknown }).id }, 'Unhandled error');
     }
     if (response.headersSent) {
