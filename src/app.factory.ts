@@ -1,52 +1,55 @@
+import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import express, { NextFunction, Request, Response } from 'express';
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
+import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
-import { BadRequestError, PayloadTooLargeError } from './common/errors/app-error';
+import { BadRequestError } from './common/errors/app-error';
+import { renderFrameworkError } from './common/http/exception.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
-import { createLogger, PinoNestLogger, requestLogging } from './logging';
+import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } from './logging';
 
 /** Max JSON / form body (decisions §5); uploads have their own limit (`MAX_FILE_MB`). */
-const BODY_LIMIT = '1mb';
+const BODY_LIMIT = 1024 * 1024;
 
-export type RequestWithRawBody = Request & { rawBody?: Buffer };
+export type App = NestFastifyApplication;
+export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 
-/** body-parser failures become domain errors, so the one exception filter renders them. */
-function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
-  const type = (err as { type?: string }).type;
-  if (type === 'entity.parse.failed') return next(new BadRequestError('Malformed JSON body.'));
-  if (type === 'entity.too.large') return next(new PayloadTooLargeError());
-  next(err);
-}
-
-/** Builds the application: used by `main.ts`, the worker and the tests alike. */
-export async function createApp(
-  config: AppConfig,
-  connection: DatabaseConnection,
-  options: AppOptions = {},
-): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, connection, options), {
+/**
+ * Builds the application: used by `main.ts`, the worker and the tests alike. Call `start` (or
+ * `app.init()` followed by `ready`) before serving.
+ *
+ * The HTTP layer is Fastify: on a 2-core machine Nest on Express spent about 0.3 ms of CPU on a
+ * request that Nest on Fastify serves in 0.1 ms (docs/performance.md).
+ */
+export async function createApp(config: AppConfig, connection: DatabaseConnection, options: AppOptions = {}): Promise<App> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: 'loopback',
+    ignoreTrailingSlash: true,
+    // CDN file names and OAuth parameters can be long; Fastify's default cap is 100 characters.
+    maxParamLength: 1024,
+    logger: false,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, connection, options), adapter, {
     bodyParser: false,
     bufferLogs: true,
   });
   const logger = createLogger(config);
   app.useLogger(new PinoNestLogger(logger));
-  app.set('trust proxy', 'loopback');
-  app.disable('x-powered-by');
 
-  const healthUrl = `${config.paths.base}/v1/health`;
-  app.use(requestLogging(logger, { ignore: (url) => url === healthUrl }));
-
-  // Payment callbacks are verified against the exact bytes the gateway signed.
-  const keepRaw = (req: RequestWithRawBody, _res: unknown, buf: Buffer) => {
-    if (req.url.includes('/payments/')) req.rawBody = buf;
-  };
-  app.use(express.json({ limit: BODY_LIMIT, verify: keepRaw, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, verify: keepRaw }));
-  app.use(bodyParserErrors);
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  registerRequestLogging(fastify, logger, { ignore: (url) => url === `${config.paths.base}/v1/health` });
+  registerBodyParsers(fastify);
+  // Uploads (`POST /v1/products/{id}/files`): parts are streamed by FileUploadInterceptor.
+  await app.register(fastifyMultipart);
+  // Errors raised before a route handler runs (body parsing, limits) get the contract's body too.
+  fastify.setErrorHandler((error, request, reply) => renderFrameworkError(error, request, reply));
 
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
@@ -54,7 +57,42 @@ export async function createApp(
   return app;
 }
 
-function setupOpenApi(app: NestExpressApplication, config: AppConfig): void {
+/** `app.init()` and Fastify's own readiness: what a test needs before `getHttpServer()` serves. */
+export async function ready(app: App): Promise<App> {
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+/**
+ * JSON (`application/json`, `application/*+json`) and forms, as Express's body-parser read them: an
+ * empty JSON body is `{}`; payment callbacks keep the exact bytes the gateway signed (`rawBody`).
+ * Any other type is left unread (the handler sees no body), rather than refused with 415.
+ */
+function registerBodyParsers(fastify: FastifyInstance): void {
+  const keepRaw = (req: RequestWithRawBody, body: Buffer) => {
+    if (req.url.includes('/payments/')) req.rawBody = body;
+  };
+  const json: FastifyBodyParser<Buffer> = (req, body, done) => {
+    keepRaw(req, body);
+    if (body.length === 0) return done(null, {});
+    try {
+      done(null, JSON.parse(body.toString('utf8')));
+    } catch {
+      done(new BadRequestError('Malformed JSON body.'));
+    }
+  };
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, json);
+  fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'buffer' }, json);
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    keepRaw(req, body);
+    done(null, { ...parseQueryString(body.toString('utf8')) });
+  });
+  fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+}
+
+function setupOpenApi(app: App, config: AppConfig): void {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

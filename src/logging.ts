@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import pino, { Level, Logger } from 'pino';
 import { AppConfig } from './config/app-config';
 
@@ -9,43 +10,40 @@ import { AppConfig } from './config/app-config';
  * `X-Request-Id` when it is a plain token, else a UUID), echoed in `X-Request-Id` and carried by its
  * completion line and by any error logged for it.
  *
- * The request log is one `finish` listener per request that writes only when the line's level is
- * enabled: at the production level `warn` a successful request costs no log work at all. (pino-http
- * built a child logger and serialised the request for every request whatever the level, and
- * nestjs-pino's AsyncLocalStorage put a hook on every promise: 8 % of a request's CPU together.)
+ * The request log is one `onResponse` hook that writes only when the line's level is enabled: at
+ * the production level `warn` a successful request costs no log work at all. (pino-http built a
+ * child logger and serialised the request for every request whatever the level, and nestjs-pino's
+ * AsyncLocalStorage put a hook on every promise: 8 % of a request's CPU together.)
  */
 export function createLogger(config: AppConfig): Logger {
   return pino({ level: config.logLevel });
 }
 
-export type RequestWithId = Request & { id?: string };
-
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-export function requestLogging(logger: Logger, options: { ignore?: (url: string) => boolean } = {}) {
-  return function logRequest(req: RequestWithId, res: Response, next: NextFunction): void {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    req.id = id;
-    res.setHeader('X-Request-Id', id);
-    if (!options.ignore?.(req.url)) {
-      const start = process.hrtime.bigint();
-      res.once('finish', () => {
-        const level: Level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-        if (!logger.isLevelEnabled(level)) return;
-        logger[level](
-          {
-            reqId: id,
-            req: { method: req.method, url: req.originalUrl },
-            res: { statusCode: res.statusCode },
-            responseTime: Number(process.hrtime.bigint() - start) / 1e6,
-          },
-          'request completed',
-        );
-      });
+/** Fastify's `genReqId`: the caller's `X-Request-Id` when it is a plain token, else a UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Echoes the request id and writes one completion line per request (except ignored URLs). */
+export function registerRequestLogging(fastify: FastifyInstance, logger: Logger, options: { ignore?: (url: string) => boolean } = {}): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    const level: Level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    if (logger.isLevelEnabled(level) && !options.ignore?.(request.url)) {
+      logger[level](
+        { reqId: request.id, req: { method: request.method, url: request.url }, res: { statusCode: status }, responseTime: reply.elapsedTime },
+        'request completed',
+      );
     }
-    next();
-  };
+    done();
+  });
 }
 
 /** Nest's own messages (bootstrap, `new Logger(context)` in services) written through pino. */

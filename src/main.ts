@@ -9,7 +9,8 @@ async function bootstrap(): Promise<void> {
   const app = await createApp(config, connection);
   // Nest's shutdown hooks close the HTTP server first (in-flight requests finish), then the pool,
   // then the embedded database.
-  await app.listen(config.port);
+  // Every interface, as Express did (Fastify's default is localhost only).
+  await app.listen(config.port, '0.0.0.0');
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,6 +1,6 @@
-import { EventEmitter } from 'node:events';
+import fastify from 'fastify';
 import pino from 'pino';
-import { PinoNestLogger, requestLogging } from '../../src/logging';
+import { PinoNestLogger, registerRequestLogging, requestIdOf } from '../../src/logging';
 
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];
@@ -8,65 +8,55 @@ function capture(level: string) {
   return { logger, lines };
 }
 
-/** Just enough of Express's request and response for the middleware. */
-function exchange(headers: Record<string, string> = {}, url = '/v1/orders') {
-  const res = Object.assign(new EventEmitter(), {
-    statusCode: 200,
-    headers: {} as Record<string, string>,
-    setHeader(name: string, value: string) {
-      this.headers[name.toLowerCase()] = value;
-    },
-  });
-  const req = { headers, method: 'GET', url, originalUrl: url } as unknown as Parameters<ReturnType<typeof requestLogging>>[0];
-  return { req, res: res as typeof res & Parameters<ReturnType<typeof requestLogging>>[1] };
+/** A Fastify server wired as the application wires it, with a route per status. */
+async function server(level: string, ignore?: (url: string) => boolean) {
+  const { logger, lines } = capture(level);
+  const app = fastify({ genReqId: requestIdOf, requestIdHeader: false });
+  registerRequestLogging(app, logger, { ignore });
+  app.get('/ok', async () => ({ ok: true }));
+  app.get('/missing', async (_req, reply) => reply.code(404).send({ status: 'error' }));
+  app.get('/health', async () => ({ status: 'ok' }));
+  await app.ready();
+  return { app, lines };
 }
 
 describe('request logging', () => {
-  it('echoes a plain caller request id and generates one otherwise', () => {
-    const { logger } = capture('info');
-    const log = requestLogging(logger);
-    const given = exchange({ 'x-request-id': 'abc-123' });
-    log(given.req, given.res, () => undefined);
-    expect(given.res.headers['x-request-id']).toBe('abc-123');
-    expect(given.req.id).toBe('abc-123');
-
-    const unsafe = exchange({ 'x-request-id': 'no spaces\nor newlines' });
-    log(unsafe.req, unsafe.res, () => undefined);
-    expect(unsafe.res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  it('echoes a plain caller request id and generates one otherwise', async () => {
+    const { app } = await server('info');
+    const given = await app.inject({ url: '/ok', headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const unsafe = await app.inject({ url: '/ok', headers: { 'x-request-id': 'no spaces or <tags>' } });
+    expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    await app.close();
   });
 
-  it('writes one completion line with the request id, at the level of the status', () => {
-    const { logger, lines } = capture('warn');
-    const log = requestLogging(logger);
-    const ok = exchange({ 'x-request-id': 'ok-1' });
-    log(ok.req, ok.res, () => undefined);
-    ok.res.emit('finish');
+  it('writes one completion line with the request id, at the level of the status', async () => {
+    const { app, lines } = await server('warn');
+    await app.inject({ url: '/ok', headers: { 'x-request-id': 'ok-1' } });
     expect(lines).toHaveLength(0); // 200 is info, below warn
 
-    const missing = exchange({ 'x-request-id': 'nf-1' });
-    log(missing.req, missing.res, () => undefined);
-    missing.res.statusCode = 404;
-    missing.res.emit('finish');
+    await app.inject({ url: '/missing', headers: { 'x-request-id': 'nf-1' } });
     expect(lines).toEqual([
       expect.objectContaining({
         level: 40,
         reqId: 'nf-1',
-        req: { method: 'GET', url: '/v1/orders' },
+        req: { method: 'GET', url: '/missing' },
         res: { statusCode: 404 },
         msg: 'request completed',
         responseTime: expect.any(Number),
       }),
     ]);
+    await app.close();
   });
 
-  it('skips ignored URLs', () => {
-    const { logger, lines } = capture('info');
-    const log = requestLogging(logger, { ignore: (url) => url === '/v1/health' });
-    const health = exchange({}, '/v1/health');
-    log(health.req, health.res, () => undefined);
-    health.res.emit('finish');
+  it('skips ignored URLs but still gives them an id', async () => {
+    const { app, lines } = await server('info', (url) => url === '/health');
+    const health = await app.inject({ url: '/health' });
+    expect(health.headers['x-request-id']).toBeDefined();
     expect(lines).toHaveLength(0);
-    expect(health.res.headers['x-request-id']).toBeDefined();
+    await app.inject({ url: '/ok' });
+    expect(lines).toHaveLength(1);
+    await app.close();
   });
 });
 

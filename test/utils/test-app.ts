@@ -1,8 +1,7 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app.factory';
+import { App, createApp, ready } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DatabaseConnection } from '../../src/database/database-connection';
 import { freePort } from './free-port';
@@ -10,7 +9,7 @@ import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: App;
   config: AppConfig;
   http: TestAgent;
   dataSource: DataSource;
@@ -42,7 +41,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const connection = await DatabaseConnection.open(config);
   const app = await createApp(config, connection, { clock });
   if (options.listen) await app.listen(port, '127.0.0.1');
-  else await app.init();
+  else await ready(app);
   return {
     app,
     config,

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, TooManyRequestsError } from '../errors/app-error';
 
 export interface ErrorBody {
@@ -20,18 +20,12 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
   [HttpStatus.TOO_MANY_REQUESTS]: 'Too many requests.',
 };
 
-/** body-parser and multer report their failures with these markers. */
-function fromMiddleware(error: unknown): { status: number; message: string } | undefined {
-  const e = error as { type?: string; status?: number; code?: string };
-  if (e?.type === 'entity.parse.failed') return { status: 400, message: 'Malformed JSON body.' };
-  if (e?.type === 'entity.too.large' || e?.code === 'LIMIT_FILE_SIZE') return { status: 413, message: 'Payload too large.' };
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
-    return { status: 415, message: 'Unsupported media type.' };
-  }
-  if (typeof e?.type === 'string' && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    return { status: e.status, message: FRAMEWORK_MESSAGES[e.status] ?? 'Bad request.' };
-  }
-  return undefined;
+/** Fastify reports its own client errors (body too large, bad content length, …) with these. */
+function fromFramework(error: unknown): { status: number; message: string } | undefined {
+  const e = error as { code?: unknown; statusCode?: unknown };
+  if (typeof e?.code !== 'string' || !e.code.startsWith('FST_') || typeof e.statusCode !== 'number') return undefined;
+  if (e.statusCode < 400 || e.statusCode >= 500) return undefined;
+  return { status: e.statusCode, message: FRAMEWORK_MESSAGES[e.statusCode] ?? 'Bad request.' };
 }
 
 export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
@@ -44,14 +38,12 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
       headers,
     };
   }
-  const middleware = fromMiddleware(exception);
-  if (middleware) return { status: middleware.status, body: { status: 'error', message: middleware.message }, headers: {} };
+  const framework = fromFramework(exception);
+  if (framework) return { status: framework.status, body: { status: 'error', message: framework.message }, headers: {} };
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status < 500) {
-      const cause = fromMiddleware(exception.cause);
-      const message = cause?.message ?? FRAMEWORK_MESSAGES[status] ?? 'Bad request.';
-      return { status: cause?.status ?? status, body: { status: 'error', message }, headers: {} };
+      return { status, body: { status: 'error', message: FRAMEWORK_MESSAGES[status] ?? 'Bad request.' }, headers: {} };
     }
   }
   return { status: 500, body: { status: 'error', message: 'Internal server error.' }, headers: {} };
@@ -64,17 +56,26 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const response = ctx.getResponse<Response>();
-    const request = ctx.getRequest<Request>();
-    const { status, body, headers } = toErrorResponse(exception);
-    if (status >= 500) {
-      // Logged once, with the request id the request logging put on the request; never sent to the client.
-      this.logger.error({ err: exception, reqId: (request as { id?: unknown }).id }, 'Unhandled error');
-    }
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
-    response.status(status).set(headers).json(body);
+    renderError(exception, ctx.getRequest<FastifyRequest>(), ctx.getResponse<FastifyReply>(), this.logger);
   }
+}
+
+const frameworkLogger = new Logger('HTTP');
+
+/** Fastify's error handler: failures before a route handler runs (body parsing, limits). */
+export function renderFrameworkError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  renderError(exception, request, reply, frameworkLogger);
+}
+
+function renderError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
+  const { status, body, headers } = toErrorResponse(exception);
+  if (status >= 500) {
+    // Logged once, with the request's id; never sent to the client.
+    logger.error({ err: exception, reqId: request.id }, 'Unhandled error');
+  }
+  if (reply.sent || reply.raw.headersSent) {
+    reply.raw.end();
+    return;
+  }
+  void reply.status(status).headers(headers).send(body);
 }

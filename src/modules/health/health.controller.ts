@@ -1,7 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../identity/auth/auth.decorators';
 
@@ -20,7 +20,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Liveness and database reachability (no token)' })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiServiceUnavailableResponse({ type: HealthResponseDto, example: { status: 'error', database: 'down' } })
-  async check(@Res({ passthrough: true }) res: Response): Promise<HealthResponseDto> {
+  async check(@Res({ passthrough: true }) res: FastifyReply): Promise<HealthResponseDto> {
     try {
       await this.dataSource.query('SELECT 1');
       return { status: 'ok', database: 'up' };

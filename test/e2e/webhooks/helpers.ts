@@ -2,9 +2,8 @@ import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../../src/app.factory';
+import { App, createApp, ready } from '../../../src/app.factory';
 import { loadConfig } from '../../../src/config/app-config';
 import { DatabaseConnection } from '../../../src/database/database-connection';
 import { OrderEvent, OrderEventKind, OrderEventPayload } from '../../../src/modules/billing/events/order-events';
@@ -168,10 +167,10 @@ export async function emitOrderEvent(
 }
 
 /** Another instance of the service on an existing database (as a second replica would run). */
-export async function createInstanceOn(databaseUrl: string, env: Record<string, string> = {}): Promise<{ app: NestExpressApplication; close(): Promise<void> }> {
+export async function createInstanceOn(databaseUrl: string, env: Record<string, string> = {}): Promise<{ app: App; close(): Promise<void> }> {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/commerce-test-${process.pid}`, ...env, DATABASE_URL: databaseUrl });
   const connection = await DatabaseConnection.open(config);
   const app = await createApp(config, connection);
-  await app.init();
+  await ready(app);
   return { app, close: () => app.close() };
 }

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { sha256Hex } from '../../../common/crypto';
 import { ConflictError, UnprocessableError, ValidationError } from '../../../common/errors/app-error';
@@ -56,7 +56,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       key,
     };
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
-    const res = context.switchToHttp().getResponse<Response>();
+    const res = context.switchToHttp().getResponse<FastifyReply>();
     // Expired keys are also taken over on reuse; this sweep only keeps the table small.
     if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
@@ -73,7 +73,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             if (record.state !== 'completed') {
               throw new ConflictError('A request with this idempotency key is still in progress.');
             }
-            res.setHeader('Idempotent-Replayed', 'true');
+            res.header('Idempotent-Replayed', 'true');
             return of(record.responseBody);
           }),
         );

@@ -1,6 +1,5 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
-import type { Request, RequestHandler, Response } from 'express';
-import multer, { MulterError } from 'multer';
+import type { MultipartFile } from '@fastify/multipart';
+import { CallHandler, createParamDecorator, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
@@ -8,63 +7,126 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { AuthenticatedRequest } from '../../identity/auth/auth.decorators';
 import { parseRef } from '../catalog-refs';
 import { ProductsService } from '../products/products.service';
-import { DriverMulterEngine, StorageWriteError, UploadedFile } from './storage/driver-multer-engine';
-import { FILE_STORAGE, FileStorage } from './storage/file-storage';
+import { contentTypeFor } from './storage/content-type';
+import { FILE_STORAGE, FileStorage, newStorageKey } from './storage/file-storage';
 
-type UploadRequest = AuthenticatedRequest & { file?: UploadedFile };
+/** An upload as stored, handed to the handler by `@StoredUpload()`. */
+export interface UploadedFile {
+  /** The file name the client sent. */
+  originalname: string;
+  key: string;
+  size: number;
+  contentType: string;
+}
+
+type UploadRequest = AuthenticatedRequest & { storedUpload?: UploadedFile };
+
+/** The upload the interceptor stored, if the request was multipart with a file. */
+export const StoredUpload = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): UploadedFile | undefined => ctx.switchToHttp().getRequest<UploadRequest>().storedUpload,
+);
+
+const ONE_FILE = 'Upload exactly one file, in the multipart field "file".';
+
+/** The storage driver failed (our fault, 500), as opposed to a broken request body (the client's). */
+class StorageWriteError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('The storage driver could not store an upload');
+  }
+}
 
 /**
- * Streams the multipart field `file` into storage before the handler runs. The product is checked
- * first, so an unknown or foreign product costs no upload; the guard has already run, so neither
- * does a missing token or scope. JSON bodies pass through untouched.
+ * Streams the multipart field `file` into storage before the handler runs; the other fields become
+ * the body. The product is checked first, so an unknown or foreign product costs no upload; the
+ * guard has already run, so neither does a missing token or scope. JSON bodies pass through
+ * untouched. Nothing is buffered whole in memory or on a temporary disk.
  */
 @Injectable()
 export class FileUploadInterceptor implements NestInterceptor {
-  private readonly upload: RequestHandler;
+  private readonly limits: { fileSize: number; files: number; fields: number; parts: number; fieldSize: number };
 
   constructor(
     private readonly products: ProductsService,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.upload = multer({
-      storage: new DriverMulterEngine(storage),
-      limits: { fileSize: config.maxFileBytes, files: 1, fields: 8, parts: 9, fieldSize: 4096 },
-    }).single('file') as RequestHandler;
+    this.limits = { fileSize: config.maxFileBytes, files: 1, fields: 8, parts: 9, fieldSize: 4096 };
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const http = context.switchToHttp();
-    const req = http.getRequest<UploadRequest>();
-    if (!req.is('multipart/form-data')) return next.handle();
+    const req = context.switchToHttp().getRequest<UploadRequest>();
+    if (!req.isMultipart()) return next.handle();
 
-    await this.products.requireRef(req.principal!.storeId, parseRef(String(req.params.id)));
-    await new Promise<void>((resolve, reject) =>
-      this.upload(req as Request, http.getResponse<Response>(), (error?: unknown) => (error ? reject(uploadError(error)) : resolve())),
-    );
+    await this.products.requireRef(req.principal!.storeId, parseRef(String((req.params as { id?: unknown }).id)));
+    const { fields, file } = await this.receive(req);
+    req.body = fields;
+    req.storedUpload = file;
     // A failure after the bytes are stored (validation of the other fields, a lost race with a
     // product delete) must not leave an object nobody points to.
     return next.handle().pipe(
       catchError((error: unknown) => {
-        const key = req.file?.key;
-        const cleanup = key ? this.storage.delete(key).catch(() => undefined) : Promise.resolve();
+        const cleanup = file ? this.storage.delete(file.key).catch(() => undefined) : Promise.resolve();
         return from(cleanup).pipe(mergeMap(() => throwError(() => error)));
       }),
     );
+  }
+
+  private async receive(req: UploadRequest): Promise<{ fields: Record<string, string>; file?: UploadedFile }> {
+    const fields: Record<string, string> = {};
+    let stored: UploadedFile | undefined;
+    try {
+      for await (const part of req.parts({ limits: this.limits })) {
+        if (part.type === 'field') {
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        if (part.fieldname !== 'file' || stored) {
+          part.file.resume();
+          throw ValidationError.field('file', ONE_FILE);
+        }
+        stored = await this.store(part);
+      }
+    } catch (error) {
+      if (stored) await this.storage.delete(stored.key).catch(() => undefined);
+      throw uploadError(error);
+    }
+    return { fields, file: stored };
+  }
+
+  private async store(part: MultipartFile): Promise<UploadedFile> {
+    const key = newStorageKey();
+    const contentType = contentTypeFor(part.filename, part.mimetype);
+    let bodyFailed = false;
+    part.file.once('error', () => (bodyFailed = true));
+    let size: number;
+    try {
+      ({ size } = await this.storage.put(key, part.file, contentType));
+    } catch (error) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw bodyFailed ? error : new StorageWriteError(error);
+    }
+    // Past the size limit the part ends early: what was stored is not the file.
+    if (part.file.truncated) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw new PayloadTooLargeError();
+    }
+    return { originalname: part.filename, key, size, contentType };
   }
 }
 
 function uploadError(error: unknown): unknown {
   if (error instanceof StorageWriteError) return error.cause;
+  if (error instanceof ValidationError || error instanceof PayloadTooLargeError) return error;
   // Everything else comes from parsing the client's body (busboy: "Unexpected end of form", …).
-  if (!(error instanceof MulterError)) return new BadRequestError('Malformed multipart body.');
-  switch (error.code) {
-    case 'LIMIT_FILE_SIZE':
+  switch ((error as { code?: unknown }).code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
       return new PayloadTooLargeError();
-    case 'LIMIT_UNEXPECTED_FILE':
-    case 'LIMIT_FILE_COUNT':
-      return ValidationError.field('file', 'Upload exactly one file, in the multipart field "file".');
-    default:
+    case 'FST_FILES_LIMIT':
+      return ValidationError.field('file', ONE_FILE);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
       return ValidationError.field('file', 'The multipart form could not be read.');
+    default:
+      return new BadRequestError('Malformed multipart body.');
   }
 }

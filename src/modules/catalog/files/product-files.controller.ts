@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -21,9 +21,8 @@ import {
   ProductFileDeletedResponseDto,
   ProductFileListResponseDto,
 } from './dto/product-file.dto';
-import { FileUploadInterceptor } from './file-upload.interceptor';
 import { ProductFilesService } from './product-files.service';
-import type { UploadedFile as StoredFile } from './storage/driver-multer-engine';
+import { FileUploadInterceptor, StoredUpload, type UploadedFile } from './file-upload.interceptor';
 
 @ApiTags('Files')
 @Controller('v1/products/:id/files')
@@ -53,7 +52,7 @@ export class ProductFilesController {
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Body() dto: CreateProductFileDto,
-    @UploadedFile() upload?: StoredFile,
+    @StoredUpload() upload?: UploadedFile,
   ): Promise<ProductFileCreatedResponseDto> {
     const file = await this.files.add(principal.storeId, id, dto, upload);
     return { status: 'success', message: 'File added successfully.', file: this.files.toDto(file) };

@@ -9,7 +9,7 @@ import { toProductFileDto } from './product-file.mapper';
 import { ProductFile } from './product-file.entity';
 import { ProductFilesRepository } from './product-files.repository';
 import { cleanFilename, extensionOf } from './storage/content-type';
-import { UploadedFile } from './storage/driver-multer-engine';
+import type { UploadedFile } from './file-upload.interceptor';
 import { FILE_STORAGE, FileStorage } from './storage/file-storage';
 
 @Injectable()

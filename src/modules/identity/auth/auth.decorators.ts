@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Scope } from '../scopes';
 import type { Principal } from './principal';
 import { ErrorResponseDto, ForbiddenResponseDto } from '../../../common/http/error-response.dto';
@@ -32,7 +32,7 @@ export const RequireScopes = (...scopes: Scope[]): MethodDecorator & ClassDecora
 export const AnyToken = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(ANY_TOKEN_KEY, true), documentAuth([]));
 
-export type AuthenticatedRequest = Request & { principal?: Principal };
+export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
 /** The authenticated caller, set by the guard. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {

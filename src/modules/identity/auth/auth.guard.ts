@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../common/errors/app-error';
 import { TokenRateLimitService } from '../rate-limit/token-rate-limit.service';
 import { Scope } from '../scopes';
@@ -35,10 +35,12 @@ export class AuthGuard implements CanActivate {
     // decisions §9: counted per token once it is known to be valid; the headers go on every answer,
     // the 403 and 429 included.
     const limit = await this.rateLimit.consume(match[1]);
-    const response = context.switchToHttp().getResponse<Response>();
-    response.setHeader('RateLimit-Limit', String(limit.limit));
-    response.setHeader('RateLimit-Remaining', String(limit.remaining));
-    response.setHeader('RateLimit-Reset', String(limit.resetSeconds));
+    context
+      .switchToHttp()
+      .getResponse<FastifyReply>()
+      .header('RateLimit-Limit', String(limit.limit))
+      .header('RateLimit-Remaining', String(limit.remaining))
+      .header('RateLimit-Reset', String(limit.resetSeconds));
     if (!limit.allowed) throw new TooManyRequestsError(limit.resetSeconds);
 
     if (this.reflector.getAllAndOverride<boolean>(ANY_TOKEN_KEY, targets)) return true;

@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, catchError, throwError } from 'rxjs';
 import { OAuthError } from './oauth-error';
 
@@ -11,14 +11,13 @@ import { OAuthError } from './oauth-error';
 export class OAuthResponseInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
-    const response = http.getResponse<Response>();
-    const request = http.getRequest<Request>();
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('Pragma', 'no-cache');
+    const response = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    response.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     return next.handle().pipe(
       catchError((error: unknown) => {
         if (error instanceof OAuthError && error.httpStatus === 401 && /^Basic /i.test(request.headers.authorization ?? '')) {
-          response.setHeader('WWW-Authenticate', 'Basic realm="oauth"');
+          response.header('WWW-Authenticate', 'Basic realm="oauth"');
         }
         return throwError(() => error);
       }),
