@@ -29,9 +29,11 @@ export async function createApp(config: AppConfig, connection: DatabaseConnectio
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: 'loopback',
-    ignoreTrailingSlash: true,
-    // CDN file names and OAuth parameters can be long; Fastify's default cap is 100 characters.
-    maxParamLength: 1024,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      // CDN file names can be long; Fastify's default cap on a path parameter is 100 characters.
+      maxParamLength: 1024,
+    },
     logger: false,
     genReqId: requestIdOf,
     requestIdHeader: false,

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../../../common/http/exception.filter';
 import { wantsJson } from './content-negotiation';
 import { CheckoutViews } from './views.service';
@@ -15,16 +15,16 @@ export class CheckoutErrorsFilter implements ExceptionFilter {
   constructor(private readonly views: CheckoutViews) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<Request>();
-    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
+    const res = host.switchToHttp().getResponse<FastifyReply>();
     const { status, body, headers } = toErrorResponse(exception);
     if (status >= 500) this.logger.error({ err: exception, reqId: (req as { id?: unknown }).id }, 'Unhandled error');
-    if (res.headersSent) {
-      res.end();
+    if (res.sent) {
+      res.raw.end();
       return;
     }
     if (wantsJson(req)) {
-      res.status(status).set(headers).json(body);
+      void res.status(status).headers(headers).send(body);
       return;
     }
     if (status === 404) return this.views.notFound(res);

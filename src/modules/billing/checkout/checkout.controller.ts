@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, ValidationError } from '../../../common/errors/app-error';
 import { Public } from '../../identity/auth/auth.decorators';
 import type { Order } from '../orders/order.entity';
@@ -28,14 +28,14 @@ export class CheckoutController {
   ) {}
 
   @Get()
-  async page(@Param('payToken') payToken: string, @Query() query: Form, @Res() res: Response): Promise<void> {
+  async page(@Param('payToken') payToken: string, @Query() query: Form, @Res() res: FastifyReply): Promise<void> {
     const page = await this.checkout.page(payToken, query);
     this.renderPage(res, payToken, page.order, page, {}, '', 200);
   }
 
   @Post('pay')
   @HttpCode(200)
-  async pay(@Param('payToken') payToken: string, @Body() body: Form, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async pay(@Param('payToken') payToken: string, @Body() body: Form, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const form = this.checkout.readPayForm(body ?? {});
     if (form.errors) {
       if (wantsJson(req)) throw new ValidationError(form.errors);
@@ -49,19 +49,19 @@ export class CheckoutController {
 
   @Post('cancel')
   @HttpCode(200)
-  async cancel(@Param('payToken') payToken: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async cancel(@Param('payToken') payToken: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     await this.answer(req, res, payToken, await this.payments.cancel(payToken));
   }
 
   /** JSON: `{status, order_number, order_status}`. Browsers: 303 as decisions §8 lays out. */
-  private async answer(req: Request, res: Response, payToken: string, result: PaymentResult): Promise<void> {
+  private async answer(req: FastifyRequest, res: FastifyReply, payToken: string, result: PaymentResult): Promise<void> {
     const { order, outcome } = result;
     if (outcome === 'not_pending') {
       if (wantsJson(req)) throw new ConflictError('Order is no longer pending.');
       return this.renderPage(res, payToken, order, await this.checkout.pageOf(order), {}, '', 409);
     }
     if (wantsJson(req)) {
-      res.status(200).json({ status: 'success', order_number: order.orderNumber, order_status: order.status });
+      void res.status(200).send({ status: 'success', order_number: order.orderNumber, order_status: order.status });
       return;
     }
     const back = this.checkout.checkoutUrl(payToken);
@@ -71,11 +71,11 @@ export class CheckoutController {
         : outcome === 'pending'
           ? back
           : (order.cancelUrl ?? back);
-    res.redirect(303, target);
+    res.redirect(target, 303);
   }
 
   private renderPage(
-    res: Response,
+    res: FastifyReply,
     payToken: string,
     order: Order,
     page: Awaited<ReturnType<CheckoutService['pageOf']>>,

@@ -1,6 +1,7 @@
-import type { Request } from 'express';
+import accepts from 'accepts';
+import type { FastifyRequest } from 'fastify';
 
 /** `Accept: application/json` gets the JSON answers of decisions §8; browsers get pages. */
-export function wantsJson(req: Request): boolean {
-  return req.accepts(['html', 'json']) === 'json';
+export function wantsJson(req: FastifyRequest): boolean {
+  return accepts(req.raw).types(['html', 'json']) === 'json';
 }

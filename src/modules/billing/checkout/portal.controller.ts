@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../identity/auth/auth.decorators';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutService } from './checkout.service';
@@ -22,7 +22,7 @@ export class PortalController {
   async portal(
     @Param('orderNumber') orderNumber: string,
     @Query('transaction_id') transactionId: unknown,
-    @Res() res: Response,
+    @Res() res: FastifyReply,
   ): Promise<void> {
     const page = await this.checkout.portal(orderNumber, transactionId);
     this.views.render(res, 'portal', { page, action: `${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}` });
@@ -34,15 +34,15 @@ export class PortalController {
     @Param('orderNumber') orderNumber: string,
     @Body() body: Record<string, unknown>,
     @Query('transaction_id') queryTransactionId: unknown,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
   ): Promise<void> {
     const order = await this.checkout.cancelSubscription(orderNumber, body?.transaction_id ?? queryTransactionId);
     if (wantsJson(req)) {
       const page = await this.checkout.portal(orderNumber, order.transactionId);
-      res.json({ status: 'success', order_number: order.orderNumber, subscription_status: page.subscription?.status ?? null });
+      void res.send({ status: 'success', order_number: order.orderNumber, subscription_status: page.subscription?.status ?? null });
       return;
     }
-    res.redirect(303, this.checkout.portalUrl(order));
+    res.redirect(this.checkout.portalUrl(order), 303);
   }
 }

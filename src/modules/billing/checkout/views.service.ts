@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { join } from 'node:path';
 import { Cents, centsToDecimal } from '../../../common/money';
 
@@ -12,19 +12,19 @@ const date = (d: Date): string => d.toISOString().slice(0, 10);
 export class CheckoutViews {
   private readonly eta = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
 
-  render(res: Response, view: string, data: Record<string, unknown>, status = 200): void {
+  render(res: FastifyReply, view: string, data: Record<string, unknown>, status = 200): void {
     const html = this.eta.render(view, { money, date, ...data });
     // Customer pages carry tokens in their URLs: never cached, never leaked as a referrer.
-    res
+    void res
       .status(status)
-      .type('html')
-      .setHeader('Cache-Control', 'no-store')
-      .setHeader('Referrer-Policy', 'no-referrer')
-      .setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self' http: https:")
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self' http: https:")
       .send(html);
   }
 
-  notFound(res: Response): void {
+  notFound(res: FastifyReply): void {
     this.render(res, 'error', { heading: 'Not found', message: 'This link is not valid or has been replaced by a newer one.' }, 404);
   }
 }

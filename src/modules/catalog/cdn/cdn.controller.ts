@@ -1,7 +1,6 @@
-import { Controller, Get, Head, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { pipeline } from 'node:stream/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { Public } from '../../identity/auth/auth.decorators';
 import { downloadName } from '../files/product-file.mapper';
@@ -26,10 +25,10 @@ export class CdnController {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
+  // HEAD is answered by the same handler (Fastify's automatic HEAD route for a GET).
   @Get(':key/:filename')
-  @Head(':key/:filename')
   @Public()
-  async download(@Param('key') key: string, @Param('filename') filename: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async download(@Param('key') key: string, @Param('filename') filename: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     if (!STORAGE_KEY_PATTERN.test(key)) throw new NotFoundError();
     const file = await this.files.findDownload(key);
     if (!file || downloadName(file) !== filename) throw new NotFoundError();
@@ -37,7 +36,7 @@ export class CdnController {
     const size = file.sizeBytes;
     const contentType = file.contentType ?? 'application/octet-stream';
     const disposition = INLINE.test(contentType) ? 'inline' : 'attachment';
-    res.set({
+    res.headers({
       'Content-Type': contentType,
       'Accept-Ranges': 'bytes',
       'Content-Disposition': `${disposition}; filename*=UTF-8''${encodeURIComponent(filename)}`,
@@ -49,14 +48,14 @@ export class CdnController {
 
     const range = parseByteRange(req.headers.range, size);
     if (range.kind === 'unsatisfiable') {
-      res.status(416).set({ 'Content-Range': `bytes */${size}` }).end();
+      void res.status(416).header('Content-Range', `bytes */${size}`).send();
       return;
     }
     const partial = range.kind === 'partial' ? range.range : undefined;
-    if (partial) res.status(206).set({ 'Content-Range': `bytes ${partial.start}-${partial.end}/${size}` });
-    res.set({ 'Content-Length': String(partial ? partial.end - partial.start + 1 : size) });
+    if (partial) res.status(206).header('Content-Range', `bytes ${partial.start}-${partial.end}/${size}`);
+    res.header('Content-Length', String(partial ? partial.end - partial.start + 1 : size));
     if (req.method === 'HEAD') {
-      res.end();
+      void res.send();
       return;
     }
 
@@ -67,7 +66,7 @@ export class CdnController {
       if (error instanceof StoredObjectMissing) throw new NotFoundError();
       throw error;
     }
-    // A client that goes away mid-download ends the pipeline; nothing to report.
-    await pipeline(body, res).catch(() => undefined);
+    // Fastify streams it and destroys it if the client goes away mid-download.
+    void res.send(body);
   }
 }

@@ -1,18 +1,20 @@
-import { Body, Controller, Get, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, TooManyRequestsError } from '../../../common/errors/app-error';
 import { Public } from '../auth/auth.decorators';
 import { SellersService } from '../sellers/sellers.service';
 import { LoginThrottleService } from './login-throttle.service';
 import { ViewsService } from './views.service';
-import { formString, requireSeller, safeNext } from './web-auth';
+import { formString, requireSeller, safeNext, sessionOf } from './web-auth';
+import { CsrfGuard } from './sessions/web-session.middleware';
 import { WebExceptionFilter } from './web-exception.filter';
 
 /** Sign-up, login, logout and the dashboard home (decisions §2.1). */
 @ApiExcludeController()
 @Public()
 @UseFilters(WebExceptionFilter)
+@UseGuards(CsrfGuard)
 @Controller()
 export class AccountController {
   constructor(
@@ -22,19 +24,19 @@ export class AccountController {
   ) {}
 
   @Get()
-  async home(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async home(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { sellerId, storeId } = requireSeller(req);
     const [seller, store] = await Promise.all([this.sellers.findById(sellerId), this.sellers.findStore(storeId)]);
     this.views.render(req, res, 'home', { title: 'Dashboard', seller, store });
   }
 
   @Get('signup')
-  signupForm(@Req() req: Request, @Res() res: Response): void {
+  signupForm(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
     this.views.render(req, res, 'signup', { title: 'Create your store', form: { currency: 'MZN' }, errors: {} });
   }
 
   @Post('signup')
-  async signup(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async signup(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
     const form = {
       name: formString(body.name),
       email: formString(body.email),
@@ -53,7 +55,7 @@ export class AccountController {
           currency: form.currency,
         });
         await startSession(req, seller.id, store.id);
-        res.redirect(303, this.views.url('/'));
+        res.redirect(this.views.url('/'), 303);
         return;
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
@@ -64,12 +66,12 @@ export class AccountController {
   }
 
   @Get('login')
-  loginForm(@Req() req: Request, @Res() res: Response, @Query('next') next?: string): void {
+  loginForm(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query('next') next?: string): void {
     this.views.render(req, res, 'login', { title: 'Log in', email: '', next: safeNext(next, this.views.webPath) ?? '' });
   }
 
   @Post('login')
-  async login(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async login(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
     const email = formString(body.email).toLowerCase();
     const password = typeof body.password === 'string' ? body.password : '';
     const next = safeNext(body.next, this.views.webPath);
@@ -80,7 +82,7 @@ export class AccountController {
       await this.throttle.check(email, ip);
     } catch (error) {
       if (!(error instanceof TooManyRequestsError)) throw error;
-      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      res.header('Retry-After', String(error.retryAfterSeconds));
       return page(`Too many failed attempts. Try again in ${Math.ceil(error.retryAfterSeconds / 60)} minutes.`, 429);
     }
     const seller = email && password ? await this.sellers.verifyCredentials(email, password) : null;
@@ -91,24 +93,29 @@ export class AccountController {
     }
     await this.throttle.succeeded(email, ip);
     await startSession(req, seller.id, store.id);
-    res.redirect(303, next ?? this.views.url('/'));
+    res.redirect(next ?? this.views.url('/'), 303);
   }
 
   @Post('logout')
-  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await new Promise<void>((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
-    res.redirect(303, this.views.url('/login'));
+  async logout(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const session = sessionOf(req);
+    if (session) await new Promise<void>((resolve, reject) => session.destroy((error) => (error ? reject(error) : resolve())));
+    res.redirect(this.views.url('/login'), 303);
   }
 }
 
 /** A new session id on login, so a session fixed before login is worthless after it. */
-function startSession(req: Request, sellerId: number, storeId: number): Promise<void> {
+function startSession(req: FastifyRequest, sellerId: number, storeId: number): Promise<void> {
+  const session = sessionOf(req);
+  if (!session) return Promise.reject(new Error('Dashboard route without WebSessionMiddleware'));
   return new Promise((resolve, reject) =>
-    req.session.regenerate((error) => {
+    session.regenerate((error) => {
       if (error) return reject(error);
-      req.session.sellerId = sellerId;
-      req.session.storeId = storeId;
-      req.session.save((saveError) => (saveError ? reject(saveError) : resolve()));
+      // regenerate() puts a new session object on the request.
+      const fresh = sessionOf(req)!;
+      fresh.sellerId = sellerId;
+      fresh.storeId = storeId;
+      fresh.save((saveError) => (saveError ? reject(saveError) : resolve()));
     }),
   );
 }

@@ -1,18 +1,20 @@
-import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { Public } from '../auth/auth.decorators';
 import { ALL_SCOPES, SCOPES } from '../scopes';
 import { ViewsService } from './views.service';
 import { formList, formString, requireSeller } from './web-auth';
+import { CsrfGuard } from './sessions/web-session.middleware';
 import { WebExceptionFilter } from './web-exception.filter';
 
 /** Settings → API: the seller's API keys (decisions §2.1). */
 @ApiExcludeController()
 @Public()
 @UseFilters(WebExceptionFilter)
+@UseGuards(CsrfGuard)
 @Controller('settings/api')
 export class ApiKeysPagesController {
   constructor(
@@ -21,12 +23,12 @@ export class ApiKeysPagesController {
   ) {}
 
   @Get()
-  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async list(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     await this.page(req, res, {});
   }
 
   @Post('keys')
-  async create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async create(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
     const seller = requireSeller(req);
     const name = formString(body.name);
     const scopes = formList(body.scopes);
@@ -42,13 +44,13 @@ export class ApiKeysPagesController {
   }
 
   @Post('keys/:id/revoke')
-  async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async revoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { storeId } = requireSeller(req);
     if (!/^\d+$/.test(id) || !(await this.keys.revoke(storeId, Number(id)))) throw new NotFoundError();
-    res.redirect(303, this.views.url('/settings/api'));
+    res.redirect(this.views.url('/settings/api'), 303);
   }
 
-  private async page(req: Request, res: Response, data: Record<string, unknown>, status = 200): Promise<void> {
+  private async page(req: FastifyRequest, res: FastifyReply, data: Record<string, unknown>, status = 200): Promise<void> {
     const { storeId } = requireSeller(req);
     const keys = await this.keys.list(storeId);
     this.views.render(

@@ -1,17 +1,19 @@
-import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { Public } from '../auth/auth.decorators';
 import { OAuthAppsService } from '../oauth/oauth-apps.service';
 import { ViewsService } from './views.service';
 import { formString, requireSeller } from './web-auth';
+import { CsrfGuard } from './sessions/web-session.middleware';
 import { WebExceptionFilter } from './web-exception.filter';
 
 /** OAuth app registration (decisions §2.1): client_id and a client_secret shown once. */
 @ApiExcludeController()
 @Public()
 @UseFilters(WebExceptionFilter)
+@UseGuards(CsrfGuard)
 @Controller('apps')
 export class AppsPagesController {
   constructor(
@@ -20,12 +22,12 @@ export class AppsPagesController {
   ) {}
 
   @Get()
-  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async list(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     await this.page(req, res, {});
   }
 
   @Post()
-  async create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async create(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
     const seller = requireSeller(req);
     const form = { name: formString(body.name), redirect_uris: formString(body.redirect_uris) };
     try {
@@ -42,24 +44,24 @@ export class AppsPagesController {
   }
 
   @Post(':id/deactivate')
-  async deactivate(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async deactivate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     await this.apps.setActive(requireSeller(req).storeId, appId(id), false);
-    res.redirect(303, this.views.url('/apps'));
+    res.redirect(this.views.url('/apps'), 303);
   }
 
   @Post(':id/activate')
-  async activate(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async activate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     await this.apps.setActive(requireSeller(req).storeId, appId(id), true);
-    res.redirect(303, this.views.url('/apps'));
+    res.redirect(this.views.url('/apps'), 303);
   }
 
   @Post(':id/rotate-secret')
-  async rotateSecret(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async rotateSecret(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { app, clientSecret } = await this.apps.rotateSecret(requireSeller(req).storeId, appId(id));
     await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret, rotated: true } });
   }
 
-  private async page(req: Request, res: Response, data: Record<string, unknown>, status = 200): Promise<void> {
+  private async page(req: FastifyRequest, res: FastifyReply, data: Record<string, unknown>, status = 200): Promise<void> {
     const { storeId } = requireSeller(req);
     const apps = await this.apps.list(storeId);
     this.views.render(req, res, 'apps', { title: 'OAuth apps', apps, form: { name: '', redirect_uris: '' }, ...data }, status);

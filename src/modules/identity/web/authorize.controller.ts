@@ -1,12 +1,13 @@
-import { Body, Controller, Get, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators';
 import { AuthorizationParams, OAuthAuthorizationService } from '../oauth/oauth-authorization.service';
 import { SCOPES } from '../scopes';
 import { SellersService } from '../sellers/sellers.service';
 import { ViewsService } from './views.service';
 import { formList, formString, requireSeller } from './web-auth';
+import { CsrfGuard } from './sessions/web-session.middleware';
 import { WebExceptionFilter } from './web-exception.filter';
 
 const PARAMS: (keyof AuthorizationParams)[] = ['client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method'];
@@ -15,6 +16,7 @@ const PARAMS: (keyof AuthorizationParams)[] = ['client_id', 'redirect_uri', 'sta
 @ApiExcludeController()
 @Public()
 @UseFilters(WebExceptionFilter)
+@UseGuards(CsrfGuard)
 @Controller('oauth/authorize')
 export class AuthorizeController {
   constructor(
@@ -24,7 +26,7 @@ export class AuthorizeController {
   ) {}
 
   @Get()
-  async show(@Req() req: Request, @Res() res: Response, @Query() query: Record<string, unknown>): Promise<void> {
+  async show(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query() query: Record<string, unknown>): Promise<void> {
     const params = pick(query);
     // Order of decisions §2.3: client and redirect_uri, then the login, then the scopes.
     await this.authorization.resolveClient(params);
@@ -41,7 +43,7 @@ export class AuthorizeController {
   }
 
   @Post()
-  async decide(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async decide(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
     const params = pick(body);
     await this.authorization.resolveClient(params);
     const seller = requireSeller(req, `${this.views.url('/oauth/authorize')}?${new URLSearchParams(params as Record<string, string>)}`);
@@ -50,7 +52,7 @@ export class AuthorizeController {
       formString(body.decision) === 'approve'
         ? await this.authorization.approve(request, seller, formList(body.scopes))
         : this.authorization.deny(request);
-    res.redirect(302, target);
+    res.redirect(target, 302);
   }
 }
 

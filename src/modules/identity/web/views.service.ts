@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { csrfToken } from './sessions/csrf';
+import { sessionOf } from './web-auth';
 
 /**
  * Renders the dashboard's eta templates (one layout) with what every page needs: the web surface's
@@ -24,22 +25,21 @@ export class ViewsService {
     return `${this.webPath}${path}` || '/';
   }
 
-  render(req: Request, res: Response, view: string, data: Record<string, unknown> = {}, status = 200): void {
+  render(req: FastifyRequest, res: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200): void {
     const html = this.eta.render(view, {
       web: this.webPath,
-      csrf: req.session ? csrfToken(req) : '',
-      loggedIn: Boolean(req.session?.sellerId),
+      csrf: sessionOf(req) ? csrfToken(req) : '',
+      loggedIn: Boolean(sessionOf(req)?.sellerId),
       ...data,
     });
-    res.status(status).type('html').setHeader('Cache-Control', 'no-store');
-    res.send(html);
+    void res.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
   }
 
   /**
    * A page whose content another module rendered from its own templates, inside the dashboard's
    * layout (so its header, stylesheet and CSRF token stay in one place).
    */
-  renderContent(req: Request, res: Response, title: string, body: string, status = 200): void {
+  renderContent(req: FastifyRequest, res: FastifyReply, title: string, body: string, status = 200): void {
     this.render(req, res, 'page', { title, body }, status);
   }
 }

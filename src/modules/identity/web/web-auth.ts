@@ -1,4 +1,6 @@
-import type { Request } from 'express';
+import type { Session, SessionData } from 'express-session';
+import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 
 /** The dashboard page needs a logged-in seller; the web exception filter answers 303 to the login page. */
 export class LoginRequiredError extends Error {
@@ -12,9 +14,16 @@ export interface SellerSession {
   storeId: number;
 }
 
+export type WebSession = Session & Partial<SessionData>;
+
+/** The dashboard session that `WebSessionMiddleware` (express-session) put on the Node request. */
+export function sessionOf(req: FastifyRequest): WebSession | undefined {
+  return (req.raw as IncomingMessage & { session?: WebSession }).session;
+}
+
 /** The seller of this dashboard session, or a {@link LoginRequiredError} that brings them back here. */
-export function requireSeller(req: Request, returnTo: string = req.originalUrl): SellerSession {
-  const { sellerId, storeId } = req.session ?? {};
+export function requireSeller(req: FastifyRequest, returnTo: string = req.originalUrl): SellerSession {
+  const { sellerId, storeId } = sessionOf(req) ?? {};
   if (!sellerId || !storeId) throw new LoginRequiredError(returnTo);
   return { sellerId, storeId };
 }

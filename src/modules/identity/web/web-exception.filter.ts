@@ -1,8 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../common/errors/app-error';
 import { AuthorizationRequestError } from '../oauth/oauth-authorization.service';
 import { ViewsService } from './views.service';
+import { InvalidFormError } from './sessions/csrf';
 import { LoginRequiredError } from './web-auth';
 
 /** Dashboard errors are pages, not JSON: a login redirect, or an error page with the right status. */
@@ -13,14 +14,14 @@ export class WebExceptionFilter implements ExceptionFilter {
   constructor(private readonly views: ViewsService) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<Request>();
-    const res = host.switchToHttp().getResponse<Response>();
-    if (res.headersSent) {
-      res.end();
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
+    const res = host.switchToHttp().getResponse<FastifyReply>();
+    if (res.sent) {
+      res.raw.end();
       return;
     }
     if (exception instanceof LoginRequiredError) {
-      res.redirect(303, `${this.views.url('/login')}?next=${encodeURIComponent(exception.returnTo)}`);
+      res.redirect(`${this.views.url('/login')}?next=${encodeURIComponent(exception.returnTo)}`, 303);
       return;
     }
     const { status, title, message } = describe(exception);
@@ -30,6 +31,7 @@ export class WebExceptionFilter implements ExceptionFilter {
 }
 
 function describe(exception: unknown): { status: number; title: string; message: string } {
+  if (exception instanceof InvalidFormError) return { status: 403, title: 'Forbidden', message: exception.message };
   if (exception instanceof AuthorizationRequestError) {
     return { status: 400, title: 'Authorization request refused', message: exception.message };
   }

@@ -1,6 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { IdentityWebModule } from '../../identity/web/identity-web.module';
-import { CsrfMiddleware, WebSessionMiddleware } from '../../identity/web/sessions/web-session.middleware';
+import { WebSessionMiddleware } from '../../identity/web/sessions/web-session.middleware';
 import { WebhooksModule } from '../webhooks.module';
 import { WebhooksReportController } from './webhooks-report.controller';
 
@@ -11,6 +11,6 @@ import { WebhooksReportController } from './webhooks-report.controller';
 })
 export class WebhooksWebModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(WebSessionMiddleware, CsrfMiddleware).forRoutes(WebhooksReportController);
+    consumer.apply(WebSessionMiddleware).forRoutes(WebhooksReportController);
   }
 }

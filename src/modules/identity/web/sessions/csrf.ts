@@ -1,12 +1,30 @@
 import { csrfSync } from 'csrf-sync';
 import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { sessionOf } from '../web-auth';
 
 /** Synchronizer-token CSRF (decisions §2.1): the token lives in the session, forms echo it in `_csrf`. */
-export const csrf = csrfSync({
+const csrf = csrfSync({
   getTokenFromRequest: (req) => (typeof req.body?._csrf === 'string' ? req.body._csrf : undefined),
 });
 
+/** csrf-sync reads the session and the parsed form from one request object. */
+function csrfInput(req: FastifyRequest): Request {
+  return { session: sessionOf(req), body: req.body } as unknown as Request;
+}
+
 /** The token a form must carry in its hidden `_csrf` field; created with the session on first use. */
-export function csrfToken(req: Request): string {
-  return csrf.generateToken(req);
+export function csrfToken(req: FastifyRequest): string {
+  return csrf.generateToken(csrfInput(req));
+}
+
+export function csrfTokenMatches(req: FastifyRequest): boolean {
+  return csrf.isRequestValid(csrfInput(req));
+}
+
+/** A dashboard POST without the session's CSRF token (rendered as a 403 page). */
+export class InvalidFormError extends Error {
+  constructor() {
+    super('The form has expired or did not come from this site. Reload the page and try again.');
+  }
 }

@@ -1,30 +1,33 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
-import { ViewsService } from '../views.service';
-import { csrf } from './csrf';
+import { CanActivate, ExecutionContext, Injectable, NestMiddleware } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { csrfTokenMatches, InvalidFormError } from './csrf';
 import { WebSessionService } from './web-session.service';
 
-/** Loads the dashboard session (express-session + connect-pg-simple). */
+/**
+ * Loads the dashboard session (express-session + connect-pg-simple). Nest runs middleware on the
+ * underlying Node request and response, where express-session keeps the session
+ * (`sessionOf(req)` in web-auth.ts reads it back).
+ */
 @Injectable()
 export class WebSessionMiddleware implements NestMiddleware {
   constructor(private readonly sessions: WebSessionService) {}
 
-  use(req: Request, res: Response, next: NextFunction): void {
-    this.sessions.handler(req, res, next);
+  use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+    this.sessions.handler(req as Request, res as Response, next);
   }
 }
 
-/** decisions §2.1: a POST without the session's CSRF token gets 403 before any controller runs, so it changes nothing. */
+/**
+ * decisions §2.1: a POST without the session's CSRF token gets 403 before the handler runs, so it
+ * changes nothing. A guard rather than middleware: the form body is parsed by then.
+ */
 @Injectable()
-export class CsrfMiddleware implements NestMiddleware {
-  constructor(private readonly views: ViewsService) {}
-
-  use(req: Request, res: Response, next: NextFunction): void {
-    if (req.method === 'POST' && !csrf.isRequestValid(req)) {
-      const message = 'The form has expired or did not come from this site. Reload the page and try again.';
-      this.views.render(req, res, 'error', { title: 'Forbidden', message }, 403);
-      return;
-    }
-    next();
+export class CsrfGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    if (req.method === 'POST' && !csrfTokenMatches(req)) throw new InvalidFormError();
+    return true;
   }
 }
