@@ -6,7 +6,6 @@ import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify
 import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
 import { BadRequestError } from './common/errors/app-error';
-import { renderFrameworkError } from './common/http/exception.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
@@ -50,8 +49,6 @@ export async function createApp(config: AppConfig, connection: DatabaseConnectio
   registerBodyParsers(fastify);
   // Uploads (`POST /v1/products/{id}/files`): parts are streamed by FileUploadInterceptor.
   await app.register(fastifyMultipart);
-  // Errors raised before a route handler runs (body parsing, limits) get the contract's body too.
-  fastify.setErrorHandler((error, request, reply) => renderFrameworkError(error, request, reply));
 
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

@@ -49,33 +49,27 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   return { status: 500, body: { status: 'error', message: 'Internal server error.' }, headers: {} };
 }
 
-/** The one place where every error becomes the contract's error body (spec §7, decisions §5). */
+/**
+ * The one place where every error becomes the contract's error body (spec §7, decisions §5). Nest
+ * also routes Fastify's errors from before a handler runs (body parsing, limits) through it.
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    renderError(exception, ctx.getRequest<FastifyRequest>(), ctx.getResponse<FastifyReply>(), this.logger);
+    const request = ctx.getRequest<FastifyRequest>();
+    const reply = ctx.getResponse<FastifyReply>();
+    const { status, body, headers } = toErrorResponse(exception);
+    if (status >= 500) {
+      // Logged once, with the request's id; never sent to the client.
+      this.logger.error({ err: exception, reqId: request.id }, 'Unhandled error');
+    }
+    if (reply.sent || reply.raw.headersSent) {
+      reply.raw.end();
+      return;
+    }
+    void reply.status(status).headers(headers).send(body);
   }
-}
-
-const frameworkLogger = new Logger('HTTP');
-
-/** Fastify's error handler: failures before a route handler runs (body parsing, limits). */
-export function renderFrameworkError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  renderError(exception, request, reply, frameworkLogger);
-}
-
-function renderError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
-  const { status, body, headers } = toErrorResponse(exception);
-  if (status >= 500) {
-    // Logged once, with the request's id; never sent to the client.
-    logger.error({ err: exception, reqId: request.id }, 'Unhandled error');
-  }
-  if (reply.sent || reply.raw.headersSent) {
-    reply.raw.end();
-    return;
-  }
-  void reply.status(status).headers(headers).send(body);
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Head, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../common/errors/app-error';
@@ -25,10 +25,23 @@ export class CdnController {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
-  // HEAD is answered by the same handler (Fastify's automatic HEAD route for a GET).
+  /**
+   * Declared before the GET: Fastify then uses it instead of its automatic HEAD route, which would
+   * answer `Content-Length: 0`.
+   */
+  @Head(':key/:filename')
+  @Public()
+  head(@Param('key') key: string, @Param('filename') filename: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    return this.serve(key, filename, req, res);
+  }
+
   @Get(':key/:filename')
   @Public()
-  async download(@Param('key') key: string, @Param('filename') filename: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  download(@Param('key') key: string, @Param('filename') filename: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    return this.serve(key, filename, req, res);
+  }
+
+  private async serve(key: string, filename: string, req: FastifyRequest, res: FastifyReply): Promise<void> {
     if (!STORAGE_KEY_PATTERN.test(key)) throw new NotFoundError();
     const file = await this.files.findDownload(key);
     if (!file || downloadName(file) !== filename) throw new NotFoundError();
