@@ -3,6 +3,9 @@ import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { AnyToken, Public, RequireScopes } from '../../src/modules/identity/auth/auth.decorators';
 import { RouteCatalogService } from '../../src/modules/identity/scopes/route-catalog.service';
+import { IdempotencyModule } from '../../src/modules/billing/idempotency/idempotency.module';
+import { IdempotencyRepository } from '../../src/modules/billing/idempotency/idempotency.repository';
+import { Idempotent } from '../../src/modules/billing/idempotency/idempotent.decorator';
 
 @Controller('v1/widgets')
 class DeclaredController {
@@ -68,5 +71,43 @@ describe('RouteCatalogService', () => {
     await expect(boot(DeclaredController, ForgottenController)).rejects.toThrow(
       'Routes without @Public(), @AnyToken() or @RequireScopes(): POST /v1/forgotten/oops',
     );
+  });
+});
+
+describe('IdempotencyModule', () => {
+  @Controller('v1/things')
+  class ThingsController {
+    @Post()
+    @RequireScopes('products.write')
+    @Idempotent()
+    create(): void {}
+
+    @Post(':id/archive')
+    @RequireScopes('products.write')
+    archive(): void {}
+  }
+
+  @Controller('v1/hooks')
+  @Public()
+  class PublicPostController {
+    @Post()
+    receive(): void {}
+  }
+
+  async function bootIdempotency(...controllers: (new () => unknown)[]) {
+    const moduleRef = await Test.createTestingModule({ imports: [IdempotencyModule], controllers })
+      .overrideProvider(IdempotencyRepository)
+      .useValue({})
+      .compile();
+    return moduleRef.init();
+  }
+
+  it('fails start-up naming an authenticated /v1 POST without @Idempotent()', async () => {
+    await expect(bootIdempotency(ThingsController)).rejects.toThrow('POST routes under /v1 without @Idempotent(): ThingsController.archive');
+  });
+
+  it('accepts public POSTs without it', async () => {
+    const app = await bootIdempotency(PublicPostController);
+    await app.close();
   });
 });

@@ -13,6 +13,7 @@ import {
   AffiliateResponseDto,
   CreateAffiliateResponseDto,
 } from './dto/affiliate-response.dto';
+import { Idempotent } from '../billing/idempotency/idempotent.decorator';
 
 @ApiTags('Affiliates')
 @Controller('v1/affiliates')
@@ -20,6 +21,7 @@ export class AffiliatesController {
   constructor(private readonly affiliates: AffiliatesService) {}
 
   @Post()
+  @Idempotent()
   @RequireScopes('affiliates.write')
   @ApiOperation({ summary: 'Create an affiliate with a commission percent' })
   @ApiCreatedResponse({ type: CreateAffiliateResponseDto })

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { AffiliatesModule } from '../affiliates/affiliates.module';
@@ -8,8 +7,7 @@ import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';
 import { CustomersService } from './customers/customers.service';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
-import { IdempotencyRepository } from './idempotency/idempotency.repository';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersRepository } from './orders/orders.repository';
@@ -31,21 +29,19 @@ function gatewayFor(config: AppConfig): PaymentGateway {
 
 /** Orders, customers, checkout, payments and subscriptions (issue #5). */
 @Module({
-  imports: [DiscountsModule, AffiliatesModule],
+  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule],
   controllers: [OrdersController, CustomersController, PaymentsController],
   providers: [
     CatalogReadRepository,
     OrdersRepository,
     CustomersRepository,
     SubscriptionsRepository,
-    IdempotencyRepository,
     OrdersService,
     OrderTransitionsService,
     CustomersService,
     SubscriptionsService,
     PaymentsService,
     { provide: PAYMENT_GATEWAY, useFactory: gatewayFor, inject: [APP_CONFIG] },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
   exports: [
     OrdersService,

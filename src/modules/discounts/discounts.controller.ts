@@ -16,6 +16,7 @@ import {
   DiscountUpdatedResponseDto,
 } from './dto/discount-response.dto';
 import { UpdateDiscountDto } from './dto/update-discount.dto';
+import { Idempotent } from '../billing/idempotency/idempotent.decorator';
 
 const RefParam = () => ApiRefParam('The numeric id of the discount, or its code (any case).', { id: '7', code: 'SAVE10' });
 const NotFound = () => ApiNotFound('No discount with this id or code in the store (another store’s discount too).');
@@ -27,6 +28,7 @@ export class DiscountsController {
   constructor(private readonly discounts: DiscountsService) {}
 
   @Post()
+  @Idempotent()
   @RequireScopes('discounts.write')
   @ApiOperation({ summary: 'Create a discount (coupon code)' })
   @ApiBody({

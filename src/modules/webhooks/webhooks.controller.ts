@@ -16,6 +16,7 @@ import {
 } from './dto/webhook-response.dto';
 import { toDeliveryDto, toWebhookDto } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
+import { Idempotent } from '../billing/idempotency/idempotent.decorator';
 
 const NotFound = () => ApiNotFound('No such webhook (or delivery) in this store.');
 
@@ -25,6 +26,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @Idempotent()
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Register a webhook', description: 'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks).' })
   @ApiBody({ type: CreateWebhookDto })
@@ -102,6 +104,7 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:delivery_id/redeliver')
+  @Idempotent()
   @HttpCode(201)
   @RequireScopes('webhooks.write')
   @ApiOperation({

@@ -1,12 +1,10 @@
-import { CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { sha256Hex } from '../../../common/crypto';
 import { ConflictError, UnprocessableError, ValidationError } from '../../../common/errors/app-error';
-import { AppConfig } from '../../../config/app-config';
-import { APP_CONFIG } from '../../../config/config.module';
 import type { AuthenticatedRequest } from '../../identity/auth/auth.decorators';
 import { IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
 
@@ -26,26 +24,24 @@ function canonical(value: unknown): string {
 }
 
 /**
- * `Idempotency-Key` on every authenticated POST under `/v1` (decisions §9), scoped to the store and
- * the token. The first request claims the key; a repeat with the same route and body within 24 h
- * gets the stored response with `Idempotent-Replayed: true`; another body is 422; a repeat while
- * the first is still running is 409. Only successful responses are kept: after an error nothing
- * was committed, so the key is freed for a retry.
+ * `Idempotency-Key` on the routes marked `@Idempotent()` (decisions §9: every authenticated POST
+ * under `/v1`), scoped to the store and the token. The first request claims the key; a repeat with
+ * the same route and body within 24 h gets the stored response with `Idempotent-Replayed: true`;
+ * another body is 422; a repeat while the first is still running is 409. Only successful responses
+ * are kept: after an error nothing was committed, so the key is freed for a retry.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly keys: IdempotencyRepository,
     private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = req.headers[HEADER];
-    if (req.method !== 'POST' || typeof key !== 'string' || !req.principal) return next.handle();
-    if (!req.originalUrl.startsWith(`${this.config.paths.base}/v1/`)) return next.handle();
+    if (typeof key !== 'string' || !req.principal) return next.handle();
     if (key.length === 0 || key.length > 255) {
       return throwError(() => ValidationError.field('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.'));
     }

@@ -8,6 +8,7 @@ import { CreateOrderDto, CreateOrderResponseDto } from './dto/create-order.dto';
 import { ListOrdersQueryDto, OrderEnvelopeDto, OrderListDto, RefundResponseDto } from './dto/order-response.dto';
 import { toOrderDto } from './order.mapper';
 import { OrdersService } from './orders.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const ApiOrderRef = () => ApiRefParam('Order id or order_number.', 'ORD-8K2M4Q7XPA3Z');
 const IDEMPOTENCY_HEADER = {
@@ -23,6 +24,7 @@ export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
   @Post()
+  @Idempotent()
   @RequireScopes('orders.write')
   @ApiOperation({ summary: 'Create a checkout session (or reuse a pending or cancelled order with from_order)' })
   @ApiHeader(IDEMPOTENCY_HEADER)
@@ -68,6 +70,7 @@ export class OrdersController {
   }
 
   @Post(':id/refund')
+  @Idempotent()
   @HttpCode(200)
   @RequireScopes('orders.write')
   @ApiOperation({ summary: 'Refund an approved order (sends order_refund)' })

@@ -23,6 +23,7 @@ import {
 } from './dto/product-file.dto';
 import { ProductFilesService } from './product-files.service';
 import { FileUploadInterceptor, StoredUpload, type UploadedFile } from './file-upload.interceptor';
+import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
 
 @ApiTags('Files')
 @Controller('v1/products/:id/files')
@@ -30,6 +31,7 @@ export class ProductFilesController {
   constructor(private readonly files: ProductFilesService) {}
 
   @Post()
+  @Idempotent()
   @RequireScopes('files.write')
   @UseInterceptors(FileUploadInterceptor)
   @ApiOperation({

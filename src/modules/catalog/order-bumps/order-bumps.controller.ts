@@ -8,6 +8,7 @@ import { CreateOrderBumpDto } from './dto/create-order-bump.dto';
 import { CreateOrderBumpResponseDto, OrderBumpDeletedResponseDto, OrderBumpListResponseDto } from './dto/order-bump-response.dto';
 import { toOrderBumpDto } from './order-bump.mapper';
 import { OrderBumpsService } from './order-bumps.service';
+import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
 
 @ApiTags('Products')
 @Controller('v1/products/:id/order-bumps')
@@ -15,6 +16,7 @@ export class OrderBumpsController {
   constructor(private readonly bumps: OrderBumpsService) {}
 
   @Post()
+  @Idempotent()
   @RequireScopes('products.write')
   @ApiOperation({ summary: 'Offer another product of the store as an add-on at checkout, at a set price' })
   @ApiCatalogRef('product')

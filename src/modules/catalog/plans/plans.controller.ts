@@ -17,6 +17,7 @@ import {
 } from './dto/plan.dto';
 import { toPlanDto, toSubscriberDto } from './plan.mapper';
 import { PlansService, PlanView } from './plans.service';
+import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
 
 const planDto = (view: PlanView) => toPlanDto(view.plan, view.productPid, view.currency);
 
@@ -27,6 +28,7 @@ export class PlansController {
 
   /** `POST /v1/plan` is the spec's name (§4.12); `/v1/plans` matches the other routes. */
   @Post(['plans', 'plan'])
+  @Idempotent()
   @RequireScopes('plans.write')
   @ApiOperation({ summary: 'Create a plan of a recurring product (also `POST /v1/plan`)' })
   @ApiCreatedResponse({ type: PlanCreatedResponseDto })

@@ -18,6 +18,7 @@ import {
 } from './dto/product.dto';
 import { toProductDto } from './product.mapper';
 import { ProductsService } from './products.service';
+import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
 
 @ApiTags('Products')
 @Controller('v1/products')
@@ -25,6 +26,7 @@ export class ProductsController {
   constructor(private readonly products: ProductsService) {}
 
   @Post()
+  @Idempotent()
   @RequireScopes('products.write')
   @ApiOperation({ summary: 'Create a product (only `name` is required)' })
   @ApiCreatedResponse({ type: ProductCreatedResponseDto })
@@ -99,6 +101,7 @@ export class ProductsController {
   }
 
   @Post(':id/publish')
+  @Idempotent()
   @HttpCode(200)
   @RequireScopes('products.write')
   @ApiOperation({
