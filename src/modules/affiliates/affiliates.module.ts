@@ -4,10 +4,11 @@ import { Affiliate } from './affiliate.entity';
 import { AffiliatesController } from './affiliates.controller';
 import { AffiliatesRepository } from './affiliates.repository';
 import { AffiliatesService } from './affiliates.service';
+import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
 
 /** Affiliates and commissions (issue #8). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Affiliate])],
+  imports: [TypeOrmModule.forFeature([Affiliate]), IdempotencyModule],
   controllers: [AffiliatesController],
   providers: [AffiliatesRepository, AffiliatesService],
   exports: [AffiliatesService],

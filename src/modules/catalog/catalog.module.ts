@@ -12,13 +12,14 @@ import { ProductsController } from './products/products.controller';
 import { ProductsRepository } from './products/products.repository';
 import { ProductsService } from './products/products.service';
 import { SalesRepository } from './sales/sales.repository';
+import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
 
 /**
  * Products, files, plans and publishing (issue #4). Other modules use the exported services:
  * `ProductsService.findForStore`, `PlansService.findForStore`, `ProductFilesService.filesOfProduct`.
  */
 @Module({
-  imports: [IdentityModule, FileStorageModule],
+  imports: [IdentityModule, FileStorageModule, IdempotencyModule],
   controllers: [ProductsController, ProductFilesController, PlansController],
   providers: [
     ProductsRepository,

@@ -5,10 +5,11 @@ import { Discount } from './discount.entity';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsRepository } from './discounts.repository';
 import { DiscountsService } from './discounts.service';
+import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
 
 /** Coupon codes (issue #6). Order creation uses {@link CouponRedemptionService}. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Discount])],
+  imports: [TypeOrmModule.forFeature([Discount]), IdempotencyModule],
   controllers: [DiscountsController],
   providers: [DiscountsRepository, DiscountsService, CouponRedemptionService],
   exports: [CouponRedemptionService],

@@ -13,6 +13,7 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksProductDeletedListener } from './product-deleted.listener';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
+import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
 
 /**
  * Webhook endpoints, the notifier (transactional outbox on order events) and the delivery worker
@@ -20,7 +21,7 @@ import { WebhooksService } from './webhooks.service';
  */
 @Module({
   // Product is read (never written) to resolve `product_details` and show `product`.
-  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product])],
+  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product]), IdempotencyModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

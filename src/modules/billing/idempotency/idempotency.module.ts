@@ -1,4 +1,4 @@
-import { Global, Module, OnModuleInit, RequestMethod } from '@nestjs/common';
+import { Module, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { PUBLIC_KEY } from '../../identity/auth/auth.decorators';
@@ -7,10 +7,9 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyRepository } from './idempotency.repository';
 
 /**
- * Global, so `@Idempotent()` routes of every bounded context resolve the interceptor. Start-up fails
- * when an authenticated POST under `/v1` forgot `@Idempotent()`.
+ * Imported by every module whose controllers use `@Idempotent()` (the interceptor is resolved in
+ * the controller's module). Start-up fails when an authenticated POST under `/v1` forgot it.
  */
-@Global()
 @Module({
   imports: [DiscoveryModule],
   providers: [IdempotencyRepository, IdempotencyInterceptor],
