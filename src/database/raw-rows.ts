@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
-import { preparedStatement } from './prepared-statements';
+import { PreparedStatement } from './prepared-statements';
 
 /**
  * Hand-written SQL for the hot paths, with rows turned into the same entities TypeORM would give.
@@ -20,7 +20,7 @@ function comparable(value: unknown): unknown {
 export class EntityColumns<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
   /** INSERT and UPDATE statements by column list: a handful per entity. */
-  private readonly statements = new Map<string, () => string>();
+  private readonly statements = new Map<string, PreparedStatement>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,10 +65,10 @@ export class EntityColumns<T extends ObjectLiteral> {
     loaded.set(entity, new Map(this.metadata.columns.map((c) => [c.propertyName, comparable(c.getEntityValue(entity))])));
   }
 
-  private statement(key: string, text: () => string): () => string {
+  private statement(key: string, text: () => string): PreparedStatement {
     let statement = this.statements.get(key);
     if (!statement) {
-      statement = preparedStatement(this.dataSource, text());
+      statement = new PreparedStatement(this.dataSource, text());
       this.statements.set(key, statement);
     }
     return statement;
@@ -100,9 +100,8 @@ export class EntityColumns<T extends ObjectLiteral> {
       const returning = updateDate ? ` RETURNING "${updateDate.databaseName}"` : '';
       return `UPDATE ${this.table} SET ${set.join(', ')} WHERE "${primary.databaseName}" = $1${returning}`;
     });
-    const result: unknown = await manager.query(statement(), params);
+    const rows = await statement.rows(params, manager);
     if (updateDate) {
-      const [rows] = result as [Array<Record<string, unknown>>, number];
       updateDate.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(rows[0][updateDate.databaseName], updateDate));
     }
     this.remember(entity);
@@ -144,7 +143,7 @@ export class EntityColumns<T extends ObjectLiteral> {
     const statement = this.statement(`insert-with:${source.key}:${names.join(',')}`, () => {
       return `WITH src AS (${source.text}) INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING ${this.returning()}`;
     });
-    const rows: Array<Record<string, unknown>> = await manager.query(statement(), params);
+    const rows = await statement.rows(params, manager);
     return this.hydrateTracked(rows[0]);
   }
 
@@ -165,7 +164,7 @@ export class EntityColumns<T extends ObjectLiteral> {
     const statement = this.statement(`insert:${key}`, () => {
       return `INSERT INTO ${this.table} (${key}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.returning()}`;
     });
-    const rows: Array<Record<string, unknown>> = await manager.query(statement(), params);
+    const rows = await statement.rows(params, manager);
     return this.hydrateTracked(rows[0]);
   }
 }

@@ -6,7 +6,7 @@ import { OrderBump } from '../../catalog/order-bumps/order-bump.entity';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Store } from '../../identity/sellers/store.entity';
-import { preparedStatement } from '../../../database/prepared-statements';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 
 /**
@@ -16,11 +16,11 @@ import { EntityColumns } from '../../../database/raw-rows';
 @Injectable()
 export class CatalogReadRepository {
   private readonly productColumns: EntityColumns<Product>;
-  private readonly productForOrder: () => string;
+  private readonly productForOrder: PreparedStatement;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.productColumns = new EntityColumns(dataSource, Product);
-    this.productForOrder = preparedStatement(
+    this.productForOrder = new PreparedStatement(
       dataSource,
       `SELECT ${this.productColumns.select('p')}, "s"."currency" AS "store_currency" ` +
       `FROM ${this.productColumns.table} "p" JOIN "stores" "s" ON "s"."id" = "p"."store_id" ` +
@@ -38,7 +38,7 @@ export class CatalogReadRepository {
 
   /** What order creation reads before its transaction, in one round trip: the product and the store's currency. */
   async findProductForOrder(storeId: number, pid: string): Promise<{ product: Product; currency: string } | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.productForOrder(), [storeId, pid]);
+    const rows = await this.productForOrder.rows([storeId, pid]);
     if (!rows.length) return null;
     return { product: this.productColumns.hydrate(rows[0], 'p_'), currency: rows[0].store_currency as string };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
-import { preparedStatement } from '../../../database/prepared-statements';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 import { Customer } from './customer.entity';
 
@@ -29,16 +29,16 @@ const UPSERT = `INSERT INTO customers (store_id, email, name, mobile_number, pay
 @Injectable()
 export class CustomersRepository {
   private readonly columns: EntityColumns<Customer>;
-  private readonly upsertStatement: () => string;
-  private readonly ofStoreStatement: () => string;
+  private readonly upsertStatement: PreparedStatement;
+  private readonly ofStoreStatement: PreparedStatement;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, Customer);
-    this.ofStoreStatement = preparedStatement(
+    this.ofStoreStatement = new PreparedStatement(
       dataSource,
       `SELECT ${this.columns.select('c', '')} FROM ${this.columns.table} c WHERE c.store_id = $1 AND c.id = $2`,
     );
-    this.upsertStatement = preparedStatement(dataSource, `${UPSERT} RETURNING ${this.columns.returning()}`);
+    this.upsertStatement = new PreparedStatement(dataSource, `${UPSERT} RETURNING ${this.columns.returning()}`);
   }
 
   private m(manager?: EntityManager): EntityManager {
@@ -47,7 +47,7 @@ export class CustomersRepository {
 
   /** The upsert (see UPSERT) of the customer, returned. */
   async upsert(manager: EntityManager, details: CustomerDetails): Promise<Customer> {
-    const rows: Array<Record<string, unknown>> = await manager.query(this.upsertStatement(), upsertParams(details));
+    const rows = await this.upsertStatement.rows(upsertParams(details), manager);
     return this.columns.hydrate(rows[0]);
   }
 
@@ -57,7 +57,7 @@ export class CustomersRepository {
   }
 
   async findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {
-    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.ofStoreStatement(), [storeId, id]);
+    const rows = await this.ofStoreStatement.rows([storeId, id], manager);
     return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 

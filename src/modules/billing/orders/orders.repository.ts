@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
-import { preparedStatement } from '../../../database/prepared-statements';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
@@ -34,14 +34,14 @@ export class OrdersRepository {
     bumps: EntityColumns<OrderBumpItem>;
   };
   private readonly statements: {
-    viewByIdOrNumber: () => string;
-    viewByNumber: () => string;
-    eventRows: () => string;
-    lockById: () => string;
-    byPayTokenHash: () => string;
-    bumpItemsOf: () => string;
-    customerOrders: { page: () => string; count: () => string };
-    customerOrdersOfStatus: { page: () => string; count: () => string };
+    viewByIdOrNumber: PreparedStatement;
+    viewByNumber: PreparedStatement;
+    eventRows: PreparedStatement;
+    lockById: PreparedStatement;
+    byPayTokenHash: PreparedStatement;
+    bumpItemsOf: PreparedStatement;
+    customerOrders: { page: PreparedStatement; count: PreparedStatement };
+    customerOrdersOfStatus: { page: PreparedStatement; count: PreparedStatement };
   };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -70,26 +70,26 @@ export class OrdersRepository {
     const view = `SELECT ${orders.select('o')}, ${relatedSelect} FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
     const customerOrders = (filter: string, next: number) => ({
-      page: preparedStatement(
+      page: new PreparedStatement(
         dataSource,
         `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE ${filter} ` +
           `ORDER BY o.created_at DESC, o.id DESC LIMIT $${next} OFFSET $${next + 1}`,
       ),
-      count: preparedStatement(dataSource, `SELECT count(*)::int AS total FROM ${orders.table} o WHERE ${filter}`),
+      count: new PreparedStatement(dataSource, `SELECT count(*)::int AS total FROM ${orders.table} o WHERE ${filter}`),
     });
     this.statements = {
-      viewByIdOrNumber: preparedStatement(dataSource, `${view}(o.id = $2 OR o.order_number = $3)`),
-      viewByNumber: preparedStatement(dataSource, `${view}o.order_number = $2`),
-      eventRows: preparedStatement(
+      viewByIdOrNumber: new PreparedStatement(dataSource, `${view}(o.id = $2 OR o.order_number = $3)`),
+      viewByNumber: new PreparedStatement(dataSource, `${view}o.order_number = $2`),
+      eventRows: new PreparedStatement(
         dataSource,
         `SELECT ${relatedSelect}, ${related.stores.select('st')} FROM ${orders.table} o ${relatedJoins}` +
           `LEFT JOIN ${related.stores.table} st ON st.id = o.store_id WHERE o.id = $1`,
       ),
-      lockById: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
-      byPayTokenHash: preparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`),
+      lockById: new PreparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
+      byPayTokenHash: new PreparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`),
       customerOrders: customerOrders('o.customer_id = $1', 2),
       customerOrdersOfStatus: customerOrders('o.customer_id = $1 AND o.status = $2', 3),
-      bumpItemsOf: preparedStatement(dataSource, `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`),
+      bumpItemsOf: new PreparedStatement(dataSource, `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`),
     };
   }
 
@@ -117,7 +117,7 @@ export class OrdersRepository {
 
   /** The order row, locked until the caller's transaction ends: concurrent changes queue here. */
   async lockById(manager: EntityManager, id: number): Promise<Order | null> {
-    const rows: Array<Record<string, unknown>> = await manager.query(this.statements.lockById(), [id]);
+    const rows = await this.statements.lockById.rows([id], manager);
     return rows.length ? this.columns.hydrateTracked(rows[0]) : null;
   }
 
@@ -135,10 +135,9 @@ export class OrdersRepository {
    */
   async findViewOfStore(storeId: number, ref: string): Promise<OrderView | null> {
     const numeric = /^\d{1,9}$/.test(ref);
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      numeric ? this.statements.viewByIdOrNumber() : this.statements.viewByNumber(),
-      numeric ? [storeId, Number(ref), ref] : [storeId, ref],
-    );
+    const rows = numeric
+      ? await this.statements.viewByIdOrNumber.rows([storeId, Number(ref), ref])
+      : await this.statements.viewByNumber.rows([storeId, ref]);
     if (!rows.length) return null;
     const related = this.relatedOf(rows[0]);
     return { order: this.columns.hydrate(rows[0], 'o_'), ...related, product: related.product!, customer: related.customer! };
@@ -153,7 +152,7 @@ export class OrdersRepository {
     manager: EntityManager,
     orderId: number,
   ): Promise<{ product: Product | null; plan: Plan | null; customer: Customer | null; store: Store | null; subscription: Subscription | null; bumps: OrderBumpItem[] }> {
-    const rows: Array<Record<string, unknown>> = await manager.query(this.statements.eventRows(), [orderId]);
+    const rows = await this.statements.eventRows.rows([orderId], manager);
     if (!rows.length) return { product: null, plan: null, customer: null, store: null, subscription: null, bumps: [] };
     return { ...this.relatedOf(rows[0]), store: this.related.stores.hydrateOptional(rows[0], 'st_') };
   }
@@ -170,7 +169,7 @@ export class OrdersRepository {
   }
 
   async findByPayTokenHash(hash: string, manager?: EntityManager): Promise<Order | null> {
-    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.statements.byPayTokenHash(), [hash]);
+    const rows = await this.statements.byPayTokenHash.rows([hash], manager);
     return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
@@ -203,11 +202,11 @@ export class OrdersRepository {
   async listOfCustomer(customerId: number, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
     const { page: pageOf, count } = status ? this.statements.customerOrdersOfStatus : this.statements.customerOrders;
     const params: unknown[] = status ? [customerId, status] : [customerId];
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(pageOf(), [...params, page.perPage, page.offset]);
+    const rows = await pageOf.rows([...params, page.perPage, page.offset]);
     const orders = rows.map((row) => this.columns.hydrate(row));
     const known = knownTotal(orders.length, page);
     if (known !== null) return [orders, known];
-    const [{ total }]: Array<{ total: number }> = await this.dataSource.query(count(), params);
+    const [{ total }] = await count.rows<{ total: number }>(params);
     return [orders, total];
   }
 
@@ -216,7 +215,7 @@ export class OrdersRepository {
   }
 
   async bumpItemsOf(orderId: number, manager?: EntityManager): Promise<OrderBumpItem[]> {
-    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.statements.bumpItemsOf(), [orderId]);
+    const rows = await this.statements.bumpItemsOf.rows([orderId], manager);
     return rows.map((row) => this.related.bumps.hydrate(row));
   }
 

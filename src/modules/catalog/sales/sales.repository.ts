@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Cents, toCents } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
-import { preparedStatement } from '../../../database/prepared-statements';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import type { OrderStatus } from '../../billing/orders/order-status';
 
 /** Orders that count as sales: approved once, whether or not refunded since (decisions §5, §7). */
@@ -30,11 +30,11 @@ export interface SubscriberRow {
  */
 @Injectable()
 export class SalesRepository {
-  private readonly subscribers: { page: () => string; count: () => string };
+  private readonly subscribers: { page: PreparedStatement; count: PreparedStatement };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.subscribers = {
-      page: preparedStatement(
+      page: new PreparedStatement(
         dataSource,
         `SELECT o.order_number, o.amount, o.currency, o.status, o.created_at, o.updated_at,
                 c.name AS customer_name, c.email AS customer_email, c.mobile_number AS customer_mobile_number
@@ -46,7 +46,7 @@ export class SalesRepository {
       ),
       // Every order has its customer (created with it, never deleted), so the count needs no join
       // to customers: an index-only scan of the partial index of sales.
-      count: preparedStatement(
+      count: new PreparedStatement(
         dataSource,
         `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE}`,
       ),
@@ -85,8 +85,7 @@ export class SalesRepository {
    * the page does not tell it: a short page (or an empty first one) is the end of the list.
    */
   async subscribersPage(storeId: number, planId: number, page: PageRequest): Promise<{ rows: SubscriberRow[]; total: number }> {
-    const m = this.manager();
-    const rows: Record<string, string | Date>[] = await m.query(this.subscribers.page(), [planId, storeId, page.perPage, page.offset]);
+    const rows = await this.subscribers.page.rows<Record<string, string | Date>>([planId, storeId, page.perPage, page.offset]);
     const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, planId));
     return {
       total,
@@ -107,7 +106,7 @@ export class SalesRepository {
   }
 
   private async countSales(storeId: number, planId: number): Promise<number> {
-    const rows: Array<{ total: number }> = await this.manager().query(this.subscribers.count(), [planId, storeId]);
+    const rows = await this.subscribers.count.rows<{ total: number }>([planId, storeId]);
     return rows[0].total;
   }
 }
