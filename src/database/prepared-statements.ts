@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Pool, QueryConfig } from 'pg';
+import type { Pool, QueryArrayConfig, QueryConfig } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -42,18 +42,31 @@ export class PreparedStatement {
   }
 
   /** The rows it returns (of an UPDATE or DELETE too: those with RETURNING). */
-  async rows<R = Record<string, unknown>>(params: unknown[], manager?: EntityManager): Promise<R[]> {
+  rows<R = Record<string, unknown>>(params: unknown[], manager?: EntityManager): Promise<R[]> {
+    return this.run<R>(this.config(), params, manager);
+  }
+
+  /**
+   * The rows as arrays of column values, in select-list order: pg then builds no object per row
+   * (with one property per column, for 40 columns and more) and the reader takes values by position.
+   */
+  arrays(params: unknown[], manager?: EntityManager): Promise<unknown[][]> {
+    return this.run<unknown[]>({ ...this.config(), rowMode: 'array' }, params, manager);
+  }
+
+  private async run<R>(config: QueryConfig | QueryArrayConfig, params: unknown[], manager: EntityManager | undefined): Promise<R[]> {
     const runner = manager?.queryRunner;
-    // A fresh config object per call: pg writes the values onto it.
-    if (runner) return (await runner.query(this.config() as unknown as string, params, true)).records as R[];
+    // TypeORM hands a config object to pg as it is.
+    if (runner) return (await runner.query(config as unknown as string, params, true)).records as R[];
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     try {
-      return (await pool.query<R & object>(this.config(), params)).rows;
+      return (await pool.query(config as QueryConfig, params)).rows as R[];
     } catch (error) {
       throw new QueryFailedError(this.text, params, error as Error);
     }
   }
 
+  /** A fresh object per call: pg writes the values onto it. */
   private config(): QueryConfig {
     return this.name ? { name: this.name, text: this.text } : { text: this.text };
   }

@@ -1,4 +1,5 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { PreparedStatement } from './prepared-statements';
 
 /**
@@ -36,6 +37,16 @@ export class EntityColumns<T extends ObjectLiteral> {
   /** `"a"."col" AS "a_col", …`: every column of the entity, prefixed so joined rows do not clash. */
   select(alias: string, prefix = `${alias}_`): string {
     return this.metadata.columns.map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`).join(', ');
+  }
+
+  /** Some of the columns, for reads that show only those (see PickedColumns). */
+  pick<K extends keyof T & string>(...properties: readonly K[]): PickedColumns<T, K> {
+    const columns = properties.map((property) => {
+      const column = this.metadata.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`${this.metadata.name} has no column ${property}`);
+      return column;
+    });
+    return new PickedColumns<T, K>(this.dataSource, columns, this.metadata.primaryColumns[0]);
   }
 
   /** `"col", …` for RETURNING. */
@@ -167,4 +178,66 @@ export class EntityColumns<T extends ObjectLiteral> {
     const rows = await statement.rows(params, manager);
     return this.hydrateTracked(rows[0]);
   }
+}
+
+/**
+ * Some columns of an entity, selected in a fixed order and read by position from rows fetched as
+ * arrays (`PreparedStatement.arrays`), with the same column types and transformers as `hydrate`.
+ * A read that shows a few columns of several joined tables then transfers, parses and builds only
+ * those, into plain objects typed as exactly what was read rather than entities with holes.
+ */
+export class PickedColumns<T extends ObjectLiteral, K extends keyof T & string> {
+  /** How many values of a row are this entity's: the offset of whatever is selected after it. */
+  readonly length: number;
+  private readonly primary: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly columns: ColumnMetadata[],
+    primary: ColumnMetadata,
+  ) {
+    this.length = columns.length;
+    this.primary = columns.indexOf(primary);
+  }
+
+  /** `"a"."col", …` in the order `read` expects. */
+  select(alias: string): string {
+    return this.columns.map((c) => `"${alias}"."${c.databaseName}"`).join(', ');
+  }
+
+  /**
+   * `json_build_array(…)` of the columns, for rows aggregated with `json_agg`; numerics as text,
+   * which JSON would otherwise carry as floating-point numbers.
+   */
+  jsonArray(alias: string): string {
+    const values = this.columns.map((c) => `"${alias}"."${c.databaseName}"${c.type === 'numeric' ? '::text' : ''}`);
+    return `json_build_array(${values.join(', ')})`;
+  }
+
+  /** The columns' properties from `row[at]`, `row[at + 1]`, …; `at` is the sum of the `length`s selected before. */
+  read(row: readonly unknown[], at = 0): Pick<T, K> {
+    const out: Record<string, unknown> = {};
+    const { driver } = this.dataSource;
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i];
+      out[column.propertyName] = driver.prepareHydratedValue(row[at + i], column);
+    }
+    return out as Pick<T, K>;
+  }
+
+  /** As `read`, or null when a LEFT JOIN found no row: its primary key, which must be picked, is null. */
+  readOptional(row: readonly unknown[], at: number): Pick<T, K> | null {
+    if (this.primary < 0) throw new Error('readOptional needs the primary key among the picked columns');
+    return row[at + this.primary] === null ? null : this.read(row, at);
+  }
+}
+
+/**
+ * Where each part of a row that selects several `PickedColumns` one after another begins, and
+ * (last) where what follows them begins.
+ */
+export function offsets(...parts: ReadonlyArray<{ length: number }>): number[] {
+  const out = [0];
+  for (const part of parts) out.push(out[out.length - 1] + part.length);
+  return out;
 }

@@ -3,14 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns } from '../../../database/raw-rows';
+import { EntityColumns, offsets, PickedColumns } from '../../../database/raw-rows';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Customer } from '../customers/customer.entity';
 import { Store } from '../../identity/sellers/store.entity';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
-import type { OrderView } from './order.mapper';
+import { ORDER_VIEW_COLUMNS, OrderView } from './order.mapper';
 import type { OrderStatus } from './order-status';
 import { Order } from './order.entity';
 
@@ -32,6 +32,15 @@ export class OrdersRepository {
     subscriptions: EntityColumns<Subscription>;
     stores: EntityColumns<Store>;
     bumps: EntityColumns<OrderBumpItem>;
+  };
+  /** What `GET /v1/orders/{id}` shows of each row (ORDER_VIEW_COLUMNS), in select-list order. */
+  private readonly shown: {
+    order: PickedColumns<Order, (typeof ORDER_VIEW_COLUMNS.order)[number]>;
+    product: PickedColumns<Product, (typeof ORDER_VIEW_COLUMNS.product)[number]>;
+    plan: PickedColumns<Plan, (typeof ORDER_VIEW_COLUMNS.plan)[number]>;
+    customer: PickedColumns<Customer, (typeof ORDER_VIEW_COLUMNS.customer)[number]>;
+    subscription: PickedColumns<Subscription, (typeof ORDER_VIEW_COLUMNS.subscription)[number]>;
+    bump: PickedColumns<OrderBumpItem, (typeof ORDER_VIEW_COLUMNS.bump)[number]>;
   };
   private readonly statements: {
     viewByIdOrNumber: PreparedStatement;
@@ -67,7 +76,19 @@ export class OrdersRepository {
       `LEFT JOIN ${related.customers.table} c ON c.id = o.customer_id ` +
       `LEFT JOIN ${related.plans.table} pl ON pl.id = o.plan_id ` +
       `LEFT JOIN ${related.subscriptions.table} s ON s.order_id = o.id `;
-    const view = `SELECT ${orders.select('o')}, ${relatedSelect} FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
+    const shown = (this.shown = {
+      order: orders.pick(...ORDER_VIEW_COLUMNS.order),
+      product: related.products.pick(...ORDER_VIEW_COLUMNS.product),
+      plan: related.plans.pick(...ORDER_VIEW_COLUMNS.plan),
+      customer: related.customers.pick(...ORDER_VIEW_COLUMNS.customer),
+      subscription: related.subscriptions.pick(...ORDER_VIEW_COLUMNS.subscription),
+      bump: related.bumps.pick(...ORDER_VIEW_COLUMNS.bump),
+    });
+    const view =
+      `SELECT ${shown.order.select('o')}, ${shown.product.select('p')}, ${shown.plan.select('pl')}, ` +
+      `${shown.customer.select('c')}, ${shown.subscription.select('s')}, ` +
+      `(SELECT json_agg(${shown.bump.jsonArray('b')} ORDER BY b.id) FROM ${related.bumps.table} b WHERE b.order_id = o.id) ` +
+      `FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
     const customerOrders = (filter: string, next: number) => ({
       page: new PreparedStatement(
@@ -130,17 +151,26 @@ export class OrdersRepository {
   }
 
   /**
-   * `GET /v1/orders/{id}`: the order and every row its representation shows, in one query (the
-   * same rows as `findOfStore` followed by `OrdersService.views`, which takes five more).
+   * `GET /v1/orders/{id}`: the order and what its representation shows of every related row, in
+   * one query (the same rows as `findOfStore` followed by `OrdersService.views`, which takes five more).
    */
   async findViewOfStore(storeId: number, ref: string): Promise<OrderView | null> {
     const numeric = /^\d{1,9}$/.test(ref);
-    const rows = numeric
-      ? await this.statements.viewByIdOrNumber.rows([storeId, Number(ref), ref])
-      : await this.statements.viewByNumber.rows([storeId, ref]);
-    if (!rows.length) return null;
-    const related = this.relatedOf(rows[0]);
-    return { order: this.columns.hydrate(rows[0], 'o_'), ...related, product: related.product!, customer: related.customer! };
+    const [row] = numeric
+      ? await this.statements.viewByIdOrNumber.arrays([storeId, Number(ref), ref])
+      : await this.statements.viewByNumber.arrays([storeId, ref]);
+    if (!row) return null;
+    const { order, product, plan, customer, subscription, bump } = this.shown;
+    const at = offsets(order, product, plan, customer, subscription);
+    return {
+      order: order.read(row, at[0]),
+      product: product.readOptional(row, at[1]),
+      plan: plan.readOptional(row, at[2]),
+      // Every order has its customer (created with it, never deleted).
+      customer: customer.read(row, at[3]),
+      subscription: subscription.readOptional(row, at[4]),
+      bumps: ((row[at[5]] as unknown[][] | null) ?? []).map((values) => bump.read(values)),
+    };
   }
 
   /**
