@@ -5,7 +5,10 @@ import { formatTimestamp } from '../../src/common/time';
 describe('formatTimestamp', () => {
   it('prints UTC with six fractional digits and Z', () => {
     expect(formatTimestamp(new Date('2026-01-02T03:04:05.678Z'))).toBe('2026-01-02T03:04:05.678000Z');
+    expect(formatTimestamp(new Date('2026-01-02T03:04:05Z'))).toBe('2026-01-02T03:04:05.000000Z');
+    expect(formatTimestamp(new Date(Date.UTC(12345, 0, 1)))).toBe('+012345-01-01T00:00:00.000000Z');
     expect(formatTimestamp(null)).toBeNull();
+    expect(formatTimestamp(undefined)).toBeNull();
   });
 });
 
