@@ -10,7 +10,7 @@ import { Customer } from '../customers/customer.entity';
 import { Store } from '../../identity/sellers/store.entity';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
-import { ORDER_VIEW_COLUMNS, OrderView } from './order.mapper';
+import { ORDER_SUMMARY_COLUMNS, ORDER_VIEW_COLUMNS, OrderSummaryFields, OrderView } from './order.mapper';
 import type { OrderStatus } from './order-status';
 import { Order } from './order.entity';
 
@@ -42,6 +42,8 @@ export class OrdersRepository {
     subscription: PickedColumns<Subscription, (typeof ORDER_VIEW_COLUMNS.subscription)[number]>;
     bump: PickedColumns<OrderBumpItem, (typeof ORDER_VIEW_COLUMNS.bump)[number]>;
   };
+  /** What a customer's order list shows of an order (spec §2.4). */
+  private readonly summary: PickedColumns<Order, (typeof ORDER_SUMMARY_COLUMNS)[number]>;
   private readonly statements: {
     viewByIdOrNumber: PreparedStatement;
     viewByNumber: PreparedStatement;
@@ -90,13 +92,20 @@ export class OrdersRepository {
       `(SELECT json_agg(${shown.bump.jsonArray('b')} ORDER BY b.id) FROM ${related.bumps.table} b WHERE b.order_id = o.id) ` +
       `FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
-    const customerOrders = (filter: string, next: number) => ({
+    const summary = (this.summary = orders.pick(...ORDER_SUMMARY_COLUMNS));
+    // The store's customer and one page of its orders: one row of nulls after the customer's id
+    // when the page is empty, no row when the store has no such customer.
+    const customerOrders = (status: string) => ({
       page: new PreparedStatement(
         dataSource,
-        `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE ${filter} ` +
-          `ORDER BY o.created_at DESC, o.id DESC LIMIT $${next} OFFSET $${next + 1}`,
+        `SELECT c.id, ${summary.select('o')} FROM ${related.customers.table} c LEFT JOIN LATERAL (` +
+          `SELECT ${summary.select('o')} FROM ${orders.table} o WHERE o.customer_id = c.id${status ? ` AND o.status = $5` : ''} ` +
+          `ORDER BY o.created_at DESC, o.id DESC LIMIT $3 OFFSET $4) o ON true WHERE c.store_id = $1 AND c.id = $2`,
       ),
-      count: new PreparedStatement(dataSource, `SELECT count(*)::int AS total FROM ${orders.table} o WHERE ${filter}`),
+      count: new PreparedStatement(
+        dataSource,
+        `SELECT count(*)::int AS total FROM ${orders.table} o WHERE o.customer_id = $1${status ? ' AND o.status = $2' : ''}`,
+      ),
     });
     this.statements = {
       viewByIdOrNumber: new PreparedStatement(dataSource, `${view}(o.id = $2 OR o.order_number = $3)`),
@@ -108,8 +117,8 @@ export class OrdersRepository {
       ),
       lockById: new PreparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
       byPayTokenHash: new PreparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`),
-      customerOrders: customerOrders('o.customer_id = $1', 2),
-      customerOrdersOfStatus: customerOrders('o.customer_id = $1 AND o.status = $2', 3),
+      customerOrders: customerOrders(''),
+      customerOrdersOfStatus: customerOrders('status'),
       bumpItemsOf: new PreparedStatement(dataSource, `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`),
     };
   }
@@ -226,17 +235,25 @@ export class OrdersRepository {
   }
 
   /**
-   * A customer's orders, newest first, read in the order of the (customer_id[, status], created_at,
-   * id) indexes; counted only when the page does not tell the total (see knownTotal).
+   * A store's customer's orders as their summaries, newest first, read in the order of the
+   * (customer_id[, status], created_at, id) indexes, in one query with the check that the store has
+   * that customer (null when not); counted only when the page does not tell the total (see knownTotal).
    */
-  async listOfCustomer(customerId: number, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
+  async summariesOfCustomer(
+    storeId: number,
+    customerId: number,
+    status: OrderStatus | undefined,
+    page: PageRequest,
+  ): Promise<[OrderSummaryFields[], number] | null> {
     const { page: pageOf, count } = status ? this.statements.customerOrdersOfStatus : this.statements.customerOrders;
-    const params: unknown[] = status ? [customerId, status] : [customerId];
-    const rows = await pageOf.rows([...params, page.perPage, page.offset]);
-    const orders = rows.map((row) => this.columns.hydrate(row));
+    const params: unknown[] = [storeId, customerId, page.perPage, page.offset];
+    if (status) params.push(status);
+    const rows = await pageOf.arrays(params);
+    if (!rows.length) return null;
+    const orders = rows[0][1] === null ? [] : rows.map((row) => this.summary.read(row, 1));
     const known = knownTotal(orders.length, page);
     if (known !== null) return [orders, known];
-    const [{ total }] = await count.rows<{ total: number }>(params);
+    const [{ total }] = await count.rows<{ total: number }>(status ? [customerId, status] : [customerId]);
     return [orders, total];
   }
 
