@@ -129,13 +129,15 @@ export class EntityColumns<T extends ObjectLiteral> {
    * `insert`, with some columns taken from the row of another data-modifying statement run in the
    * same statement (`WITH src AS (…) INSERT … VALUES (…, (SELECT id FROM src))`): two writes that
    * must commit together, atomic without a transaction's BEGIN and COMMIT round trips. The source
-   * statement's parameters are $1…$n; `from` maps properties to expressions over `src`.
+   * statement's parameters are $1…$n; `from` maps properties to expressions over `src`. Only the
+   * `returning` columns come back: such a write is a request's last, and nothing reads the rest.
    */
-  async insertWith(
+  async insertWith<K extends keyof T & string>(
     manager: EntityManager,
     values: Partial<T>,
     source: { key: string; text: string; params: unknown[]; from: Partial<Record<keyof T & string, string>> },
-  ): Promise<T> {
+    returning: PickedColumns<T, K>,
+  ): Promise<Pick<T, K>> {
     const names: string[] = [];
     const expressions: string[] = [];
     const params: unknown[] = [...source.params];
@@ -151,11 +153,12 @@ export class EntityColumns<T extends ObjectLiteral> {
         expressions.push(`$${params.length}`);
       }
     }
-    const statement = this.statement(`insert-with:${source.key}:${names.join(',')}`, () => {
-      return `WITH src AS (${source.text}) INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING ${this.returning()}`;
+    const returned = returning.select('t');
+    const statement = this.statement(`insert-with:${source.key}:${names.join(',')}:${returned}`, () => {
+      return `WITH src AS (${source.text}) INSERT INTO ${this.table} AS t (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING ${returned}`;
     });
-    const rows = await statement.rows(params, manager);
-    return this.hydrateTracked(rows[0]);
+    const [row] = await statement.arrays(params, manager);
+    return returning.read(row);
   }
 
   /**

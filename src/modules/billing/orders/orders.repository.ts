@@ -42,6 +42,8 @@ export class OrdersRepository {
     subscription: PickedColumns<Subscription, (typeof ORDER_VIEW_COLUMNS.subscription)[number]>;
     bump: PickedColumns<OrderBumpItem, (typeof ORDER_VIEW_COLUMNS.bump)[number]>;
   };
+  /** What a new checkout session answers with. */
+  private readonly created: PickedColumns<Order, 'id' | 'orderNumber'>;
   /** What a customer's order list shows of an order (spec §2.4). */
   private readonly summary: PickedColumns<Order, (typeof ORDER_SUMMARY_COLUMNS)[number]>;
   private readonly statements: {
@@ -93,6 +95,7 @@ export class OrdersRepository {
       `FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
     const summary = (this.summary = orders.pick(...ORDER_SUMMARY_COLUMNS));
+    this.created = orders.pick('id', 'orderNumber');
     // The store's customer and one page of its orders: one row of nulls after the customer's id
     // when the page is empty, no row when the store has no such customer.
     const customerOrders = (status: string) => ({
@@ -136,8 +139,11 @@ export class OrdersRepository {
    * The order of a customer written by `customer` (a data-modifying statement returning the
    * customer's `id`), both in one statement: they commit together without a transaction block.
    */
-  insertWithCustomer(customer: { key: string; text: string; params: unknown[] }, values: Omit<Partial<Order>, 'customerId'>): Promise<Order> {
-    return this.columns.insertWith(this.dataSource.manager, values, { ...customer, from: { customerId: 'id' } });
+  insertWithCustomer(
+    customer: { key: string; text: string; params: unknown[] },
+    values: Omit<Partial<Order>, 'customerId'>,
+  ): Promise<Pick<Order, 'id' | 'orderNumber'>> {
+    return this.columns.insertWith(this.dataSource.manager, values, { ...customer, from: { customerId: 'id' } }, this.created);
   }
 
   /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */

@@ -20,7 +20,7 @@ import { OrderTransitionsService } from './order-transitions.service';
 import { OrderFilters, OrdersRepository } from './orders.repository';
 
 export interface CheckoutSession {
-  order: Order;
+  order: Pick<Order, 'id' | 'orderNumber'>;
   /** Shown once; only its SHA-256 is stored. */
   payToken: string;
   checkoutUrl: string;
