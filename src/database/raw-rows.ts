@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { PreparedStatement } from './prepared-statements';
+import { parseTimestamptz } from './timestamps';
 
 /**
  * Hand-written SQL for the hot paths, with rows turned into the same entities TypeORM would give.
@@ -183,16 +184,22 @@ export class EntityColumns<T extends ObjectLiteral> {
   }
 }
 
+const TIMESTAMP_TYPES = new Set<unknown>(['timestamptz', 'timestamp with time zone', 'timestamp', 'timestamp without time zone', Date]);
+/** Types JSON cannot carry exactly as numbers: sent as their text, as pg's own row format does. */
+const TEXT_IN_JSON = new Set<unknown>(['numeric', 'decimal', 'bigint', 'int8']);
+
 /**
- * Some columns of an entity, selected in a fixed order and read by position from rows fetched as
- * arrays (`PreparedStatement.arrays`), with the same column types and transformers as `hydrate`.
- * A read that shows a few columns of several joined tables then transfers, parses and builds only
- * those, into plain objects typed as exactly what was read rather than entities with holes.
+ * Some columns of an entity, selected in a fixed order and read by position, with the same column
+ * types and transformers as `hydrate`: from rows fetched as arrays (`PreparedStatement.arrays`),
+ * or from JSON arrays built by the query (`jsonValues`). A read that shows a few columns of
+ * several joined tables then transfers, parses and builds only those, into plain objects typed as
+ * exactly what was read rather than entities with holes.
  */
 export class PickedColumns<T extends ObjectLiteral, K extends keyof T & string> {
   /** How many values of a row are this entity's: the offset of whatever is selected after it. */
   readonly length: number;
   private readonly primary: number;
+  private readonly timestamps: boolean[];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -201,6 +208,7 @@ export class PickedColumns<T extends ObjectLiteral, K extends keyof T & string> 
   ) {
     this.length = columns.length;
     this.primary = columns.indexOf(primary);
+    this.timestamps = columns.map((c) => TIMESTAMP_TYPES.has(c.type));
   }
 
   /** `"a"."col", …` in the order `read` expects. */
@@ -209,12 +217,19 @@ export class PickedColumns<T extends ObjectLiteral, K extends keyof T & string> 
   }
 
   /**
-   * `json_build_array(…)` of the columns, for rows aggregated with `json_agg`; numerics as text,
-   * which JSON would otherwise carry as floating-point numbers.
+   * The columns as arguments of `json_build_array(…)`, in the order `read` expects. Numerics as
+   * text, which JSON would carry as floating-point numbers, and timestamps as text in the session's
+   * format, the one pg parses, rather than JSON's ISO form.
    */
+  jsonValues(alias: string): string {
+    return this.columns
+      .map((c, i) => `"${alias}"."${c.databaseName}"${TEXT_IN_JSON.has(c.type) || this.timestamps[i] ? '::text' : ''}`)
+      .join(', ');
+  }
+
+  /** `json_build_array(…)` of the columns (see `jsonValues`), e.g. for rows aggregated with `json_agg`. */
   jsonArray(alias: string): string {
-    const values = this.columns.map((c) => `"${alias}"."${c.databaseName}"${c.type === 'numeric' ? '::text' : ''}`);
-    return `json_build_array(${values.join(', ')})`;
+    return `json_build_array(${this.jsonValues(alias)})`;
   }
 
   /** The columns' properties from `row[at]`, `row[at + 1]`, …; `at` is the sum of the `length`s selected before. */
@@ -223,7 +238,10 @@ export class PickedColumns<T extends ObjectLiteral, K extends keyof T & string> 
     const { driver } = this.dataSource;
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i];
-      out[column.propertyName] = driver.prepareHydratedValue(row[at + i], column);
+      let value = row[at + i];
+      // A timestamp from a JSON array is its text (see jsonValues); from a row, pg parsed it.
+      if (this.timestamps[i] && typeof value === 'string') value = parseTimestamptz(value);
+      out[column.propertyName] = driver.prepareHydratedValue(value, column);
     }
     return out as Pick<T, K>;
   }

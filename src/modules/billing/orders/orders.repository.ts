@@ -88,10 +88,12 @@ export class OrdersRepository {
       subscription: related.subscriptions.pick(...ORDER_VIEW_COLUMNS.subscription),
       bump: related.bumps.pick(...ORDER_VIEW_COLUMNS.bump),
     });
+    // The whole row as one JSON array: pg then describes and parses one column instead of 44
+    // (describing them cost it about 20 µs a query), and JSON.parse reads the values.
     const view =
-      `SELECT ${shown.order.select('o')}, ${shown.product.select('p')}, ${shown.plan.select('pl')}, ` +
-      `${shown.customer.select('c')}, ${shown.subscription.select('s')}, ` +
-      `(SELECT json_agg(${shown.bump.jsonArray('b')} ORDER BY b.id) FROM ${related.bumps.table} b WHERE b.order_id = o.id) ` +
+      `SELECT json_build_array(${shown.order.jsonValues('o')}, ${shown.product.jsonValues('p')}, ${shown.plan.jsonValues('pl')}, ` +
+      `${shown.customer.jsonValues('c')}, ${shown.subscription.jsonValues('s')}, ` +
+      `(SELECT json_agg(${shown.bump.jsonArray('b')} ORDER BY b.id) FROM ${related.bumps.table} b WHERE b.order_id = o.id)) ` +
       `FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
     const summary = (this.summary = orders.pick(...ORDER_SUMMARY_COLUMNS));
@@ -171,10 +173,11 @@ export class OrdersRepository {
    */
   async findViewOfStore(storeId: number, ref: string): Promise<OrderView | null> {
     const numeric = /^\d{1,9}$/.test(ref);
-    const [row] = numeric
+    const [found] = numeric
       ? await this.statements.viewByIdOrNumber.arrays([storeId, Number(ref), ref])
       : await this.statements.viewByNumber.arrays([storeId, ref]);
-    if (!row) return null;
+    if (!found) return null;
+    const row = found[0] as unknown[];
     const { order, product, plan, customer, subscription, bump } = this.shown;
     const at = offsets(order, product, plan, customer, subscription);
     return {
