@@ -127,18 +127,19 @@ export class EntityColumns<T extends ObjectLiteral> {
   }
 
   /**
-   * `insert`, with some columns taken from the row of another data-modifying statement run in the
-   * same statement (`WITH src AS (…) INSERT … VALUES (…, (SELECT id FROM src))`): two writes that
-   * must commit together, atomic without a transaction's BEGIN and COMMIT round trips. The source
-   * statement's parameters are $1…$n; `from` maps properties to expressions over `src`. Only the
-   * `returning` columns come back: such a write is a request's last, and nothing reads the rest.
+   * `insert`, with some columns taken from the rows of other statements run in the same statement
+   * (`WITH a AS (…), b AS (…) INSERT … SELECT $n, …, a.x, b.id FROM a, b`): reads and writes that
+   * must go together, atomic without a transaction's BEGIN and COMMIT round trips. The sources'
+   * parameters are $1…$n; `from` maps properties to expressions over the sources named in `rows`.
+   * No row is inserted, and null returned, when a source has no row. Only the `returning` columns
+   * come back: such a write is a request's last, and nothing reads the rest.
    */
   async insertWith<K extends keyof T & string>(
     manager: EntityManager,
     values: Partial<T>,
-    source: { key: string; text: string; params: unknown[]; from: Partial<Record<keyof T & string, string>> },
+    source: { key: string; with: string; params: unknown[]; rows: string; from: Partial<Record<keyof T & string, string>> },
     returning: PickedColumns<T, K>,
-  ): Promise<Pick<T, K>> {
+  ): Promise<Pick<T, K> | null> {
     const names: string[] = [];
     const expressions: string[] = [];
     const params: unknown[] = [...source.params];
@@ -148,7 +149,7 @@ export class EntityColumns<T extends ObjectLiteral> {
       if (from === undefined && value === undefined) continue;
       names.push(`"${column.databaseName}"`);
       if (from !== undefined) {
-        expressions.push(`(SELECT ${from} FROM src)`);
+        expressions.push(from);
       } else {
         params.push(this.dataSource.driver.preparePersistentValue(value, column));
         expressions.push(`$${params.length}`);
@@ -156,10 +157,10 @@ export class EntityColumns<T extends ObjectLiteral> {
     }
     const returned = returning.select('t');
     const statement = this.statement(`insert-with:${source.key}:${names.join(',')}:${returned}`, () => {
-      return `WITH src AS (${source.text}) INSERT INTO ${this.table} AS t (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING ${returned}`;
+      return `WITH ${source.with} INSERT INTO ${this.table} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} FROM ${source.rows} RETURNING ${returned}`;
     });
     const [row] = await statement.arrays(params, manager);
-    return returning.read(row);
+    return row ? returning.read(row) : null;
   }
 
   /**

@@ -16,15 +16,17 @@ export interface CustomerDetails {
 
 /**
  * Creates the store's customer for this email or updates it, in one statement: two orders for a
- * new email racing each other both land on the same row (unique store_id + email).
+ * new email racing each other both land on the same row (unique store_id + email). `rows` gives
+ * the values $1…$5 (store, email, name, mobile number, payment number).
  */
-const UPSERT = `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
-       VALUES ($1, $2, $3, $4, $5)
+const upsert = (rows: string) => `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+       ${rows}
        ON CONFLICT (store_id, email) DO UPDATE
          SET name = EXCLUDED.name,
              mobile_number = EXCLUDED.mobile_number,
              payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number),
              updated_at = now()`;
+const UPSERT = upsert('VALUES ($1, $2, $3, $4, $5)');
 
 @Injectable()
 export class CustomersRepository {
@@ -51,9 +53,16 @@ export class CustomersRepository {
     return this.columns.hydrate(rows[0]);
   }
 
-  /** The upsert as the source of a statement that also writes the customer's order (`src.id`). */
-  upsertSource(details: CustomerDetails): { key: string; text: string; params: unknown[] } {
-    return { key: 'customer-upsert', text: `${UPSERT} RETURNING id`, params: upsertParams(details) };
+  /**
+   * The upsert as a source of a statement that also writes the customer's order (it returns the
+   * customer's `id`), run only when `when`, an earlier source of that statement, has a row.
+   */
+  upsertSource(details: CustomerDetails, when: string): { key: string; text: string; params: unknown[] } {
+    return {
+      key: `customer-upsert-when-${when}`,
+      text: `${upsert(`SELECT $1, $2, $3, $4, $5 FROM ${when}`)} RETURNING id`,
+      params: upsertParams(details),
+    };
   }
 
   async findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {

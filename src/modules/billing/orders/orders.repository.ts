@@ -138,14 +138,41 @@ export class OrdersRepository {
   }
 
   /**
-   * The order of a customer written by `customer` (a data-modifying statement returning the
-   * customer's `id`), both in one statement: they commit together without a transaction block.
+   * A checkout with nothing to check between its reads and writes (no coupon, no affiliate), in one
+   * statement: the store's product by pid with the store's currency, its plan by plan_id when one
+   * is given, the customer (`customer`: a data-modifying statement over the `ordered` source,
+   * returning the customer's `id`) and the order, which commit together without a transaction
+   * block. Null, having written nothing, when the product is missing, is recurring and no plan is
+   * given, or the plan is missing or another product's: the caller's checks say which.
    */
-  insertWithCustomer(
-    customer: { key: string; text: string; params: unknown[] },
-    values: Omit<Partial<Order>, 'customerId'>,
-  ): Promise<Pick<Order, 'id' | 'orderNumber'>> {
-    return this.columns.insertWith(this.dataSource.manager, values, { ...customer, from: { customerId: 'id' } }, this.created);
+  async insertCheckout(
+    storeId: number,
+    ordered: { productPid: string; planId: string | null },
+    customer: (when: string) => { key: string; text: string; params: unknown[] },
+    values: Omit<Partial<Order>, 'customerId' | 'productId' | 'planId' | 'currency'>,
+  ): Promise<Pick<Order, 'id' | 'orderNumber'> | null> {
+    const upsert = customer('ordered');
+    const at = upsert.params.length;
+    const withPlan = ordered.planId !== null;
+    const { products, plans, stores } = this.related;
+    const product =
+      `SELECT p.id AS product_id, ${withPlan ? 'pl.id' : 'NULL::int'} AS plan_id, s.currency ` +
+      `FROM ${products.table} p JOIN ${stores.table} s ON s.id = p.store_id ` +
+      (withPlan ? `JOIN ${plans.table} pl ON pl.store_id = p.store_id AND pl.product_id = p.id AND pl.plan_id = $${at + 3} ` : '') +
+      // Without a plan, only a one-time product (spec: plan_id is required for recurring ones).
+      `WHERE p.store_id = $${at + 1} AND p.pid = $${at + 2}${withPlan ? '' : ` AND p.type <> 'recurring'`}`;
+    return this.columns.insertWith(
+      this.dataSource.manager,
+      values,
+      {
+        key: `checkout:${upsert.key}:${withPlan ? 'plan' : 'one-time'}`,
+        with: `ordered AS (${product}), customer AS (${upsert.text})`,
+        params: [...upsert.params, storeId, ordered.productPid, ...(withPlan ? [ordered.planId] : [])],
+        rows: 'ordered, customer',
+        from: { productId: 'ordered.product_id', planId: 'ordered.plan_id', currency: 'ordered.currency', customerId: 'customer.id' },
+      },
+      this.created,
+    );
   }
 
   /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */
