@@ -26,9 +26,13 @@ export function centsToDecimal(cents: Cents): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Cents to the JSON number of the contract (at most two decimals). */
+/**
+ * Cents to the JSON number of the contract (at most two decimals). The division is exact in the
+ * sense that matters: IEEE division and decimal parsing both round to the nearest double, so
+ * `cents / 100` is the number `Number(centsToDecimal(cents))` parses, without building the string.
+ */
 export function centsToNumber(cents: Cents): number {
-  return Number(centsToDecimal(cents));
+  return cents / 100;
 }
 
 /** Whether a number has at most two decimals, checked on its shortest decimal representation. */

@@ -6,7 +6,8 @@ export function formatTimestamp(date: Date): string;
 export function formatTimestamp(date: Date | null | undefined): string | null;
 export function formatTimestamp(date: Date | null | undefined): string | null {
   if (!date) return null;
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  // toISOString always ends in `.sssZ`.
+  return `${date.toISOString().slice(0, -1)}000Z`;
 }
 
 /** A replaceable clock, so tests can move time (OAuth code expiry, coupon expiry). */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { poolTypes } from './timestamps';
 
 const root = join(__dirname, '..', '..');
 
@@ -18,6 +19,6 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     migrationsTransactionMode: 'each',
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
-    extra: { max: poolSize },
+    extra: { max: poolSize, types: poolTypes },
   };
 }

@@ -1,5 +1,7 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
-import { preparedStatement } from './prepared-statements';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { PreparedStatement } from './prepared-statements';
+import { parseTimestamptz } from './timestamps';
 
 /**
  * Hand-written SQL for the hot paths, with rows turned into the same entities TypeORM would give.
@@ -20,7 +22,7 @@ function comparable(value: unknown): unknown {
 export class EntityColumns<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
   /** INSERT and UPDATE statements by column list: a handful per entity. */
-  private readonly statements = new Map<string, () => string>();
+  private readonly statements = new Map<string, PreparedStatement>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -36,6 +38,16 @@ export class EntityColumns<T extends ObjectLiteral> {
   /** `"a"."col" AS "a_col", …`: every column of the entity, prefixed so joined rows do not clash. */
   select(alias: string, prefix = `${alias}_`): string {
     return this.metadata.columns.map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`).join(', ');
+  }
+
+  /** Some of the columns, for reads that show only those (see PickedColumns). */
+  pick<K extends keyof T & string>(...properties: readonly K[]): PickedColumns<T, K> {
+    const columns = properties.map((property) => {
+      const column = this.metadata.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`${this.metadata.name} has no column ${property}`);
+      return column;
+    });
+    return new PickedColumns<T, K>(this.dataSource, columns, this.metadata.primaryColumns[0]);
   }
 
   /** `"col", …` for RETURNING. */
@@ -65,10 +77,10 @@ export class EntityColumns<T extends ObjectLiteral> {
     loaded.set(entity, new Map(this.metadata.columns.map((c) => [c.propertyName, comparable(c.getEntityValue(entity))])));
   }
 
-  private statement(key: string, text: () => string): () => string {
+  private statement(key: string, text: () => string): PreparedStatement {
     let statement = this.statements.get(key);
     if (!statement) {
-      statement = preparedStatement(this.dataSource, text());
+      statement = new PreparedStatement(this.dataSource, text());
       this.statements.set(key, statement);
     }
     return statement;
@@ -100,9 +112,8 @@ export class EntityColumns<T extends ObjectLiteral> {
       const returning = updateDate ? ` RETURNING "${updateDate.databaseName}"` : '';
       return `UPDATE ${this.table} SET ${set.join(', ')} WHERE "${primary.databaseName}" = $1${returning}`;
     });
-    const result: unknown = await manager.query(statement(), params);
+    const rows = await statement.rows(params, manager);
     if (updateDate) {
-      const [rows] = result as [Array<Record<string, unknown>>, number];
       updateDate.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(rows[0][updateDate.databaseName], updateDate));
     }
     this.remember(entity);
@@ -116,16 +127,19 @@ export class EntityColumns<T extends ObjectLiteral> {
   }
 
   /**
-   * `insert`, with some columns taken from the row of another data-modifying statement run in the
-   * same statement (`WITH src AS (…) INSERT … VALUES (…, (SELECT id FROM src))`): two writes that
-   * must commit together, atomic without a transaction's BEGIN and COMMIT round trips. The source
-   * statement's parameters are $1…$n; `from` maps properties to expressions over `src`.
+   * `insert`, with some columns taken from the rows of other statements run in the same statement
+   * (`WITH a AS (…), b AS (…) INSERT … SELECT $n, …, a.x, b.id FROM a, b`): reads and writes that
+   * must go together, atomic without a transaction's BEGIN and COMMIT round trips. The sources'
+   * parameters are $1…$n; `from` maps properties to expressions over the sources named in `rows`.
+   * No row is inserted, and null returned, when a source has no row. Only the `returning` columns
+   * come back: such a write is a request's last, and nothing reads the rest.
    */
-  async insertWith(
+  async insertWith<K extends keyof T & string>(
     manager: EntityManager,
     values: Partial<T>,
-    source: { key: string; text: string; params: unknown[]; from: Partial<Record<keyof T & string, string>> },
-  ): Promise<T> {
+    source: { key: string; with: string; params: unknown[]; rows: string; from: Partial<Record<keyof T & string, string>> },
+    returning: PickedColumns<T, K>,
+  ): Promise<Pick<T, K> | null> {
     const names: string[] = [];
     const expressions: string[] = [];
     const params: unknown[] = [...source.params];
@@ -135,17 +149,18 @@ export class EntityColumns<T extends ObjectLiteral> {
       if (from === undefined && value === undefined) continue;
       names.push(`"${column.databaseName}"`);
       if (from !== undefined) {
-        expressions.push(`(SELECT ${from} FROM src)`);
+        expressions.push(from);
       } else {
         params.push(this.dataSource.driver.preparePersistentValue(value, column));
         expressions.push(`$${params.length}`);
       }
     }
-    const statement = this.statement(`insert-with:${source.key}:${names.join(',')}`, () => {
-      return `WITH src AS (${source.text}) INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING ${this.returning()}`;
+    const returned = returning.select('t');
+    const statement = this.statement(`insert-with:${source.key}:${names.join(',')}:${returned}`, () => {
+      return `WITH ${source.with} INSERT INTO ${this.table} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} FROM ${source.rows} RETURNING ${returned}`;
     });
-    const rows: Array<Record<string, unknown>> = await manager.query(statement(), params);
-    return this.hydrateTracked(rows[0]);
+    const [row] = await statement.arrays(params, manager);
+    return row ? returning.read(row) : null;
   }
 
   /**
@@ -165,7 +180,86 @@ export class EntityColumns<T extends ObjectLiteral> {
     const statement = this.statement(`insert:${key}`, () => {
       return `INSERT INTO ${this.table} (${key}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.returning()}`;
     });
-    const rows: Array<Record<string, unknown>> = await manager.query(statement(), params);
+    const rows = await statement.rows(params, manager);
     return this.hydrateTracked(rows[0]);
   }
+}
+
+const TIMESTAMP_TYPES = new Set<unknown>(['timestamptz', 'timestamp with time zone', 'timestamp', 'timestamp without time zone', Date]);
+/** Types JSON cannot carry exactly as numbers: sent as their text, as pg's own row format does. */
+const TEXT_IN_JSON = new Set<unknown>(['numeric', 'decimal', 'bigint', 'int8']);
+
+/**
+ * Some columns of an entity, selected in a fixed order and read by position, with the same column
+ * types and transformers as `hydrate`: from rows fetched as arrays (`PreparedStatement.arrays`),
+ * or from JSON arrays built by the query (`jsonValues`). A read that shows a few columns of
+ * several joined tables then transfers, parses and builds only those, into plain objects typed as
+ * exactly what was read rather than entities with holes.
+ */
+export class PickedColumns<T extends ObjectLiteral, K extends keyof T & string> {
+  /** How many values of a row are this entity's: the offset of whatever is selected after it. */
+  readonly length: number;
+  private readonly primary: number;
+  private readonly timestamps: boolean[];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly columns: ColumnMetadata[],
+    primary: ColumnMetadata,
+  ) {
+    this.length = columns.length;
+    this.primary = columns.indexOf(primary);
+    this.timestamps = columns.map((c) => TIMESTAMP_TYPES.has(c.type));
+  }
+
+  /** `"a"."col", …` in the order `read` expects. */
+  select(alias: string): string {
+    return this.columns.map((c) => `"${alias}"."${c.databaseName}"`).join(', ');
+  }
+
+  /**
+   * The columns as arguments of `json_build_array(…)`, in the order `read` expects. Numerics as
+   * text, which JSON would carry as floating-point numbers, and timestamps as text in the session's
+   * format, the one pg parses, rather than JSON's ISO form.
+   */
+  jsonValues(alias: string): string {
+    return this.columns
+      .map((c, i) => `"${alias}"."${c.databaseName}"${TEXT_IN_JSON.has(c.type) || this.timestamps[i] ? '::text' : ''}`)
+      .join(', ');
+  }
+
+  /** `json_build_array(…)` of the columns (see `jsonValues`), e.g. for rows aggregated with `json_agg`. */
+  jsonArray(alias: string): string {
+    return `json_build_array(${this.jsonValues(alias)})`;
+  }
+
+  /** The columns' properties from `row[at]`, `row[at + 1]`, …; `at` is the sum of the `length`s selected before. */
+  read(row: readonly unknown[], at = 0): Pick<T, K> {
+    const out: Record<string, unknown> = {};
+    const { driver } = this.dataSource;
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i];
+      let value = row[at + i];
+      // A timestamp from a JSON array is its text (see jsonValues); from a row, pg parsed it.
+      if (this.timestamps[i] && typeof value === 'string') value = parseTimestamptz(value);
+      out[column.propertyName] = driver.prepareHydratedValue(value, column);
+    }
+    return out as Pick<T, K>;
+  }
+
+  /** As `read`, or null when a LEFT JOIN found no row: its primary key, which must be picked, is null. */
+  readOptional(row: readonly unknown[], at: number): Pick<T, K> | null {
+    if (this.primary < 0) throw new Error('readOptional needs the primary key among the picked columns');
+    return row[at + this.primary] === null ? null : this.read(row, at);
+  }
+}
+
+/**
+ * Where each part of a row that selects several `PickedColumns` one after another begins, and
+ * (last) where what follows them begins.
+ */
+export function offsets(...parts: ReadonlyArray<{ length: number }>): number[] {
+  const out = [0];
+  for (const part of parts) out.push(out[out.length - 1] + part.length);
+  return out;
 }

@@ -5,7 +5,10 @@ import { formatTimestamp } from '../../src/common/time';
 describe('formatTimestamp', () => {
   it('prints UTC with six fractional digits and Z', () => {
     expect(formatTimestamp(new Date('2026-01-02T03:04:05.678Z'))).toBe('2026-01-02T03:04:05.678000Z');
+    expect(formatTimestamp(new Date('2026-01-02T03:04:05Z'))).toBe('2026-01-02T03:04:05.000000Z');
+    expect(formatTimestamp(new Date(Date.UTC(12345, 0, 1)))).toBe('+012345-01-01T00:00:00.000000Z');
     expect(formatTimestamp(null)).toBeNull();
+    expect(formatTimestamp(undefined)).toBeNull();
   });
 });
 
@@ -21,6 +24,18 @@ describe('money', () => {
     expect(centsToDecimal(105)).toBe('1.05');
     expect(centsToDecimal(-5)).toBe('-0.05');
     expect(centsToNumber(1050)).toBe(10.5);
+    expect(centsToNumber(1)).toBe(0.01);
+    expect(centsToNumber(-5)).toBe(-0.05);
+  });
+
+  it('gives as JSON number exactly the number the numeric string reads as', () => {
+    const same = (cents: number) => {
+      if (centsToNumber(cents) !== Number(centsToDecimal(cents))) throw new Error(`${cents}: ${centsToNumber(cents)} ≠ ${centsToDecimal(cents)}`);
+    };
+    for (let cents = -100_000; cents <= 2_000_000; cents++) same(cents);
+    // numeric(12,2) reaches 10¹² − 0.01; beyond it, up to 2⁵³, by a spread of values.
+    for (let cents = 99_999_999_999_999; cents > 2_000_000; cents = Math.floor(cents / 1.0007)) same(cents);
+    for (let cents = Number.MAX_SAFE_INTEGER; cents > 1e15; cents = Math.floor(cents / 1.01)) same(cents);
   });
 
   it('computes a percent rounded half up to the cent', () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { preparedStatement } from '../../database/prepared-statements';
+import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/raw-rows';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
@@ -21,7 +21,7 @@ export interface AttemptRecord {
 @Injectable()
 export class WebhookDeliveriesRepository {
   private readonly columns: EntityColumns<WebhookDelivery>;
-  private readonly statements: { createForGroup: () => string; claim: () => string; secretsOf: () => string };
+  private readonly statements: { createForGroup: PreparedStatement; claim: PreparedStatement; secretsOf: PreparedStatement };
 
   constructor(
     @InjectRepository(WebhookDelivery) private readonly repo: Repository<WebhookDelivery>,
@@ -32,7 +32,7 @@ export class WebhookDeliveriesRepository {
     const returning = this.columns.returning();
     this.statements = {
       // The delivery and its targets in one statement (both inserts commit with the order's transaction).
-      createForGroup: preparedStatement(
+      createForGroup: new PreparedStatement(
         dataSource,
         `WITH d AS (
            INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state)
@@ -42,11 +42,11 @@ export class WebhookDeliveriesRepository {
          )
          SELECT ${returning} FROM d`,
       ),
-      claim: preparedStatement(
+      claim: new PreparedStatement(
         dataSource,
         `UPDATE webhook_deliveries SET state = 'sending' WHERE id = $1 AND state = 'pending' RETURNING ${returning}`,
       ),
-      secretsOf: preparedStatement(
+      secretsOf: new PreparedStatement(
         dataSource,
         `SELECT w.secret FROM webhook_delivery_targets t JOIN webhooks w ON w.id = t.webhook_id WHERE t.delivery_id = $1 ORDER BY w.id ASC`,
       ),
@@ -56,7 +56,7 @@ export class WebhookDeliveriesRepository {
   /** The outbox row of one URL group and its link to every webhook of the group. */
   async createForGroup(delivery: NewDelivery, webhookIds: number[], manager?: EntityManager): Promise<WebhookDelivery> {
     const run = async (m: EntityManager) => {
-      const rows: Array<Record<string, unknown>> = await m.query(this.statements.createForGroup(), [
+      const params = [
         delivery.storeId,
         delivery.eventKind,
         delivery.orderId,
@@ -65,7 +65,8 @@ export class WebhookDeliveriesRepository {
         delivery.messageId,
         delivery.redeliveryOf,
         webhookIds,
-      ]);
+      ];
+      const rows = await this.statements.createForGroup.rows(params, m);
       return this.columns.hydrate(rows[0]);
     };
     return manager ? run(manager) : this.repo.manager.transaction(run);
@@ -73,7 +74,7 @@ export class WebhookDeliveriesRepository {
 
   /** The signing secrets of the webhooks a delivery is for that still exist, by webhook id. */
   async secretsOf(deliveryId: number): Promise<string[]> {
-    const rows: Array<{ secret: string }> = await this.repo.manager.query(this.statements.secretsOf(), [deliveryId]);
+    const rows = await this.statements.secretsOf.rows<{ secret: string }>([deliveryId]);
     return rows.map((row) => row.secret);
   }
 
@@ -135,7 +136,7 @@ export class WebhookDeliveriesRepository {
    * instances, so an event is sent once to each URL group even if its job ran twice.
    */
   async claim(id: number): Promise<WebhookDelivery | null> {
-    const [rows] = (await this.repo.manager.query(this.statements.claim(), [id])) as [Array<Record<string, unknown>>, number];
+    const rows = await this.statements.claim.rows([id]);
     return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseIntId } from '../../common/http/path-id';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { preparedStatement } from '../../database/prepared-statements';
+import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/raw-rows';
 import type { OrderEventKind } from '../billing/events/order-events';
 import { Product } from '../catalog/products/product.entity';
@@ -24,7 +24,7 @@ export interface LastDelivery {
 @Injectable()
 export class WebhooksRepository {
   private readonly columns: EntityColumns<Webhook>;
-  private readonly subscribed: () => string;
+  private readonly subscribed: PreparedStatement;
 
   constructor(
     @InjectRepository(Webhook) private readonly repo: Repository<Webhook>,
@@ -32,7 +32,7 @@ export class WebhooksRepository {
     @InjectDataSource() dataSource: DataSource,
   ) {
     this.columns = new EntityColumns(dataSource, Webhook);
-    this.subscribed = preparedStatement(
+    this.subscribed = new PreparedStatement(
       dataSource,
       `SELECT ${this.columns.select('w', '')} FROM ${this.columns.table} w ` +
         `WHERE w.store_id = $1 AND w.status = 'active' AND $2 = ANY(w.events) AND (w.product_id IS NULL OR w.product_id = $3) ` +
@@ -80,7 +80,7 @@ export class WebhooksRepository {
    * inside the order's transaction.
    */
   async findSubscribed(storeId: number, kind: OrderEventKind, productId: number, manager: EntityManager): Promise<Webhook[]> {
-    const rows: Array<Record<string, unknown>> = await manager.query(this.subscribed(), [storeId, kind, productId]);
+    const rows = await this.subscribed.rows([storeId, kind, productId], manager);
     return rows.map((row) => this.columns.hydrate(row));
   }
 

@@ -88,6 +88,37 @@ describe('orders API', () => {
       await t.http.post('/v1/orders').set(seller.auth).send(orderBody(recurring.pid, { plan_id: plan.planId })).expect(201);
     });
 
+    it('writes no customer and no order for a checkout it refuses', async () => {
+      const other = await createSeller(t);
+      const foreign = await insertProduct(t, other.storeId);
+      const recurring = await insertProduct(t, seller.storeId, { type: 'recurring' });
+      const otherRecurring = await insertProduct(t, seller.storeId, { type: 'recurring' });
+      const otherPlan = await insertPlan(t, seller.storeId, otherRecurring.id);
+      const email = `refused-${Date.now()}@example.com`;
+      const count = async () =>
+        (await t.dataSource.query(`SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM customers WHERE email = $1)::int AS customers`, [email]))[0];
+      const before = await count();
+      for (const [body, status] of [
+        [orderBody('prd_nope', { customer: customer(email) }), 404],
+        [orderBody(foreign.pid, { customer: customer(email) }), 404],
+        [orderBody(recurring.pid, { customer: customer(email) }), 422],
+        [orderBody(recurring.pid, { customer: customer(email), plan_id: 'pln_missing' }), 404],
+        [orderBody(recurring.pid, { customer: customer(email), plan_id: otherPlan.planId }), 422],
+      ] as const) {
+        await t.http.post('/v1/orders').set(seller.auth).send(body).expect(status);
+      }
+      expect(await count()).toEqual({ ...before, customers: 0 });
+    });
+
+    it("takes the store's currency and the plan's ids", async () => {
+      const usd = await createSeller(t, { currency: 'USD' });
+      const club = await insertProduct(t, usd.storeId, { type: 'recurring' });
+      const plan = await insertPlan(t, usd.storeId, club.id);
+      const created = await createOrder(t, usd, orderBody(club.pid, { plan_id: plan.planId }));
+      const rows = await t.dataSource.query(`SELECT store_id, product_id, plan_id, currency FROM orders WHERE order_number = $1`, [created.order_number]);
+      expect(rows).toEqual([{ store_id: usd.storeId, product_id: club.id, plan_id: plan.id, currency: 'USD' }]);
+    });
+
     it('creates one customer per store and email, any case, updating its details', async () => {
       const email = `Case-${Date.now()}@Example.com`;
       await createOrder(t, seller, orderBody(product.pid, { customer: { ...customer(email), name: 'First' } }));

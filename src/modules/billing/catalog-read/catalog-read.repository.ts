@@ -6,8 +6,8 @@ import { OrderBump } from '../../catalog/order-bumps/order-bump.entity';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Store } from '../../identity/sellers/store.entity';
-import { preparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns } from '../../../database/raw-rows';
+import { PreparedStatement } from '../../../database/prepared-statements';
+import { EntityColumns, PickedColumns } from '../../../database/raw-rows';
 
 /**
  * Billing's read-only view of catalog and identity rows (products, plans, bumps, files, stores).
@@ -15,15 +15,17 @@ import { EntityColumns } from '../../../database/raw-rows';
  */
 @Injectable()
 export class CatalogReadRepository {
-  private readonly productColumns: EntityColumns<Product>;
-  private readonly productForOrder: () => string;
+  /** What order creation needs of the product. */
+  private readonly productOrdered: PickedColumns<Product, 'id' | 'type'>;
+  private readonly productForOrder: PreparedStatement;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.productColumns = new EntityColumns(dataSource, Product);
-    this.productForOrder = preparedStatement(
+    const products = new EntityColumns(dataSource, Product);
+    this.productOrdered = products.pick('id', 'type');
+    this.productForOrder = new PreparedStatement(
       dataSource,
-      `SELECT ${this.productColumns.select('p')}, "s"."currency" AS "store_currency" ` +
-      `FROM ${this.productColumns.table} "p" JOIN "stores" "s" ON "s"."id" = "p"."store_id" ` +
+      `SELECT ${this.productOrdered.select('p')}, "s"."currency" ` +
+        `FROM ${products.table} "p" JOIN "stores" "s" ON "s"."id" = "p"."store_id" ` +
         `WHERE "p"."store_id" = $1 AND "p"."pid" = $2`,
     );
   }
@@ -37,10 +39,10 @@ export class CatalogReadRepository {
   }
 
   /** What order creation reads before its transaction, in one round trip: the product and the store's currency. */
-  async findProductForOrder(storeId: number, pid: string): Promise<{ product: Product; currency: string } | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.productForOrder(), [storeId, pid]);
-    if (!rows.length) return null;
-    return { product: this.productColumns.hydrate(rows[0], 'p_'), currency: rows[0].store_currency as string };
+  async findProductForOrder(storeId: number, pid: string): Promise<{ product: Pick<Product, 'id' | 'type'>; currency: string } | null> {
+    const [row] = await this.productForOrder.arrays([storeId, pid]);
+    if (!row) return null;
+    return { product: this.productOrdered.read(row), currency: row[this.productOrdered.length] as string };
   }
 
   findProduct(id: number, manager?: EntityManager): Promise<Product | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
-import { preparedStatement } from '../../../database/prepared-statements';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns } from '../../../database/raw-rows';
 import { Customer } from './customer.entity';
 
@@ -16,29 +16,31 @@ export interface CustomerDetails {
 
 /**
  * Creates the store's customer for this email or updates it, in one statement: two orders for a
- * new email racing each other both land on the same row (unique store_id + email).
+ * new email racing each other both land on the same row (unique store_id + email). `rows` gives
+ * the values $1…$5 (store, email, name, mobile number, payment number).
  */
-const UPSERT = `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
-       VALUES ($1, $2, $3, $4, $5)
+const upsert = (rows: string) => `INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+       ${rows}
        ON CONFLICT (store_id, email) DO UPDATE
          SET name = EXCLUDED.name,
              mobile_number = EXCLUDED.mobile_number,
              payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number),
              updated_at = now()`;
+const UPSERT = upsert('VALUES ($1, $2, $3, $4, $5)');
 
 @Injectable()
 export class CustomersRepository {
   private readonly columns: EntityColumns<Customer>;
-  private readonly upsertStatement: () => string;
-  private readonly ofStoreStatement: () => string;
+  private readonly upsertStatement: PreparedStatement;
+  private readonly ofStoreStatement: PreparedStatement;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, Customer);
-    this.ofStoreStatement = preparedStatement(
+    this.ofStoreStatement = new PreparedStatement(
       dataSource,
       `SELECT ${this.columns.select('c', '')} FROM ${this.columns.table} c WHERE c.store_id = $1 AND c.id = $2`,
     );
-    this.upsertStatement = preparedStatement(dataSource, `${UPSERT} RETURNING ${this.columns.returning()}`);
+    this.upsertStatement = new PreparedStatement(dataSource, `${UPSERT} RETURNING ${this.columns.returning()}`);
   }
 
   private m(manager?: EntityManager): EntityManager {
@@ -47,17 +49,24 @@ export class CustomersRepository {
 
   /** The upsert (see UPSERT) of the customer, returned. */
   async upsert(manager: EntityManager, details: CustomerDetails): Promise<Customer> {
-    const rows: Array<Record<string, unknown>> = await manager.query(this.upsertStatement(), upsertParams(details));
+    const rows = await this.upsertStatement.rows(upsertParams(details), manager);
     return this.columns.hydrate(rows[0]);
   }
 
-  /** The upsert as the source of a statement that also writes the customer's order (`src.id`). */
-  upsertSource(details: CustomerDetails): { key: string; text: string; params: unknown[] } {
-    return { key: 'customer-upsert', text: `${UPSERT} RETURNING id`, params: upsertParams(details) };
+  /**
+   * The upsert as a source of a statement that also writes the customer's order (it returns the
+   * customer's `id`), run only when `when`, an earlier source of that statement, has a row.
+   */
+  upsertSource(details: CustomerDetails, when: string): { key: string; text: string; params: unknown[] } {
+    return {
+      key: `customer-upsert-when-${when}`,
+      text: `${upsert(`SELECT $1, $2, $3, $4, $5 FROM ${when}`)} RETURNING id`,
+      params: upsertParams(details),
+    };
   }
 
   async findOfStore(storeId: number, id: number, manager?: EntityManager): Promise<Customer | null> {
-    const rows: Array<Record<string, unknown>> = await this.m(manager).query(this.ofStoreStatement(), [storeId, id]);
+    const rows = await this.ofStoreStatement.rows([storeId, id], manager);
     return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 

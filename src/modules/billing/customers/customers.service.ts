@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { PageRequest } from '../../../common/pagination/pagination';
-import type { Order } from '../orders/order.entity';
+import type { OrderSummaryFields } from '../orders/order.mapper';
 import type { OrderStatus } from '../orders/order-status';
 import { OrdersRepository } from '../orders/orders.repository';
 import { Customer } from './customer.entity';
@@ -26,9 +26,9 @@ export class CustomersService {
   }
 
   /** Spec §4.11: only this customer's orders; an unknown or foreign customer is the spec's 404. */
-  async orders(storeId: number, id: string, status: OrderStatus | undefined, page: PageRequest): Promise<[Order[], number]> {
-    const customer = /^\d{1,9}$/.test(id) ? await this.customers.findOfStore(storeId, Number(id)) : null;
-    if (!customer) throw new NotFoundError('No orders found for this customer.');
-    return this.orderRows.listOfCustomer(customer.id, status, page);
+  async orders(storeId: number, id: string, status: OrderStatus | undefined, page: PageRequest): Promise<[OrderSummaryFields[], number]> {
+    const found = /^\d{1,9}$/.test(id) ? await this.orderRows.summariesOfCustomer(storeId, Number(id), status, page) : null;
+    if (!found) throw new NotFoundError('No orders found for this customer.');
+    return found;
   }
 }

@@ -26,7 +26,14 @@ export interface OrderEventContext {
 export const UTM_KEYS = ['utm_source', 'utm_campaign', 'utm_medium', 'utm_content', 'utm_term'] as const;
 
 export function trackingPayload(tracking: Partial<OrderTracking> | null | undefined): TrackingPayload {
-  return Object.fromEntries(UTM_KEYS.map((key) => [key, tracking?.[key] ?? null])) as unknown as TrackingPayload;
+  // Spelled out (in UTM_KEYS order) rather than built from UTM_KEYS: it runs for every order shown.
+  return {
+    utm_source: tracking?.utm_source ?? null,
+    utm_campaign: tracking?.utm_campaign ?? null,
+    utm_medium: tracking?.utm_medium ?? null,
+    utm_content: tracking?.utm_content ?? null,
+    utm_term: tracking?.utm_term ?? null,
+  };
 }
 
 /** `{pay_url}/order/<order_number>?transaction_id=<transaction_id>` (spec §6.3). */

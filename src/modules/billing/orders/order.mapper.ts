@@ -9,18 +9,60 @@ import type { OrderDto, OrderSummaryDto } from './dto/order-response.dto';
 import type { OrderBumpItem } from './order-bump-item.entity';
 import type { Order } from './order.entity';
 
-/** An order with the rows its representation shows. */
+/**
+ * The properties each part of an order's representation shows: what `toOrderDto` reads, and what a
+ * read made only to show an order selects (`OrdersRepository.findViewOfStore`). Ids of joined rows
+ * tell a missing row (LEFT JOIN) from a present one.
+ */
+export const ORDER_SUMMARY_COLUMNS = ['id', 'orderNumber', 'amount', 'currency', 'status', 'createdAt', 'updatedAt'] as const;
+export const ORDER_VIEW_COLUMNS = {
+  order: [
+    ...ORDER_SUMMARY_COLUMNS,
+    'originalAmount',
+    'discountAmount',
+    'couponCode',
+    'discountId',
+    'tracking',
+    'transactionId',
+    'paymentMethod',
+    'paymentNumber',
+    'affiliateId',
+    'commissionAmount',
+    'returnUrl',
+    'cancelUrl',
+    'approvedAt',
+    'cancelledAt',
+    'refundedAt',
+  ],
+  product: ['id', 'pid', 'name', 'type', 'price'],
+  plan: ['id', 'planId', 'name', 'price', 'interval', 'intervalCount'],
+  customer: ['id', 'name', 'email', 'mobileNumber', 'paymentNumber'],
+  subscription: ['id', 'status', 'startDate', 'endDate', 'cancelledAt'],
+  bump: ['productPid', 'name', 'price'],
+} as const satisfies {
+  order: ReadonlyArray<keyof Order>;
+  product: ReadonlyArray<keyof Product>;
+  plan: ReadonlyArray<keyof Plan>;
+  customer: ReadonlyArray<keyof Customer>;
+  subscription: ReadonlyArray<keyof Subscription>;
+  bump: ReadonlyArray<keyof OrderBumpItem>;
+};
+type Shown<T, P extends keyof typeof ORDER_VIEW_COLUMNS> = Pick<T, Extract<(typeof ORDER_VIEW_COLUMNS)[P][number], keyof T>>;
+
+export type OrderSummaryFields = Pick<Order, (typeof ORDER_SUMMARY_COLUMNS)[number]>;
+
+/** An order with the rows its representation shows (entities, or only the properties shown). */
 export interface OrderView {
-  order: Order;
+  order: Shown<Order, 'order'>;
   /** Null once the catalog deleted the product (allowed while it has no sales). */
-  product: Product | null;
-  plan: Plan | null;
-  customer: Customer;
-  subscription: Subscription | null;
-  bumps: OrderBumpItem[];
+  product: Shown<Product, 'product'> | null;
+  plan: Shown<Plan, 'plan'> | null;
+  customer: Shown<Customer, 'customer'>;
+  subscription: Shown<Subscription, 'subscription'> | null;
+  bumps: Array<Shown<OrderBumpItem, 'bump'>>;
 }
 
-export function toOrderSummary(order: Order): OrderSummaryDto {
+export function toOrderSummary(order: OrderSummaryFields): OrderSummaryDto {
   return {
     id: order.id,
     order_number: order.orderNumber,

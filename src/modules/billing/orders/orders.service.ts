@@ -20,7 +20,7 @@ import { OrderTransitionsService } from './order-transitions.service';
 import { OrderFilters, OrdersRepository } from './orders.repository';
 
 export interface CheckoutSession {
-  order: Order;
+  order: Pick<Order, 'id' | 'orderNumber'>;
   /** Shown once; only its SHA-256 is stored. */
   payToken: string;
   checkoutUrl: string;
@@ -51,6 +51,49 @@ export class OrdersService {
   async create(storeId: number, input: CreateOrderDto): Promise<CheckoutSession> {
     if (input.from_order) return this.reuse(storeId, input.from_order);
 
+    const originalAmount = toCents(input.amount);
+    const payToken = newPayToken();
+    const session = (order: CheckoutSession['order']): CheckoutSession => ({ order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: false });
+    const customerDetails: CustomerDetails = {
+      storeId,
+      email: input.customer.email,
+      name: input.customer.name.trim(),
+      mobileNumber: input.customer.mobile_number,
+      paymentNumber: input.customer.payment_number ?? null,
+    };
+    const orderValues = (coupon: CouponReservation | null): Omit<Partial<Order>, 'customerId' | 'productId' | 'planId' | 'currency'> => {
+      const discountAmount = coupon?.discountAmount ?? 0;
+      return {
+        storeId,
+        orderNumber: newOrderNumber(),
+        payTokenHash: sha256Hex(payToken),
+        status: 'pending',
+        originalAmount,
+        discountAmount,
+        amount: originalAmount - discountAmount,
+        discountId: coupon?.discountId ?? null,
+        couponCode: coupon?.code ?? null,
+        affiliateId: input.affiliate_id ?? null,
+        returnUrl: input.return_url ?? null,
+        cancelUrl: input.cancel_url ?? null,
+        tracking: pickTracking(input.tracking),
+      };
+    };
+
+    // The common checkout, with no coupon to redeem and no affiliate to check in between, is one
+    // statement: product (and plan) lookup, customer upsert and order insert, atomic on its own
+    // (no BEGIN and COMMIT round trips). It writes nothing when the product or plan does not
+    // fit, and the checks below then give the reason.
+    if (input.affiliate_id == null && !input.coupon_code) {
+      const order = await this.orders.insertCheckout(
+        storeId,
+        { productPid: input.product_pid, planId: input.plan_id ?? null },
+        (when) => this.customers.upsertSource(customerDetails, when),
+        orderValues(null),
+      );
+      if (order) return session(order);
+    }
+
     const found = await this.catalog.findProductForOrder(storeId, input.product_pid);
     if (!found) throw new NotFoundError('Product not found.');
     const { product, currency } = found;
@@ -64,58 +107,22 @@ export class OrdersService {
       throw ValidationError.field('plan_id', 'plan_id is required for recurring products.');
     }
 
-    const originalAmount = toCents(input.amount);
-    const payToken = newPayToken();
-    const customerDetails: CustomerDetails = {
-      storeId,
-      email: input.customer.email,
-      name: input.customer.name.trim(),
-      mobileNumber: input.customer.mobile_number,
-      paymentNumber: input.customer.payment_number ?? null,
-    };
-    const orderValues = (coupon: CouponReservation | null): Omit<Partial<Order>, 'customerId'> => {
-      const discountAmount = coupon?.discountAmount ?? 0;
-      return {
-        storeId,
-        orderNumber: newOrderNumber(),
-        payTokenHash: sha256Hex(payToken),
-        productId: product.id,
-        planId,
-        status: 'pending',
-        currency,
-        originalAmount,
-        discountAmount,
-        amount: originalAmount - discountAmount,
-        discountId: coupon?.discountId ?? null,
-        couponCode: coupon?.code ?? null,
-        affiliateId: input.affiliate_id ?? null,
-        returnUrl: input.return_url ?? null,
-        cancelUrl: input.cancel_url ?? null,
-        tracking: pickTracking(input.tracking),
-      };
-    };
-
-    // Customer, coupon use, affiliate check and order commit together or not at all. With nothing
-    // to check in between, the customer upsert and the order insert are one statement (atomic on
-    // its own: no BEGIN and COMMIT round trips), the common checkout.
-    const order =
-      input.affiliate_id == null && !input.coupon_code
-        ? await this.orders.insertWithCustomer(this.customers.upsertSource(customerDetails), orderValues(null))
-        : await this.dataSource.transaction(async (manager) => {
-            const customer = await this.customers.upsert(manager, customerDetails);
-            if (input.affiliate_id != null) await this.affiliates.findForOrder(storeId, input.affiliate_id, manager);
-            const coupon = input.coupon_code
-              ? await this.coupons.reserve(manager, {
-                  storeId,
-                  code: input.coupon_code,
-                  productId: product.id,
-                  amount: originalAmount,
-                  customerEmail: customer.email,
-                })
-              : null;
-            return this.orders.insert(manager, { ...orderValues(coupon), customerId: customer.id });
-          });
-    return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: false };
+    // Customer, coupon use, affiliate check and order commit together or not at all.
+    const order = await this.dataSource.transaction(async (manager) => {
+      const customer = await this.customers.upsert(manager, customerDetails);
+      if (input.affiliate_id != null) await this.affiliates.findForOrder(storeId, input.affiliate_id, manager);
+      const coupon = input.coupon_code
+        ? await this.coupons.reserve(manager, {
+            storeId,
+            code: input.coupon_code,
+            productId: product.id,
+            amount: originalAmount,
+            customerEmail: customer.email,
+          })
+        : null;
+      return this.orders.insert(manager, { ...orderValues(coupon), productId: product.id, planId, currency, customerId: customer.id });
+    });
+    return session(order);
   }
 
   /**

@@ -8,7 +8,7 @@ import { inTransaction } from '../../../database/transaction';
 import { CatalogRef, newPlanId, parseRef } from '../catalog-refs';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
-import { SalesRepository, SubscriberRow } from '../sales/sales.repository';
+import { SalesRepository, SubscribedPlan, SubscriberRow } from '../sales/sales.repository';
 import { CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
 import { Plan } from './plan.entity';
 import { PlansRepository } from './plans.repository';
@@ -87,10 +87,10 @@ export class PlansService {
   }
 
   /** spec 4.9: the plan's sales, newest first, one page at a time. */
-  async subscribers(storeId: number, ref: string, page: PageRequest): Promise<{ view: PlanView; rows: SubscriberRow[]; total: number }> {
-    const plan = await this.require(storeId, parseRef(ref));
-    const [view, { rows, total }] = await Promise.all([this.view(storeId, plan), this.sales.subscribersPage(storeId, plan.id, page)]);
-    return { view, rows, total };
+  async subscribers(storeId: number, ref: string, page: PageRequest): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number }> {
+    const found = await this.sales.subscribersOfPlan(storeId, parseRef(ref), page);
+    if (!found) throw new NotFoundError();
+    return found;
   }
 
   private async require(storeId: number, ref: CatalogRef): Promise<Plan> {

@@ -1,27 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
-import { preparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns } from '../../../database/raw-rows';
+import { PreparedStatement } from '../../../database/prepared-statements';
+import { EntityColumns, PickedColumns } from '../../../database/raw-rows';
 import { ApiKey } from './api-key.entity';
 
 @Injectable()
 export class ApiKeysRepository {
-  private readonly columns: EntityColumns<ApiKey>;
-  private readonly activeByHash: () => string;
+  /** What authentication needs of a key: the principal's fields. */
+  private readonly principal: PickedColumns<ApiKey, 'id' | 'storeId' | 'sellerId' | 'scopes'>;
+  private readonly activeByHash: PreparedStatement;
 
   constructor(
     @InjectRepository(ApiKey) private readonly repo: Repository<ApiKey>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    this.columns = new EntityColumns(dataSource, ApiKey);
-    this.activeByHash = preparedStatement(dataSource, `SELECT ${this.columns.select('k', '')} FROM ${this.columns.table} "k" WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL`);
+    const columns = new EntityColumns(dataSource, ApiKey);
+    this.principal = columns.pick('id', 'storeId', 'sellerId', 'scopes');
+    this.activeByHash = new PreparedStatement(
+      dataSource,
+      `SELECT ${this.principal.select('k')} FROM ${columns.table} "k" WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL`,
+    );
   }
 
   /** Runs on every authenticated request: one lookup on the unique token_hash index, no query builder. */
-  async findActiveByHash(tokenHash: string): Promise<ApiKey | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.activeByHash(), [tokenHash]);
-    return rows.length ? this.columns.hydrate(rows[0]) : null;
+  async findActiveByHash(tokenHash: string): Promise<Pick<ApiKey, 'id' | 'storeId' | 'sellerId' | 'scopes'> | null> {
+    const [row] = await this.activeByHash.arrays([tokenHash]);
+    return row ? this.principal.read(row) : null;
   }
 
   listForStore(storeId: number): Promise<ApiKey[]> {
