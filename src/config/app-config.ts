@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -41,6 +42,10 @@ const env = z.object({
     .optional(),
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   WEBHOOK_WORKER: boolean.default(true),
+  WEB_CONCURRENCY: z
+    .string()
+    .regex(/^(auto|[1-9]\d*)$/, 'must be a positive integer or auto')
+    .default('1'),
   SESSION_SECRET: z.string().min(16).optional(),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().min(1).optional(),
@@ -55,6 +60,8 @@ type Env = z.input<typeof env>;
 
 export interface AppConfig {
   port: number;
+  /** HTTP processes: 1 serves in this process; more run a cluster primary that forks them (cluster.ts). */
+  webConcurrency: number;
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
   logLevel: string;
@@ -108,6 +115,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
     throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
   }
+  const webConcurrency = e.WEB_CONCURRENCY === 'auto' ? availableParallelism() : Number(e.WEB_CONCURRENCY);
+  if (webConcurrency > 1 && !e.DATABASE_URL) {
+    // The embedded database lives inside the one process that started it.
+    throw new ConfigError(
+      `Invalid configuration: WEB_CONCURRENCY=${JSON.stringify(e.WEB_CONCURRENCY)} requires DATABASE_URL (the embedded database serves a single process)`,
+    );
+  }
   const base = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   const urls = {
     base,
@@ -117,6 +131,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   };
   return {
     port: e.PORT,
+    webConcurrency,
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
