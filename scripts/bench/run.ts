@@ -4,9 +4,10 @@
  * service's own code, drives each scenario with autocannon from this process and prints one table.
  * See docs/performance.md for the method and the targets.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, totalmem } from 'node:os';
+import { promisify } from 'node:util';
 import { Api } from './api';
 import { createBenchDatabase, query } from './database';
 import { errorRow, LoadSettings, LoadSpec, measure, Row } from './load';
@@ -28,14 +29,19 @@ function build(): void {
   if (result.status !== 0) throw new Error('npm run build failed');
 }
 
-function createCredentials(env: Record<string, string>): { store_id: number; token: string } {
-  const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/bench/credentials.ts'], {
+/**
+ * Asynchronous, not spawnSync: a blocked event loop misses the service closing an idle keep-alive
+ * connection (after 5 s), and the first seed request then fails on it with "other side closed".
+ */
+async function createCredentials(env: Record<string, string>): Promise<{ store_id: number; token: string }> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/bench/credentials.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',
+  }).catch((error: { stderr?: string; message: string }) => {
+    throw new Error(`creating the seller and API key failed:\n${error.stderr ?? error.message}`);
   });
-  if (result.status !== 0) throw new Error(`creating the seller and API key failed:\n${result.stderr}`);
-  return JSON.parse(result.stdout.trim().split('\n').pop()!);
+  return JSON.parse(stdout.trim().split('\n').pop()!);
 }
 
 /**
@@ -144,7 +150,7 @@ async function bench(options: BenchOptions): Promise<void> {
       const workers = await waitForWorkers(service.pid, options.workers === 'auto' ? availableParallelism() : Number(options.workers));
       log(`workers ${workers.join(', ')}`);
     }
-    const credentials = createCredentials(env);
+    const credentials = await createCredentials(env);
     const api = new Api(service.url, credentials.token);
     log(`seeding the store${options.orders ? ` with ${options.orders} bulk orders` : ''}`);
     store = await seedStore(api, database.url, credentials.store_id, options.orders);
