@@ -1,4 +1,5 @@
 import cluster, { Worker } from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AppConfig } from './config/app-config';
 
@@ -45,12 +46,18 @@ export function runPrimary(config: AppConfig): void {
   const slots: Slot[] = Array.from({ length: config.webConcurrency }, (_, index) => ({ index, startedAt: 0, crashes: 0 }));
   let serving = false;
   let stopping = false;
+  // Secrets that are random per boot when unset must be one per boot of the service, not per
+  // worker: a session cookie or a sandbox callback signed by one worker is checked by any other.
+  const shared = {
+    SESSION_SECRET: config.sessionSecret ?? randomBytes(32).toString('hex'),
+    PAYMENT_SANDBOX_SECRET: config.paymentSandboxSecret,
+  };
 
   const fork = (slot: Slot) => {
     slot.restart = undefined;
     // One worker runs the webhook pollers (when WEBHOOK_WORKER allows it at all); a replacement of
     // that worker takes them over. The others serve HTTP only, as with WEBHOOK_WORKER=false.
-    const worker = cluster.fork(slot.index === 0 ? {} : { WEBHOOK_WORKER: 'false' });
+    const worker = cluster.fork({ ...shared, ...(slot.index === 0 ? {} : { WEBHOOK_WORKER: 'false' }) });
     slot.worker = worker;
     slot.startedAt = Date.now();
     worker.once('listening', () => {

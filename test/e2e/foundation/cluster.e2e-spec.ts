@@ -1,11 +1,13 @@
 import { get } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { Client } from 'pg';
+import request from 'supertest';
 import { checkoutOf, customerBody, freePort, httpTo, sellerApi } from '../../factories/api';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { childPids, environOf, isRunning, pidsWithConnectionsOn } from '../../utils/process-tree';
 import { ServiceProcess, spawnService, waitForHealthy } from '../../utils/service-process';
 import { createTestDatabase, TestDatabase } from '../../utils/test-database';
+import { signUp } from '../identity/support/web';
 import { createInstanceOn, Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
 
 jest.setTimeout(180_000);
@@ -129,6 +131,13 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
       const orderNumber = await approveOne('first@example.com');
       const [delivery] = await receiver.waitFor(1, 15_000);
       expect(JSON.parse(delivery.body)).toMatchObject({ order_type: 'order_approved', order_number: orderNumber });
+    });
+
+    it('shares the per-boot session secret: a dashboard session holds on every worker', async () => {
+      // A connection per request, so round robin sends them to both workers in turn.
+      const browser = request.agent(service.url).set('Connection', 'close');
+      await signUp(browser);
+      for (let i = 0; i < 4; i++) await browser.get('/web/settings/api').expect(200);
     });
 
     it('replaces a killed worker, keeps answering meanwhile, and the replacement takes over the webhook pollers', async () => {
