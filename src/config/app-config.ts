@@ -137,7 +137,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     urls,
     paths: { base: pathOf(urls.base), web: pathOf(urls.web), pay: pathOf(urls.pay), cdn: pathOf(urls.cdn) },
-    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? 20 },
+    // 20 connections for the service by default, shared out among cluster workers (each pool is
+    // per process): WEB_CONCURRENCY=auto on a large machine must not exhaust max_connections.
+    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? Math.max(4, Math.ceil(20 / webConcurrency)) },
     dataDir: e.DATA_DIR,
     paymentProvider: e.PAYMENT_PROVIDER,
     paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString('hex'),

@@ -15,6 +15,14 @@ describe('WEB_CONCURRENCY', () => {
     expect(loadConfig({ WEB_CONCURRENCY: 'auto', DATABASE_URL }).webConcurrency).toBe(availableParallelism());
   });
 
+  it('shares the default pool of 20 connections out among the workers, unless DATABASE_POOL_SIZE says', () => {
+    expect(loadConfig({ DATABASE_URL }).database.poolSize).toBe(20);
+    expect(loadConfig({ WEB_CONCURRENCY: '2', DATABASE_URL }).database.poolSize).toBe(10);
+    expect(loadConfig({ WEB_CONCURRENCY: '3', DATABASE_URL }).database.poolSize).toBe(7);
+    expect(loadConfig({ WEB_CONCURRENCY: '16', DATABASE_URL }).database.poolSize).toBe(4);
+    expect(loadConfig({ WEB_CONCURRENCY: '2', DATABASE_URL, DATABASE_POOL_SIZE: '15' }).database.poolSize).toBe(15);
+  });
+
   it('needs an external database for more than one process', () => {
     expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(
       new ConfigError('Invalid configuration: WEB_CONCURRENCY="2" requires DATABASE_URL (the embedded database serves a single process)'),
