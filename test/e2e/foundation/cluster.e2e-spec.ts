@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { Client } from 'pg';
@@ -128,6 +129,8 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
       expect(pidsWithConnectionsOn(pids, port)).toEqual(new Set(pids));
 
       expect(pollerOf(pids)).toHaveLength(1);
+      // Smaller young generations keep two workers and the primary under the memory target.
+      for (const pid of pids) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
       const orderNumber = await approveOne('first@example.com');
       const [delivery] = await receiver.waitFor(1, 15_000);
       expect(JSON.parse(delivery.body)).toMatchObject({ order_type: 'order_approved', order_number: orderNumber });
