@@ -1,13 +1,13 @@
 import cluster, { Worker } from 'node:cluster';
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { AppConfig } from './config/app-config';
+import type { PrimaryConfig } from './config/primary-config';
 
 /**
  * The cluster primary of `WEB_CONCURRENCY` > 1: forks the HTTP workers, which share the port
  * through node:cluster, replaces a worker that dies, and stops them all on SIGTERM/SIGINT. It
- * loads nothing of the application (no Nest, TypeORM or pino): each worker runs main.ts again
- * and serves (server.ts), and the primary's memory is counted once more per machine.
+ * loads nothing of the application, not even zod for the configuration (primary-config.ts): each
+ * worker runs main.ts again, validates the configuration and serves (server.ts), and the
+ * primary's memory is counted once more beside theirs.
  */
 
 /** A replacement waits this long after a first crash, doubling on each crash in a row. */
@@ -33,7 +33,7 @@ const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 4
 type Log = (level: 'info' | 'warn' | 'error', msg: string) => void;
 
 /** pino's line shape (level, time, pid, hostname, msg) without loading pino into the primary. */
-function primaryLog(config: AppConfig): Log {
+function primaryLog(config: PrimaryConfig): Log {
   const threshold = LEVELS[config.logLevel] ?? Infinity;
   const host = hostname();
   return (level, msg) => {
@@ -51,23 +51,17 @@ interface Slot {
   restart?: NodeJS.Timeout;
 }
 
-export function runPrimary(config: AppConfig): void {
+export function runPrimary(config: PrimaryConfig): void {
   const log = primaryLog(config);
-  const slots: Slot[] = Array.from({ length: config.webConcurrency }, (_, index) => ({ index, startedAt: 0, crashes: 0 }));
+  const slots: Slot[] = Array.from({ length: config.workers }, (_, index) => ({ index, startedAt: 0, crashes: 0 }));
   let serving = false;
   let stopping = false;
-  // Secrets that are random per boot when unset must be one per boot of the service, not per
-  // worker: a session cookie or a sandbox callback signed by one worker is checked by any other.
-  const shared = {
-    SESSION_SECRET: config.sessionSecret ?? randomBytes(32).toString('hex'),
-    PAYMENT_SANDBOX_SECRET: config.paymentSandboxSecret,
-  };
 
   const fork = (slot: Slot) => {
     slot.restart = undefined;
     // One worker runs the webhook pollers (when WEBHOOK_WORKER allows it at all); a replacement of
     // that worker takes them over. The others serve HTTP only, as with WEBHOOK_WORKER=false.
-    const worker = cluster.fork({ ...shared, ...(slot.index === 0 ? {} : { WEBHOOK_WORKER: 'false' }) });
+    const worker = cluster.fork({ ...config.sharedEnv, ...(slot.index === 0 ? {} : { WEBHOOK_WORKER: 'false' }) });
     slot.worker = worker;
     slot.startedAt = Date.now();
     worker.once('listening', () => {
@@ -75,7 +69,7 @@ export function runPrimary(config: AppConfig): void {
       // The first worker has run the migrations; the others start on a migrated schema.
       serving = true;
       for (const other of slots) if (!other.worker) fork(other);
-      log('info', `Cluster of ${slots.length} workers serving on port ${config.port}`);
+      log('info', `Cluster of ${slots.length} workers serving`);
     });
     worker.once('exit', (code, signal) => onExit(slot, worker, code, signal));
   };
@@ -89,10 +83,10 @@ export function runPrimary(config: AppConfig): void {
       return;
     }
     if (!serving) {
-      // As a single process would: a start-up failure (database unreachable, migration error) ends
-      // the service instead of retrying it forever. The worker has printed why.
-      log('error', `Worker ${worker.process.pid} exited during start-up (${how})`);
-      process.exit(1);
+      // As a single process would: a bad setting or a start-up failure (database unreachable,
+      // migration error) ends the service instead of retrying it forever. The worker has said why.
+      if (signal) log('error', `Worker ${worker.process.pid} exited during start-up (${how})`);
+      process.exit(code || 1);
     }
     slot.crashes = Date.now() - slot.startedAt >= STABLE_AFTER_MS ? 1 : slot.crashes + 1;
     const delay = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (slot.crashes - 1));

@@ -1,17 +1,19 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { loadConfigOrExit } from './config/app-config';
+import { primaryConfig } from './config/primary-config';
 
 /**
  * `node dist/src/main.js`. With WEB_CONCURRENCY > 1 this process becomes the cluster primary and
- * each worker it forks runs this file again and serves. The application is required only on the
- * serving side, so the primary stays a small process.
+ * each worker it forks runs this file again and serves. Only the serving side loads the
+ * application (and zod for the configuration), so the primary stays a small process.
  */
-const config = loadConfigOrExit();
+const primary = cluster.isPrimary ? primaryConfig() : undefined;
 
-if (cluster.isPrimary && config.webConcurrency > 1) {
-  runPrimary(config);
+if (primary) {
+  runPrimary(primary);
 } else {
+  const config = loadConfigOrExit();
   import('./server')
     .then(({ serve }) => serve(config))
     .catch((error: unknown) => {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { defaultLogLevel, envValue, WEB_CONCURRENCY_FORMAT, webConcurrencyOf } from './primary-config';
 
 /**
- * The only place that reads `process.env` (decisions §1). Everything else receives a typed,
- * validated {@link AppConfig}; a bad value stops start-up with one line naming the variable.
+ * With primary-config.ts (the cluster primary's few settings), the only place that reads
+ * `process.env` (decisions §1). Everything else receives a typed, validated {@link AppConfig}; a
+ * bad value stops start-up with one line naming the variable.
  */
 
 const httpUrl = z
@@ -44,7 +45,7 @@ const env = z.object({
   WEBHOOK_WORKER: boolean.default(true),
   WEB_CONCURRENCY: z
     .string()
-    .regex(/^(auto|[1-9]\d*)$/, 'must be a positive integer or auto')
+    .regex(WEB_CONCURRENCY_FORMAT, 'must be a positive integer or auto')
     .default('1'),
   SESSION_SECRET: z.string().min(16).optional(),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -60,7 +61,7 @@ type Env = z.input<typeof env>;
 
 export interface AppConfig {
   port: number;
-  /** HTTP processes: 1 serves in this process; more run a cluster primary that forks them (cluster.ts). */
+  /** HTTP processes: 1 serves in this process; more run a cluster primary that forks them (cluster.ts, primary-config.ts). */
   webConcurrency: number;
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
@@ -99,11 +100,10 @@ function pathOf(url: string): string {
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
-  // Empty strings count as unset, so `FOO= npm start` behaves like no FOO at all.
   const raw: Record<string, string> = {};
   for (const key of Object.keys(env.shape)) {
-    const value = source[key];
-    if (value !== undefined && value !== '') raw[key] = value;
+    const value = envValue(source, key);
+    if (value !== undefined) raw[key] = value;
   }
   const parsed = env.safeParse(raw as Env);
   if (!parsed.success) {
@@ -115,7 +115,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
     throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
   }
-  const webConcurrency = e.WEB_CONCURRENCY === 'auto' ? availableParallelism() : Number(e.WEB_CONCURRENCY);
+  const webConcurrency = webConcurrencyOf(e.WEB_CONCURRENCY);
   if (webConcurrency > 1 && !e.DATABASE_URL) {
     // The embedded database lives inside the one process that started it.
     throw new ConfigError(
@@ -134,7 +134,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webConcurrency,
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
-    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    logLevel: e.LOG_LEVEL ?? defaultLogLevel(e.NODE_ENV),
     urls,
     paths: { base: pathOf(urls.base), web: pathOf(urls.web), pay: pathOf(urls.pay), cdn: pathOf(urls.cdn) },
     // 20 connections for the service by default, shared out among cluster workers (each pool is

@@ -59,6 +59,12 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
     expect(service.output().trim()).toBe(`Invalid configuration: WEB_CONCURRENCY=${JSON.stringify(value)} must be a positive integer or auto`);
   });
 
+  it('stops on any other bad setting with the one line of its first worker', async () => {
+    const service = spawnService({ WEB_CONCURRENCY: '2', DATABASE_URL: 'postgres://127.0.0.1:1/none', PORT: '70000' });
+    expect(await service.exited).toBe(1);
+    expect(service.output().trim().split('\n')).toEqual([expect.stringMatching(/^Invalid configuration: PORT="70000"/)]);
+  });
+
   describe('with two workers on an external database', () => {
     let database: TestDatabase;
     let service: ServiceProcess;
