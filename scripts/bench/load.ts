@@ -11,8 +11,8 @@ export interface Row {
   /** Summed over the service's processes (see process-tree.ts), as are the next three. */
   peakRssMb: number | null;
   peakPssMb?: number | null;
-  /** Each process's peak RSS, the primary first in cluster mode. */
-  rssByProcessMb?: number[];
+  /** Each process's peak RSS and PSS, the primary first in cluster mode. */
+  byProcess?: Array<{ rssMb: number; pssMb: number | null }>;
   /** Service CPU (user + system) per request in ms over the measured run. */
   cpuMsPerRequest?: number | null;
   /** Set when the scenario could not run: shown instead of figures. */

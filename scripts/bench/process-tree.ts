@@ -76,8 +76,8 @@ export interface TreeMemory {
   peakRssMb: number | null;
   /** Highest sum of PSS over the processes seen in one sample, MB. */
   peakPssMb: number | null;
-  /** Each process's peak RSS in MB, the started process first. */
-  rssByProcessMb: number[];
+  /** Each process's peak RSS and peak PSS in MB, the started process first. */
+  byProcess: Array<{ rssMb: number; pssMb: number | null }>;
 }
 
 /**
@@ -94,6 +94,7 @@ export class TreeMemorySampler {
   private pids: number[] = [];
   private readonly polledMaxKb = new Map<number, number>();
   private readonly hwmReset = new Set<number>();
+  private readonly pssMaxKb = new Map<number, number>();
   private peakPssKb = 0;
   private rssTimer?: NodeJS.Timeout;
   private pssTimer?: NodeJS.Timeout;
@@ -116,14 +117,15 @@ export class TreeMemorySampler {
     clearInterval(this.pssTimer);
     this.pollRss();
     this.samplePss();
-    const rssByProcessMb: number[] = [];
+    const byProcess: TreeMemory['byProcess'] = [];
     for (const [pid, polled] of this.polledMaxKb) {
       const hwm = this.hwmReset.has(pid) ? statusKb(pid, 'VmHWM') ?? 0 : 0;
       const peak = Math.max(polled, hwm);
-      if (peak) rssByProcessMb.push(peak / 1024);
+      const pss = this.pssMaxKb.get(pid);
+      if (peak) byProcess.push({ rssMb: peak / 1024, pssMb: pss ? pss / 1024 : null });
     }
-    const sum = rssByProcessMb.reduce((a, b) => a + b, 0);
-    return { peakRssMb: sum || null, peakPssMb: this.peakPssKb ? this.peakPssKb / 1024 : null, rssByProcessMb };
+    const sum = byProcess.reduce((total, p) => total + p.rssMb, 0);
+    return { peakRssMb: sum || null, peakPssMb: this.peakPssKb ? this.peakPssKb / 1024 : null, byProcess };
   }
 
   private refresh(): void {
@@ -148,7 +150,11 @@ export class TreeMemorySampler {
 
   private samplePss(): void {
     let total = 0;
-    for (const pid of this.pids) total += pssKb(pid) ?? 0;
+    for (const pid of this.pids) {
+      const pss = pssKb(pid) ?? 0;
+      this.pssMaxKb.set(pid, Math.max(this.pssMaxKb.get(pid) ?? 0, pss));
+      total += pss;
+    }
     this.peakPssKb = Math.max(this.peakPssKb, total);
   }
 }
