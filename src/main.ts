@@ -1,19 +1,25 @@
-import 'reflect-metadata';
-import { createApp } from './app.factory';
-import { loadConfigOrExit } from './config/app-config';
-import { DatabaseConnection } from './database/database-connection';
+import cluster from 'node:cluster';
+import { runPrimary } from './cluster';
+import { primaryConfig } from './config/primary-config';
 
-async function bootstrap(): Promise<void> {
-  const config = loadConfigOrExit();
-  const connection = await DatabaseConnection.open(config);
-  const app = await createApp(config, connection);
-  // Nest's shutdown hooks close the HTTP server first (in-flight requests finish), then the pool,
-  // then the embedded database.
-  // Every interface, as Express did (Fastify's default is localhost only).
-  await app.listen(config.port, '0.0.0.0');
+/**
+ * `node dist/src/main.js`. With WEB_CONCURRENCY > 1 this process becomes the cluster primary and
+ * each worker it forks runs this file again and serves. Only the serving side requires the
+ * configuration schema (zod) and the application, so the primary stays a small process.
+ */
+const primary = cluster.isPrimary ? primaryConfig() : undefined;
+
+if (primary) {
+  runPrimary(primary);
+} else {
+  import('./config/app-config')
+    .then(async ({ loadConfigOrExit }) => {
+      const config = loadConfigOrExit();
+      const { serve } = await import('./server');
+      await serve(config);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    });
 }
-
-bootstrap().catch((error: unknown) => {
-  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});

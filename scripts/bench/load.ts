@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuSeconds, RssSampler } from './service';
+import { TreeMemorySampler, treeCpuSeconds } from './process-tree';
 
 export interface Row {
   scenario: string;
@@ -8,7 +8,11 @@ export interface Row {
   p50: number | null;
   p99: number | null;
   errors: number | null;
+  /** Summed over the service's processes (see process-tree.ts), as are the next three. */
   peakRssMb: number | null;
+  peakPssMb?: number | null;
+  /** Each process's peak RSS and PSS, the primary first in cluster mode. */
+  byProcess?: Array<{ rssMb: number; pssMb: number | null }>;
   /** Service CPU (user + system) per request in ms over the measured run. */
   cpuMsPerRequest?: number | null;
   /** Set when the scenario could not run: shown instead of figures. */
@@ -85,12 +89,12 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
 
   if (settings.warmupSeconds > 0) await run(options(settings.warmupSeconds));
   firstFailure = undefined;
-  const sampler = new RssSampler(settings.servicePid);
+  const sampler = new TreeMemorySampler(settings.servicePid);
   sampler.start();
-  const cpuBefore = cpuSeconds(settings.servicePid);
+  const cpuBefore = treeCpuSeconds(settings.servicePid);
   const result = await run(options(settings.durationSeconds));
-  const cpuAfter = cpuSeconds(settings.servicePid);
-  const peakRssMb = sampler.stop();
+  const cpuAfter = treeCpuSeconds(settings.servicePid);
+  const memory = sampler.stop();
   const cpuMsPerRequest =
     cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (1000 * (cpuAfter - cpuBefore)) / result.requests.total : null;
   return {
@@ -100,7 +104,7 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
-    peakRssMb,
+    ...memory,
     cpuMsPerRequest,
     note: firstFailure ? `first failure: ${firstFailure}` : undefined,
   };

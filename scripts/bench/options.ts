@@ -22,6 +22,8 @@ export interface BenchOptions {
   approvals: number;
   webhookTimeoutSeconds: number;
   scenarios: ScenarioName[];
+  /** WEB_CONCURRENCY of the service: 1 is one process, more a cluster primary and its workers. */
+  workers: string;
   /** Run `src/main.ts` through ts-node instead of building `dist/`. */
   ts: boolean;
   build: boolean;
@@ -37,6 +39,7 @@ const HELP = `npm run bench -- [options]   (DATABASE_URL must point at a Postgre
   --approvals N          approvals per webhook-throughput run (default 1000)
   --webhook-timeout S    give up waiting for deliveries after S seconds (default 60)
   --scenarios a,b        subset of: ${SCENARIOS.join(', ')}
+  --workers N|auto       the service's WEB_CONCURRENCY (default: WEB_CONCURRENCY or 1)
   --ts                   run the service with ts-node (transpile-only) instead of dist/
   --no-build             use the existing dist/ without running npm run build
   --keep-db              do not drop the benchmark database at the end
@@ -60,6 +63,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       approvals: { type: 'string' },
       'webhook-timeout': { type: 'string' },
       scenarios: { type: 'string' },
+      workers: { type: 'string' },
       ts: { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
       'keep-db': { type: 'boolean', default: false },
@@ -76,6 +80,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   const scenarios = (values.scenarios?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SCENARIOS]) as ScenarioName[];
   const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
+  const workers = values.workers ?? env.WEB_CONCURRENCY ?? '1';
+  if (!/^(auto|[1-9]\d*)$/.test(workers)) throw new Error(`--workers must be a positive integer or auto, got ${workers}`);
   const connections = (values.connections ?? '10,50').split(',').map((c) => positiveInt('connections', c.trim(), 10));
   return {
     databaseUrl,
@@ -86,6 +92,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     approvals: positiveInt('approvals', values.approvals, 1000),
     webhookTimeoutSeconds: positiveInt('webhook-timeout', values['webhook-timeout'], 60),
     scenarios,
+    workers,
     ts: values.ts,
     build: !values['no-build'] && !values.ts,
     keepDatabase: values['keep-db'],

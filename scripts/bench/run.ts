@@ -4,14 +4,16 @@
  * service's own code, drives each scenario with autocannon from this process and prints one table.
  * See docs/performance.md for the method and the targets.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { promisify } from 'node:util';
 import { Api } from './api';
 import { createBenchDatabase, query } from './database';
 import { errorRow, LoadSettings, LoadSpec, measure, Row } from './load';
 import { BenchOptions, parseOptions, ScenarioName } from './options';
 import { COUPON_CODE, orderBody, seedStore, Store } from './seed';
+import { processTree, treeCpuSeconds } from './process-tree';
 import { freePort, ROOT, startService, waitHealthy } from './service';
 import { renderTable } from './table';
 import { measureWebhooks, WebhookReceiver } from './webhooks';
@@ -27,14 +29,38 @@ function build(): void {
   if (result.status !== 0) throw new Error('npm run build failed');
 }
 
-function createCredentials(env: Record<string, string>): { store_id: number; token: string } {
-  const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/bench/credentials.ts'], {
+/**
+ * Asynchronous, not spawnSync: a blocked event loop misses the service closing an idle keep-alive
+ * connection (after 5 s), and the first seed request then fails on it with "other side closed".
+ */
+async function createCredentials(env: Record<string, string>): Promise<{ store_id: number; token: string }> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/bench/credentials.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',
+  }).catch((error: { stderr?: string; message: string }) => {
+    throw new Error(`creating the seller and API key failed:\n${error.stderr ?? error.message}`);
   });
-  if (result.status !== 0) throw new Error(`creating the seller and API key failed:\n${result.stderr}`);
-  return JSON.parse(result.stdout.trim().split('\n').pop()!);
+  return JSON.parse(stdout.trim().split('\n').pop()!);
+}
+
+/**
+ * Waits until the cluster has `count` workers, all started: healthy means only that the first one
+ * listens (the others start after it, cluster.ts). A worker counts as started once it is nearly
+ * idle, under 10 % of a core over half a second, so the first scenario does not measure start-up.
+ */
+async function waitForWorkers(primary: number, count: number, timeoutMs = 120_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = new Map<number, number>();
+  while (Date.now() < deadline) {
+    const workers = processTree(primary).slice(1);
+    const cpu = new Map(workers.map((pid) => [pid, treeCpuSeconds(pid) ?? 0]));
+    const settled = workers.every((pid) => previous.has(pid) && cpu.get(pid)! - previous.get(pid)! < 0.05);
+    if (workers.length === count && settled) return workers;
+    previous = cpu;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the service did not reach ${count} started workers in ${timeoutMs} ms`);
 }
 
 /** The request each scenario repeats, or why it cannot run (what the seed could not create). */
@@ -110,6 +136,7 @@ async function bench(options: BenchOptions): Promise<void> {
     // As in docker/Dockerfile: a heap limit, without which V8 lets the old generation grow to
     // 150+ MB of garbage under load on a machine with gigabytes free (RSS near 300 MB).
     NODE_OPTIONS: process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS,
+    WEB_CONCURRENCY: options.workers,
   };
   const service = startService({ ts: options.ts, env });
   const receiver = new WebhookReceiver();
@@ -118,7 +145,12 @@ async function bench(options: BenchOptions): Promise<void> {
   try {
     await waitHealthy(service);
     log(`service pid ${service.pid} on ${service.url}`);
-    const credentials = createCredentials(env);
+    if (options.workers !== '1') {
+      // Healthy means one worker listens; the others start after it (cluster.ts).
+      const workers = await waitForWorkers(service.pid, options.workers === 'auto' ? availableParallelism() : Number(options.workers));
+      log(`workers ${workers.join(', ')}`);
+    }
+    const credentials = await createCredentials(env);
     const api = new Api(service.url, credentials.token);
     log(`seeding the store${options.orders ? ` with ${options.orders} bulk orders` : ''}`);
     store = await seedStore(api, database.url, credentials.store_id, options.orders);
@@ -184,7 +216,7 @@ async function bench(options: BenchOptions): Promise<void> {
   const out: string[] = [];
   out.push(
     `cores: ${cpus().length} (${cpus()[0]?.model?.trim() ?? 'unknown'}), memory ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ` +
-      `service ${options.ts ? 'ts-node' : 'dist'} (NODE_OPTIONS ${process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS}), ` +
+      `service ${options.ts ? 'ts-node' : 'dist'}, workers ${options.workers === 'auto' ? `auto (${availableParallelism()})` : options.workers} (NODE_OPTIONS ${process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS}), ` +
       `pool ${process.env.DATABASE_POOL_SIZE ?? 'default'}, ` +
       `${options.durationSeconds} s per run after ${options.warmupSeconds} s warm-up, orders in the store at the end: ${orders}` +
       (store.bulk?.orders ? ` (${store.bulk.orders} bulk over ${store.bulk.customers} customers)` : ''),

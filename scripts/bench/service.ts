@@ -1,5 +1,4 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 
 export const ROOT = `${__dirname}/../..`;
@@ -69,63 +68,4 @@ export async function waitHealthy(service: Service, timeoutMs = 120_000): Promis
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`service not healthy after ${timeoutMs} ms:\n${service.output()}`);
-}
-
-function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Peak resident memory of a process during one scenario. The kernel's high-water mark (VmHWM) is
- * reset at the start by writing 5 to clear_refs, so it covers this scenario only; RSS is also
- * polled every 50 ms, for kernels or containers where the reset is not allowed.
- */
-export class RssSampler {
-  private timer?: NodeJS.Timeout;
-  private polledMaxKb = 0;
-  private hwmReset = false;
-
-  constructor(private readonly pid: number) {}
-
-  start(): void {
-    this.polledMaxKb = statusKb(this.pid, 'VmRSS') ?? 0;
-    try {
-      writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
-      this.hwmReset = true;
-    } catch {
-      this.hwmReset = false;
-    }
-    this.timer = setInterval(() => {
-      this.polledMaxKb = Math.max(this.polledMaxKb, statusKb(this.pid, 'VmRSS') ?? 0);
-    }, 50);
-    this.timer.unref();
-  }
-
-  /** Peak in MB. */
-  stop(): number | null {
-    clearInterval(this.timer);
-    const hwm = this.hwmReset ? statusKb(this.pid, 'VmHWM') ?? 0 : 0;
-    const peak = Math.max(this.polledMaxKb, hwm);
-    return peak ? peak / 1024 : null;
-  }
-}
-
-/**
- * CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat; null where
- * /proc is not readable. Per request it is the service's own cost, which another load on the
- * machine inflates far less than it cuts requests per second.
- */
-export function cpuSeconds(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of stat; clock ticks are 100 a second on Linux.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }

@@ -10,9 +10,9 @@ export function renderTable(rows: Row[]): string {
       baseline.set(row.connections, row.requestsPerSecond);
     }
   }
-  const header = ['scenario', 'conns', 'req/s', '% of health', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU ms/req'];
+  const header = ['scenario', 'conns', 'req/s', '% of health', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'PSS MB', 'RSS/PSS by process', 'CPU ms/req'];
   const lines = rows.map((row) => {
-    if (row.failure) return [row.scenario, fixed(row.connections), `ERROR: ${row.failure.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}`, '', '', '', '', '', ''];
+    if (row.failure) return [row.scenario, fixed(row.connections), `ERROR: ${row.failure.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}`, '', '', '', '', '', '', '', ''];
     const base = row.connections === null ? undefined : baseline.get(row.connections);
     const share = base && row.requestsPerSecond !== null && !row.scenario.startsWith('webhooks') ? `${((100 * row.requestsPerSecond) / base).toFixed(0)}%` : '';
     return [
@@ -24,6 +24,8 @@ export function renderTable(rows: Row[]): string {
       fixed(row.p99, 1),
       fixed(row.errors),
       fixed(row.peakRssMb),
+      fixed(row.peakPssMb ?? null),
+      (row.byProcess ?? []).map((p) => `${fixed(p.rssMb)}/${fixed(p.pssMb)}`).join(' + '),
       fixed(row.cpuMsPerRequest ?? null, 2),
     ];
   });

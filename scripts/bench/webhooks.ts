@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Api, mapConcurrent } from './api';
 import { errorRow, Row } from './load';
 import { approve, CreatedOrder, orderBody } from './seed';
-import { cpuSeconds, RssSampler } from './service';
+import { TreeMemorySampler, treeCpuSeconds } from './process-tree';
 
 /** A local endpoint that notes when each order's `order_approved` delivery arrives. */
 export class WebhookReceiver {
@@ -91,12 +91,12 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
     return errorRow(scenario, run.connections, `creating the orders: ${error instanceof Error ? error.message : String(error)}`);
   }
 
-  const sampler = new RssSampler(run.servicePid);
+  const sampler = new TreeMemorySampler(run.servicePid);
   sampler.start();
   const sentAt = new Map<string, number>();
   const failed = new Set<string>();
   let firstFailure: string | undefined;
-  const cpuBefore = cpuSeconds(run.servicePid);
+  const cpuBefore = treeCpuSeconds(run.servicePid);
   const first = performance.now();
   await mapConcurrent(orders, run.connections, async (order) => {
     sentAt.set(order.order_number, performance.now());
@@ -115,8 +115,8 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
   // An approval that failed sends nothing: waiting for it would only run out the timeout.
   const numbers = orders.map((o) => o.order_number).filter((n) => !failed.has(n));
   await run.receiver.waitFor(numbers, first + run.timeoutSeconds * 1000);
-  const peakRssMb = sampler.stop();
-  const cpuAfter = cpuSeconds(run.servicePid);
+  const memory = sampler.stop();
+  const cpuAfter = treeCpuSeconds(run.servicePid);
 
   const arrivals = numbers.map((n) => run.receiver.arrivalOf(n)).filter((t): t is number => t !== undefined);
   const missing = numbers.length - arrivals.length;
@@ -138,7 +138,7 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
     p50: latencies.length ? percentile(latencies, 50) : null,
     p99: latencies.length ? percentile(latencies, 99) : null,
     errors: failed.size + missing,
-    peakRssMb,
+    ...memory,
     // Per approval: the approval request and its delivery.
     cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null ? (1000 * (cpuAfter - cpuBefore)) / orders.length : null,
     note: notes.join('; '),

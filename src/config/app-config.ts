@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { defaultLogLevel, envValue, WEB_CONCURRENCY_FORMAT, webConcurrencyOf } from './primary-config';
 
 /**
- * The only place that reads `process.env` (decisions §1). Everything else receives a typed,
- * validated {@link AppConfig}; a bad value stops start-up with one line naming the variable.
+ * With primary-config.ts (the cluster primary's few settings), the only place that reads
+ * `process.env` (decisions §1). Everything else receives a typed, validated {@link AppConfig}; a
+ * bad value stops start-up with one line naming the variable.
  */
 
 const httpUrl = z
@@ -41,6 +43,10 @@ const env = z.object({
     .optional(),
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   WEBHOOK_WORKER: boolean.default(true),
+  WEB_CONCURRENCY: z
+    .string()
+    .regex(WEB_CONCURRENCY_FORMAT, 'must be a positive integer or auto')
+    .default('1'),
   SESSION_SECRET: z.string().min(16).optional(),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().min(1).optional(),
@@ -55,6 +61,8 @@ type Env = z.input<typeof env>;
 
 export interface AppConfig {
   port: number;
+  /** HTTP processes: 1 serves in this process; more run a cluster primary that forks them (cluster.ts, primary-config.ts). */
+  webConcurrency: number;
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
   logLevel: string;
@@ -92,11 +100,10 @@ function pathOf(url: string): string {
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
-  // Empty strings count as unset, so `FOO= npm start` behaves like no FOO at all.
   const raw: Record<string, string> = {};
   for (const key of Object.keys(env.shape)) {
-    const value = source[key];
-    if (value !== undefined && value !== '') raw[key] = value;
+    const value = envValue(source, key);
+    if (value !== undefined) raw[key] = value;
   }
   const parsed = env.safeParse(raw as Env);
   if (!parsed.success) {
@@ -108,6 +115,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
     throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
   }
+  const webConcurrency = webConcurrencyOf(e.WEB_CONCURRENCY);
+  if (webConcurrency > 1 && !e.DATABASE_URL) {
+    // The embedded database lives inside the one process that started it.
+    throw new ConfigError(
+      `Invalid configuration: WEB_CONCURRENCY=${JSON.stringify(e.WEB_CONCURRENCY)} requires DATABASE_URL (the embedded database serves a single process)`,
+    );
+  }
   const base = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   const urls = {
     base,
@@ -117,12 +131,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   };
   return {
     port: e.PORT,
+    webConcurrency,
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
-    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    logLevel: e.LOG_LEVEL ?? defaultLogLevel(e.NODE_ENV),
     urls,
     paths: { base: pathOf(urls.base), web: pathOf(urls.web), pay: pathOf(urls.pay), cdn: pathOf(urls.cdn) },
-    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? 20 },
+    // 20 connections for the service by default, shared out among cluster workers (each pool is
+    // per process): WEB_CONCURRENCY=auto on a large machine must not exhaust max_connections.
+    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? Math.max(4, Math.ceil(20 / webConcurrency)) },
     dataDir: e.DATA_DIR,
     paymentProvider: e.PAYMENT_PROVIDER,
     paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString('hex'),

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
+// Types only here: PGlite is required when an embedded database starts, so a service on
+// DATABASE_URL (or a CLI that only reads the lock file) does not load it.
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
 
 /**
  * Embedded PostgreSQL: PGlite behind a local socket server, so TypeORM's ordinary `pg` driver and
@@ -126,13 +128,16 @@ class SessionQueue {
   }
 }
 
-async function listen(db: PGlite): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
+async function listen(
+  db: PGlite,
+  SocketHandler: typeof PGLiteSocketHandler,
+): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
   const queue = new SessionQueue(db);
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    const handler = new PGLiteSocketHandler({ db, closeOnDetach: true, queryQueue: queue } as never);
+    const handler = new SocketHandler({ db, closeOnDetach: true, queryQueue: queue } as never);
     handler.attach(socket).catch(() => socket.destroy());
   });
   await new Promise<void>((done, fail) => {
@@ -145,6 +150,8 @@ async function listen(db: PGlite): Promise<{ server: Server; port: number; socke
 }
 
 export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
   let db: PGlite;
   if (dataDir) {
     const pgDir = join(resolve(dataDir), 'pg');
@@ -153,7 +160,7 @@ export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedP
   } else {
     db = await PGlite.create();
   }
-  const { server, port, sockets } = await listen(db);
+  const { server, port, sockets } = await listen(db, PGLiteSocketHandler);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   const lock = dataDir ? embeddedLockFile(dataDir) : undefined;
   if (lock) writeFileSync(lock, JSON.stringify({ pid: process.pid, url }));

@@ -19,7 +19,7 @@ export interface TestSeller {
 
 /** A new seller with a store (MZN unless told) and an API key holding `scopes` (all by default). */
 export async function createSeller(
-  t: TestApp,
+  t: Pick<TestApp, 'app'>,
   options: { scopes?: Scope[]; currency?: string; brand?: string } = {},
 ): Promise<TestSeller> {
   const sellers = t.app.get(SellersService);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
@@ -15,7 +15,9 @@ export class RateLimiterFactory implements OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     if (config.redisUrl) {
-      this.redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+      // Required only with REDIS_URL: without it the client would sit unused in every process's heap.
+      const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+      this.redis = new RedisClient(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
       // Errors are reported through the limiter's insurance fallback; an unhandled 'error' event would crash.
       this.redis.on('error', () => undefined);
     }
