@@ -17,16 +17,18 @@ export class ApiKeysRepository {
   ) {
     const columns = new EntityColumns(dataSource, ApiKey);
     this.principal = columns.pick('id', 'storeId', 'sellerId', 'scopes');
+    // One JSON column rather than four: pg's per-query cost of describing columns, and the parsing
+    // of the scopes' array literal, are then JSON.parse's.
     this.activeByHash = new PreparedStatement(
       dataSource,
-      `SELECT ${this.principal.select('k')} FROM ${columns.table} "k" WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL`,
+      `SELECT json_build_array(${this.principal.jsonValues('k')}) FROM ${columns.table} "k" WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL`,
     );
   }
 
   /** Runs on every authenticated request: one lookup on the unique token_hash index, no query builder. */
   async findActiveByHash(tokenHash: string): Promise<Pick<ApiKey, 'id' | 'storeId' | 'sellerId' | 'scopes'> | null> {
     const [row] = await this.activeByHash.arrays([tokenHash]);
-    return row ? this.principal.read(row) : null;
+    return row ? this.principal.read(row[0] as unknown[]) : null;
   }
 
   listForStore(storeId: number): Promise<ApiKey[]> {
