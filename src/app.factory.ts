@@ -65,7 +65,8 @@ export async function ready(app: App): Promise<App> {
 
 /**
  * JSON (`application/json`, `application/*+json`) and forms, as Express's body-parser read them: an
- * empty JSON body is `{}`; payment callbacks keep the exact bytes the gateway signed (`rawBody`).
+ * empty JSON body is `{}`, a bare value (`null`, `1`) is malformed; payment callbacks keep the
+ * exact bytes the gateway signed (`rawBody`).
  * Any other type is left unread (the handler sees no body), rather than refused with 415.
  */
 function registerBodyParsers(fastify: FastifyInstance): void {
@@ -75,11 +76,15 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   const json: FastifyBodyParser<Buffer> = (req, body, done) => {
     keepRaw(req, body);
     if (body.length === 0) return done(null, {});
+    let value: unknown;
     try {
-      done(null, JSON.parse(body.toString('utf8')));
+      value = JSON.parse(body.toString('utf8'));
     } catch {
-      done(new BadRequestError('Malformed JSON body.'));
+      return done(new BadRequestError('Malformed JSON body.'));
     }
+    // Strict, as body-parser was: a request body is an object or an array, never a bare value.
+    if (value === null || typeof value !== 'object') return done(new BadRequestError('Malformed JSON body.'));
+    done(null, value);
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, json);

@@ -34,6 +34,11 @@ describe('HTTP layer', () => {
     expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
   });
 
+  it.each(['null', '1', '"text"'])('answers a bare JSON value (%s) as a body with 400', async (body) => {
+    const res = await t.http.post('/v1/oauth/token').set('Content-Type', 'application/json').send(body).expect(400);
+    expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
+  });
+
   it('answers a body over 1 MiB with 413', async () => {
     const big = JSON.stringify({ data: 'x'.repeat(1024 * 1024 + 10) });
     const res = await t.http.post('/v1/user').set('Content-Type', 'application/json').send(big).expect(413);
