@@ -51,7 +51,8 @@ export class PreparedStatement {
    * (with one property per column, for 40 columns and more) and the reader takes values by position.
    */
   arrays(params: unknown[], manager?: EntityManager): Promise<unknown[][]> {
-    return this.run<unknown[]>({ ...this.config(), rowMode: 'array' }, params, manager);
+    const config: QueryArrayConfig = this.name ? { name: this.name, text: this.text, rowMode: 'array' } : { text: this.text, rowMode: 'array' };
+    return this.run<unknown[]>(config, params, manager);
   }
 
   private async run<R>(config: QueryConfig | QueryArrayConfig, params: unknown[], manager: EntityManager | undefined): Promise<R[]> {

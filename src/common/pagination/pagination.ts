@@ -56,13 +56,13 @@ export type PaginatedEnvelope<K extends string, T> = {
 } & { [key in K]: T[] };
 
 /** The list envelope of spec 2.11; `last_page` = max(1, ceil(total / per_page)). */
-export function paginated<K extends string, T>(
+export function paginated<K extends string, T, E extends Record<string, unknown> = Record<never, never>>(
   key: K,
   items: T[],
   total: number,
   page: PageRequest,
-  extra: Record<string, unknown> = {},
-): PaginatedEnvelope<K, T> {
+  extra?: E,
+): PaginatedEnvelope<K, T> & E {
   return {
     status: 'success',
     page: page.page,
@@ -71,5 +71,5 @@ export function paginated<K extends string, T>(
     total,
     ...extra,
     [key]: items,
-  } as PaginatedEnvelope<K, T>;
+  } as PaginatedEnvelope<K, T> & E;
 }

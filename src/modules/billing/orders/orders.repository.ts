@@ -229,7 +229,7 @@ export class OrdersRepository {
   ): Promise<{ product: Product | null; plan: Plan | null; customer: Customer | null; store: Store | null; subscription: Subscription | null; bumps: OrderBumpItem[] }> {
     const rows = await this.statements.eventRows.rows([orderId], manager);
     if (!rows.length) return { product: null, plan: null, customer: null, store: null, subscription: null, bumps: [] };
-    return { ...this.relatedOf(rows[0]), store: this.related.stores.hydrateOptional(rows[0], 'st_') };
+    return Object.assign(this.relatedOf(rows[0]), { store: this.related.stores.hydrateOptional(rows[0], 'st_') });
   }
 
   private relatedOf(row: Record<string, unknown>) {

@@ -120,7 +120,8 @@ export class OrdersService {
             customerEmail: customer.email,
           })
         : null;
-      return this.orders.insert(manager, { ...orderValues(coupon), productId: product.id, planId, currency, customerId: customer.id });
+      // Object.assign, not `{ ...orderValues(coupon), … }`: see toOrderDto on spreads in hot literals.
+      return this.orders.insert(manager, Object.assign(orderValues(coupon), { productId: product.id, planId, currency, customerId: customer.id }));
     });
     return session(order);
   }

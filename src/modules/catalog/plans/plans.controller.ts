@@ -99,6 +99,6 @@ export class PlansController {
     const page = pageRequest(query);
     const { view, rows, total } = await this.plans.subscribers(principal.storeId, id, page);
     const plan = { plan_id: view.plan.planId, name: view.plan.name, product_pid: view.productPid };
-    return { ...paginated('subscribers', rows.map(toSubscriberDto), total, page, { plan }), plan };
+    return paginated('subscribers', rows.map(toSubscriberDto), total, page, { plan });
   }
 }
