@@ -11,6 +11,10 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d{1,2})\d*)?$/;
 
 /** Parses a decimal with at most two significant decimals ("12.5", 12.5, "12.50") into cents. */
 export function toCents(value: string | number): Cents {
+  if (typeof value === 'number') {
+    const cents = exactCents(value);
+    if (cents !== undefined) return cents;
+  }
   const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
   const match = DECIMAL.exec(text);
   if (!match) throw new RangeError(`Not a decimal amount: ${text}`);
@@ -37,7 +41,20 @@ export function centsToNumber(cents: Cents): number {
 
 /** Whether a number has at most two decimals, checked on its shortest decimal representation. */
 export function hasAtMostTwoDecimals(value: number): boolean {
+  if (exactCents(value) !== undefined) return true;
   return Number.isFinite(value) && /^-?\d+(\.\d{1,2})?$/.test(numberToPlainString(value));
+}
+
+/**
+ * The cents of a number whose shortest decimal form has at most two decimals, found without
+ * formatting it: below 1e13, `v` is such a number exactly when `round(v × 100) / 100` gives `v`
+ * back (the product is within 0.11 of the integer k, and k / 100 rounds to the nearest double as
+ * parsing "k/100" does). Undefined otherwise, or when too large to tell this way.
+ */
+function exactCents(value: number): Cents | undefined {
+  if (!(Math.abs(value) < 1e13)) return undefined;
+  const cents = Math.round(value * 100);
+  return cents / 100 === value ? cents + 0 : undefined;
 }
 
 /** `amount × percent / 100`, rounded half up to the cent; percent may carry two decimals. */

@@ -140,24 +140,33 @@ export class EntityColumns<T extends ObjectLiteral> {
     source: { key: string; with: string; params: unknown[]; rows: string; from: Partial<Record<keyof T & string, string>> },
     returning: PickedColumns<T, K>,
   ): Promise<Pick<T, K> | null> {
-    const names: string[] = [];
-    const expressions: string[] = [];
+    // Which columns take a parameter or a source expression, as a bit mask: the statement's cache
+    // key, cheaper than the joined column names (the statement text is built only on a miss).
     const params: unknown[] = [...source.params];
-    for (const column of this.metadata.columns) {
+    const { columns } = this.metadata;
+    let mask = 0n;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
       const from = source.from[column.propertyName as keyof T & string];
-      const value = column.getEntityValue(values);
-      if (from === undefined && value === undefined) continue;
-      names.push(`"${column.databaseName}"`);
       if (from !== undefined) {
-        expressions.push(from);
-      } else {
-        params.push(this.dataSource.driver.preparePersistentValue(value, column));
-        expressions.push(`$${params.length}`);
+        mask |= 1n << BigInt(i);
+        continue;
       }
+      const value = column.getEntityValue(values);
+      if (value === undefined) continue;
+      mask |= 1n << BigInt(i);
+      params.push(this.dataSource.driver.preparePersistentValue(value, column));
     }
-    const returned = returning.select('t');
-    const statement = this.statement(`insert-with:${source.key}:${names.join(',')}:${returned}`, () => {
-      return `WITH ${source.with} INSERT INTO ${this.table} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} FROM ${source.rows} RETURNING ${returned}`;
+    const statement = this.statement(`insert-with:${source.key}:${returning.id}:${mask}`, () => {
+      const names: string[] = [];
+      const expressions: string[] = [];
+      let param = source.params.length;
+      columns.forEach((column, i) => {
+        if (!(mask & (1n << BigInt(i)))) return;
+        names.push(`"${column.databaseName}"`);
+        expressions.push(source.from[column.propertyName as keyof T & string] ?? `$${++param}`);
+      });
+      return `WITH ${source.with} INSERT INTO ${this.table} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} FROM ${source.rows} RETURNING ${returning.select('t')}`;
     });
     const [row] = await statement.arrays(params, manager);
     return row ? returning.read(row) : null;
@@ -197,6 +206,9 @@ const TEXT_IN_JSON = new Set<unknown>(['numeric', 'decimal', 'bigint', 'int8']);
  * exactly what was read rather than entities with holes.
  */
 export class PickedColumns<T extends ObjectLiteral, K extends keyof T & string> {
+  private static count = 0;
+  /** Tells statements returning different column lists apart in a statement cache key. */
+  readonly id = ++PickedColumns.count;
   /** How many values of a row are this entity's: the offset of whatever is selected after it. */
   readonly length: number;
   private readonly primary: number;

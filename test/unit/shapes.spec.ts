@@ -48,6 +48,34 @@ describe('money', () => {
     expect(hasAtMostTwoDecimals(10.25)).toBe(true);
     expect(hasAtMostTwoDecimals(10.255)).toBe(false);
   });
+
+  it('decides two decimals and cents as the shortest decimal form does, without formatting', () => {
+    // The reference: the number's shortest decimal form, as JSON.parse'd amounts are written.
+    const plain = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+    const reference = (v: number) => Number.isFinite(v) && /^-?\d+(\.\d{1,2})?$/.test(Math.abs(v) < 1e21 ? plain.format(v) : String(v));
+    const check = (v: number) => {
+      const expected = reference(v);
+      if (hasAtMostTwoDecimals(v) !== expected) throw new Error(`hasAtMostTwoDecimals(${v}) should be ${expected}`);
+      if (expected && Math.abs(v) < 1e21) {
+        const [whole, fraction = ''] = plain.format(Math.abs(v)).split('.');
+        const exact = (v < 0 ? -1 : 1) * (Number(whole) * 100 + Number(fraction.padEnd(2, '0')));
+        if (toCents(v) !== exact) throw new Error(`toCents(${v}) = ${toCents(v)}, not ${exact}`);
+      }
+    };
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let k = -200_000; k <= 200_000; k++) {
+      check(k / 100);
+      check(k / 1000);
+      check(k / 100 + 1e-9);
+    }
+    for (let i = 0; i < 200_000; i++) {
+      const magnitude = 10 ** Math.floor(random() * 16);
+      check(Math.round(random() * magnitude) / 100);
+      check(random() * magnitude);
+    }
+    for (const v of [1e13 - 0.01, 1e13, 1e13 + 0.5, 99_999_999_999.99, 0.1 + 0.2, 1.005, -0.01, 1e21, 5e-324, NaN, Infinity, -Infinity]) check(v);
+  });
 });
 
 describe('pagination envelope', () => {
