@@ -164,7 +164,8 @@ describe('POST /v1/oauth/token', () => {
 
   it('a code expires after 10 minutes (controllable clock)', async () => {
     const { code: fresh } = await authorize(f);
-    t.clock.advance(9 * 60 * 1000 + 59 * 1000);
+    // Ten seconds short of the limit: the test clock runs on from real time, and a loaded machine is slow.
+    t.clock.advance(9 * 60 * 1000 + 50 * 1000);
     await t.http.post('/v1/oauth/token').send(codeExchange(f, fresh)).expect(200);
 
     const { code: stale } = await authorize(f);
