@@ -19,6 +19,7 @@ class DeclaredController {
 
   @Post()
   @RequireScopes('products.write')
+  @Idempotent()
   create(): void {}
 }
 
@@ -52,8 +53,12 @@ class PageController {
   page(): void {}
 }
 
+/** IdempotencyModule provides what `@Idempotent()`'s guard needs; no request reaches it here. */
 async function boot(...controllers: (new () => unknown)[]) {
-  const moduleRef = await Test.createTestingModule({ imports: [DiscoveryModule], controllers, providers: [RouteCatalogService] }).compile();
+  const moduleRef = await Test.createTestingModule({ imports: [DiscoveryModule, IdempotencyModule], controllers, providers: [RouteCatalogService] })
+    .overrideProvider(IdempotencyRepository)
+    .useValue({})
+    .compile();
   return moduleRef.init();
 }
 
@@ -74,7 +79,7 @@ describe('RouteCatalogService', () => {
   });
 });
 
-describe('IdempotencyModule', () => {
+describe('the @Idempotent() start-up check', () => {
   @Controller('v1/things')
   class ThingsController {
     @Post()
@@ -94,20 +99,22 @@ describe('IdempotencyModule', () => {
     receive(): void {}
   }
 
-  async function bootIdempotency(...controllers: (new () => unknown)[]) {
-    const moduleRef = await Test.createTestingModule({ imports: [IdempotencyModule], controllers })
-      .overrideProvider(IdempotencyRepository)
-      .useValue({})
-      .compile();
-    return moduleRef.init();
+  @Controller('v1/me')
+  class AnyTokenPostController {
+    @Post('ping')
+    @AnyToken()
+    ping(): void {}
   }
 
   it('fails start-up naming an authenticated /v1 POST without @Idempotent()', async () => {
-    await expect(bootIdempotency(ThingsController)).rejects.toThrow('POST routes under /v1 without @Idempotent(): ThingsController.archive');
+    await expect(boot(ThingsController)).rejects.toThrow('POST routes under /v1 without @Idempotent(): POST /v1/things/{id}/archive');
+    await expect(boot(AnyTokenPostController)).rejects.toThrow('POST routes under /v1 without @Idempotent(): POST /v1/me/ping');
   });
 
-  it('accepts public POSTs without it', async () => {
-    const app = await bootIdempotency(PublicPostController);
+  it('accepts public POSTs without it, and flags the routes that have it', async () => {
+    const app = await boot(PublicPostController, DeclaredController);
+    const flagged = app.get(RouteCatalogService).all().filter((route) => route.idempotent);
+    expect(flagged.map((route) => `${route.method} ${route.path}`)).toEqual(['POST /v1/widgets']);
     await app.close();
   });
 });

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, TooManyRequestsError } from '../errors/app-error';
+import { PresetResponse } from './preset-response';
 
 export interface ErrorBody {
   status: 'error';
@@ -51,7 +52,8 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
 
 /**
  * The one place where every error becomes the contract's error body (spec §7, decisions §5). Nest
- * also routes Fastify's errors from before a handler runs (body parsing, limits) through it.
+ * also routes Fastify's errors from before a handler runs (body parsing, limits) through it. A
+ * {@link PresetResponse} is no error: it goes out exactly as it was built.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -61,6 +63,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
+    if (exception instanceof PresetResponse) {
+      if (!reply.sent) void reply.status(exception.status).headers(exception.headers).send(exception.body);
+      return;
+    }
     const { status, body, headers } = toErrorResponse(exception);
     if (status >= 500) {
       // Logged once, with the request's id; never sent to the client.

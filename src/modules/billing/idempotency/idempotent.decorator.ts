@@ -1,19 +1,19 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyGuard } from './idempotency.guard';
 
 export const IDEMPOTENT_KEY = 'http:idempotent';
 
 /**
- * `Idempotency-Key` on an authenticated POST under `/v1` (decisions §9). Declared per route rather
- * than as a global interceptor: any interceptor on a route costs every request on it an RxJS
- * pipeline and an async-context bind, and only these routes use it. Start-up fails when such a
- * POST lacks it (IdempotencyModule).
+ * `Idempotency-Key` on an authenticated POST under `/v1` (decisions §9). A route guard rather than
+ * an interceptor: Nest's interceptor chain (an RxJS pipeline and async-context binds) would cost
+ * every request on the route, with a key or without; the guard returns at once without one.
+ * Start-up fails when such a POST lacks it (RouteCatalogService).
  */
 export const Idempotent = (): MethodDecorator =>
   applyDecorators(
     SetMetadata(IDEMPOTENT_KEY, true),
-    UseInterceptors(IdempotencyInterceptor),
+    UseGuards(IdempotencyGuard),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,

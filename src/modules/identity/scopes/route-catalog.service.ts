@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { IDEMPOTENT_KEY } from '../../billing/idempotency/idempotent.decorator';
 import { ANY_TOKEN_KEY, PUBLIC_KEY, SCOPES_KEY } from '../auth/auth.decorators';
 import { Scope } from '../scopes';
 
@@ -12,19 +13,26 @@ export interface RouteAccess {
   public: boolean;
   anyToken: boolean;
   scopes: Scope[] | undefined;
+  /** Marked `@Idempotent()`: takes an `Idempotency-Key` (decisions §9). */
+  idempotent: boolean;
 }
+
+const underV1 = (route: RouteAccess) => route.path === '/v1' || route.path.startsWith('/v1/');
 
 /** Routes under `/v1` that declare neither `@Public()`, `@AnyToken()` nor `@RequireScopes()`. */
 export function undeclaredRoutes(routes: RouteAccess[]): RouteAccess[] {
-  return routes.filter(
-    (route) => (route.path === '/v1' || route.path.startsWith('/v1/')) && !route.public && !route.anyToken && !route.scopes,
-  );
+  return routes.filter((route) => underV1(route) && !route.public && !route.anyToken && !route.scopes);
+}
+
+/** Authenticated POSTs under `/v1` without `@Idempotent()`: decisions §9 gives each of them a key. */
+export function postsWithoutIdempotency(routes: RouteAccess[]): RouteAccess[] {
+  return routes.filter((route) => route.method === 'POST' && underV1(route) && !route.public && !route.idempotent);
 }
 
 /**
  * Every controller route with the access metadata the guard enforces, read from the same
  * decorators, so `GET /v1/scopes` cannot drift from enforcement. Start-up fails when a `/v1`
- * route forgot to declare its access.
+ * route forgot to declare its access, or an authenticated `/v1` POST forgot `@Idempotent()`.
  */
 @Injectable()
 export class RouteCatalogService implements OnModuleInit {
@@ -39,10 +47,9 @@ export class RouteCatalogService implements OnModuleInit {
   onModuleInit(): void {
     this.routes = this.collect();
     const undeclared = undeclaredRoutes(this.routes);
-    if (undeclared.length) {
-      const list = undeclared.map((route) => `${route.method} ${route.path}`).join(', ');
-      throw new Error(`Routes without @Public(), @AnyToken() or @RequireScopes(): ${list}`);
-    }
+    if (undeclared.length) throw new Error(`Routes without @Public(), @AnyToken() or @RequireScopes(): ${listed(undeclared)}`);
+    const withoutKey = postsWithoutIdempotency(this.routes);
+    if (withoutKey.length) throw new Error(`POST routes under /v1 without @Idempotent(): ${listed(withoutKey)}`);
   }
 
   all(): RouteAccess[] {
@@ -85,6 +92,7 @@ export class RouteCatalogService implements OnModuleInit {
               public: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,
               anyToken: this.reflector.getAllAndOverride<boolean>(ANY_TOKEN_KEY, targets) === true,
               scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_KEY, targets),
+              idempotent: this.reflector.get<boolean | undefined>(IDEMPOTENT_KEY, handler) === true,
             });
           }
         }
@@ -92,6 +100,10 @@ export class RouteCatalogService implements OnModuleInit {
     }
     return routes;
   }
+}
+
+function listed(routes: RouteAccess[]): string {
+  return routes.map((route) => `${route.method} ${route.path}`).join(', ');
 }
 
 function asArray(value: string | string[] | undefined): string[] {

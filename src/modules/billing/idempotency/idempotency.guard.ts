@@ -1,0 +1,78 @@
+import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import { sha256Hex } from '../../../common/crypto';
+import { ConflictError, UnprocessableError, ValidationError } from '../../../common/errors/app-error';
+import { PresetResponse } from '../../../common/http/preset-response';
+import type { AuthenticatedRequest } from '../../identity/auth/auth.decorators';
+import type { Principal } from '../../identity/auth/principal';
+import { IdempotencyClaims } from './idempotency-claims';
+import { IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
+
+const TTL_SECONDS = 24 * 60 * 60;
+const HEADER = 'idempotency-key';
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * `Idempotency-Key` on the routes marked `@Idempotent()` (decisions §9: every authenticated POST
+ * under `/v1`), scoped to the store and the token. The first request claims the key; a repeat with
+ * the same route and body within 24 h gets the stored response with `Idempotent-Replayed: true`;
+ * another body is 422; a repeat while the first is still running is 409. {@link IdempotencyClaims}
+ * stores the response or frees the key once it is sent.
+ *
+ * A route guard, so it runs after the global AuthGuard has set `req.principal`. The body it hashes
+ * is the parsed JSON or form; a multipart upload's parts are only read later (FileUploadInterceptor),
+ * so for an upload the key covers the route alone, and a replay costs no upload.
+ */
+@Injectable()
+export class IdempotencyGuard implements CanActivate {
+  constructor(
+    private readonly keys: IdempotencyRepository,
+    private readonly claims: IdempotencyClaims,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const key = req.headers[HEADER];
+    // Synchronous without a key: Nest awaits nothing for a boolean.
+    if (typeof key !== 'string' || !req.principal) return true;
+    if (key.length === 0 || key.length > 255) {
+      throw ValidationError.field('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
+    }
+    return this.claim(req, req.principal, key);
+  }
+
+  private async claim(req: AuthenticatedRequest, principal: Principal, key: string): Promise<boolean> {
+    const scope: IdempotencyScope = { storeId: principal.storeId, principalKey: `${principal.tokenType}:${principal.tokenId}`, key };
+    const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
+    // Expired keys are also taken over on reuse; this sweep only keeps the table small.
+    if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
+
+    if (!(await this.keys.claim(scope, requestHash, TTL_SECONDS))) {
+      const record = await this.keys.find(scope);
+      // No record: it was freed (or purged) between the two statements; run as the first request.
+      if (record) {
+        if (record.requestHash !== requestHash) {
+          throw new UnprocessableError('Idempotency key reused with a different request.');
+        }
+        if (record.state !== 'completed') {
+          throw new ConflictError('A request with this idempotency key is still in progress.');
+        }
+        // complete() always stores the status; 201 is Nest's default for a POST.
+        throw new PresetResponse(record.responseStatus ?? HttpStatus.CREATED, record.responseBody, { 'Idempotent-Replayed': 'true' });
+      }
+    }
+    this.claims.hold(req, scope);
+    return true;
+  }
+}

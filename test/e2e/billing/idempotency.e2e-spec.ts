@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { IdempotencyRepository } from '../../../src/modules/billing/idempotency/idempotency.repository';
+import { createSeller, TestSeller } from '../../utils/auth';
+import { createTestApp, TestApp } from '../../utils/test-app';
+import { addLinkFile, COMPLETE_PRODUCT, createProduct } from '../catalog/catalog-fixtures';
+
+const dataDir = `/tmp/commerce-idempotency-${process.pid}`;
+
+/** Stored objects under `$DATA_DIR/files` (two-character fan-out folders). */
+function storedFiles(): number {
+  const root = join(dataDir, 'files');
+  if (!existsSync(root)) return 0;
+  return readdirSync(root).reduce((n, folder) => n + readdirSync(join(root, folder)).length, 0);
+}
+
+/**
+ * `@Idempotent()` as a guard plus one `onSend` hook (customers-idempotency.e2e-spec.ts covers the
+ * order routes, the 422 on another body, the 409 in flight, per-token keys and expiry).
+ */
+describe('Idempotency-Key: replays, releases and requests without a key', () => {
+  let t: TestApp;
+  let seller: TestSeller;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { DATA_DIR: dataDir } });
+    seller = await createSeller(t);
+  });
+  afterAll(() => t.close());
+
+  const row = async (key: string) => {
+    const rows: Array<{ state: string; response_status: number | null }> = await t.dataSource.query(
+      `SELECT state, response_status FROM idempotency_keys WHERE key = $1`,
+      [key],
+    );
+    return rows[0];
+  };
+
+  it('replays a 201 creation with its status, body and content type, and runs the handler once', async () => {
+    const body = { name: 'Replayed ebook', price: 250 };
+    const post = () => t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'create-1').send(body);
+    const first = await post().expect(201);
+    const replay = await post().expect(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers['content-type']).toBe(first.headers['content-type']);
+    // Still an authenticated response: the request id and the rate-limit headers are there.
+    expect(replay.headers['x-request-id']).toBeDefined();
+    expect(replay.headers['ratelimit-limit']).toBe(first.headers['ratelimit-limit']);
+    expect(await row('create-1')).toEqual({ state: 'completed', response_status: 201 });
+    const list = await t.http.get('/v1/products?per_page=100').set(seller.auth).expect(200);
+    expect(list.body.products.filter((p: { name: string }) => p.name === 'Replayed ebook')).toHaveLength(1);
+  });
+
+  it('replays a 200 action (publish) with its 200 rather than running it again', async () => {
+    const product = await createProduct(t, seller, COMPLETE_PRODUCT);
+    await addLinkFile(t, seller, product.id);
+    const post = () => t.http.post(`/v1/products/${product.id}/publish`).set(seller.auth).set('Idempotency-Key', 'publish-1');
+    const first = await post().expect(200);
+    const replay = await post().expect(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await row('publish-1')).toEqual({ state: 'completed', response_status: 200 });
+    // Run again without the key, the same request is refused: the replay did not run it.
+    await t.http.post(`/v1/products/${product.id}/publish`).set(seller.auth).expect(409);
+  });
+
+  it('frees the key after an error before the handler (validation) or in it, so a retry runs', async () => {
+    const invalid = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'retry-1').send({ price: 10 }).expect(422);
+    expect(invalid.body.message).toBe('Validation failed.');
+    expect(await row('retry-1')).toBeUndefined();
+    const retried = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'retry-1').send({ name: 'After a 422' }).expect(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+
+    await t.http.post('/v1/products/prd_missing/publish').set(seller.auth).set('Idempotency-Key', 'retry-2').expect(404);
+    expect(await row('retry-2')).toBeUndefined();
+  });
+
+  it('does not touch idempotency_keys for a request without the header', async () => {
+    const repo = t.app.get(IdempotencyRepository);
+    const calls: string[] = [];
+    const originals = { claim: repo.claim, find: repo.find, complete: repo.complete, release: repo.release };
+    for (const name of Object.keys(originals) as Array<keyof typeof originals>) {
+      const original = originals[name].bind(repo) as (...args: unknown[]) => Promise<unknown>;
+      (repo as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        calls.push(name);
+        return original(...args);
+      };
+    }
+    try {
+      const [{ n: before }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM idempotency_keys`);
+      await t.http.post('/v1/products').set(seller.auth).send({ name: 'No key' }).expect(201);
+      await t.http.post('/v1/products').set(seller.auth).send({}).expect(422);
+      const [{ n: after }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM idempotency_keys`);
+      expect(after).toBe(before);
+      expect(calls).toEqual([]);
+    } finally {
+      Object.assign(repo, originals);
+    }
+  });
+
+  it('422 for a key longer than 255 characters or empty, before anything is claimed', async () => {
+    for (const key of ['k'.repeat(256), '']) {
+      const res = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', key).send({ name: 'Bad key' }).expect(422);
+      expect(res.body).toEqual({
+        status: 'error',
+        message: 'Validation failed.',
+        errors: { 'Idempotency-Key': ['Idempotency-Key must be 1 to 255 characters.'] },
+      });
+    }
+    await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'k'.repeat(255)).send({ name: 'Longest key' }).expect(201);
+  });
+
+  it('answers 500 and frees the key when the response cannot be stored', async () => {
+    const repo = t.app.get(IdempotencyRepository);
+    const original = repo.complete;
+    repo.complete = () => Promise.reject(new Error('database went away'));
+    try {
+      const res = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'store-fails').send({ name: 'Unstored' }).expect(500);
+      expect(res.body).toEqual({ status: 'error', message: 'Internal server error.' });
+    } finally {
+      repo.complete = original;
+    }
+    expect(await row('store-fails')).toBeUndefined();
+    const retried = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'store-fails').send({ name: 'Unstored' }).expect(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('replays an upload before reading its parts: no second object in storage', async () => {
+    const product = await createProduct(t, seller);
+    const upload = () =>
+      t.http
+        .post(`/v1/products/${product.pid}/files`)
+        .set(seller.auth)
+        .set('Idempotency-Key', 'upload-1')
+        .attach('file', randomBytes(64 * 1024), { filename: 'guide.pdf', contentType: 'application/pdf' });
+    const first = await upload().expect(201);
+    const objects = storedFiles();
+    const replay = await upload().expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(storedFiles()).toBe(objects);
+    const files = await t.http.get(`/v1/products/${product.pid}/files`).set(seller.auth).expect(200);
+    expect(files.body.files).toHaveLength(1);
+  });
+});
