@@ -140,29 +140,29 @@ export class EntityColumns<T extends ObjectLiteral> {
     source: { key: string; with: string; params: unknown[]; rows: string; from: Partial<Record<keyof T & string, string>> },
     returning: PickedColumns<T, K>,
   ): Promise<Pick<T, K> | null> {
-    // Which columns take a parameter or a source expression, as a bit mask: the statement's cache
-    // key, cheaper than the joined column names (the statement text is built only on a miss).
+    // Which columns take a parameter or a source expression, as a bit mask in 32-bit words: the
+    // statement's cache key, cheaper than the joined column names (the text is built on a miss).
     const params: unknown[] = [...source.params];
     const { columns } = this.metadata;
-    let mask = 0n;
+    const mask: number[] = new Array<number>(Math.ceil(columns.length / 32)).fill(0);
+    const taken = (i: number) => (mask[i >> 5] & (1 << (i & 31))) !== 0;
     for (let i = 0; i < columns.length; i++) {
       const column = columns[i];
-      const from = source.from[column.propertyName as keyof T & string];
-      if (from !== undefined) {
-        mask |= 1n << BigInt(i);
+      if (source.from[column.propertyName as keyof T & string] !== undefined) {
+        mask[i >> 5] |= 1 << (i & 31);
         continue;
       }
       const value = column.getEntityValue(values);
       if (value === undefined) continue;
-      mask |= 1n << BigInt(i);
+      mask[i >> 5] |= 1 << (i & 31);
       params.push(this.dataSource.driver.preparePersistentValue(value, column));
     }
-    const statement = this.statement(`insert-with:${source.key}:${returning.id}:${mask}`, () => {
+    const statement = this.statement(`insert-with:${source.key}:${returning.id}:${mask.join('.')}`, () => {
       const names: string[] = [];
       const expressions: string[] = [];
       let param = source.params.length;
       columns.forEach((column, i) => {
-        if (!(mask & (1n << BigInt(i)))) return;
+        if (!taken(i)) return;
         names.push(`"${column.databaseName}"`);
         expressions.push(source.from[column.propertyName as keyof T & string] ?? `$${++param}`);
       });
