@@ -1,6 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, RouterModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { EventsModule } from './common/events/events.module';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { Clock, CLOCK, systemClock } from './common/time';
 import { AppConfig } from './config/app-config';
@@ -9,9 +10,14 @@ import { DatabaseConnection } from './database/database-connection';
 import { DatabaseModule } from './database/database.module';
 import { API_MODULES, CDN_MODULES, PAY_MODULES, surfaceRoutes, WEB_MODULES } from './surfaces';
 
-/** Seams for tests: a controllable clock. */
 export interface AppOptions {
+  /** A controllable clock (tests). */
   clock?: Clock;
+  /**
+   * Modules added from outside core: they may register domain-event listeners, queues, payment
+   * gateways and routes through the providers core exports (docs/extending.md).
+   */
+  plugins?: Array<Type | DynamicModule>;
 }
 
 @Module({})
@@ -24,10 +30,12 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(connection),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 100 }),
+        EventsModule,
         ...API_MODULES,
         ...WEB_MODULES,
         ...PAY_MODULES,
         ...CDN_MODULES,
+        ...(options.plugins ?? []),
         RouterModule.register(surfaceRoutes(config)),
       ],
       providers: [

@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadConfigOrExit } from './config/app-config';
+import { AppModule } from './app.module';
+import { AppConfig, loadConfigOrExit } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
 import { announcedEmbeddedUrl } from './database/embedded-postgres';
 import { createLogger, PinoNestLogger } from './logging';
-import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 
 /**
- * `npm run start:worker`: delivers webhooks without serving HTTP, for deployments where the API
- * instances run with `WEBHOOK_WORKER=false`. Any number of workers and API instances may share
- * the database; each delivery is sent once.
+ * `npm run start:worker`: the background work (webhook deliveries and the jobs of the durable queue:
+ * after-commit event handlers, periodic jobs) without serving HTTP, for deployments where the API
+ * instances run with `WEBHOOK_WORKER=false`. Any number of workers and API instances may share the
+ * database; pg-boss hands each job to one of them. The worker is on whatever `WEBHOOK_WORKER` says,
+ * since starting this process is asking for it.
  */
 async function bootstrap(): Promise<void> {
   let config = loadConfigOrExit();
@@ -23,7 +25,8 @@ async function bootstrap(): Promise<void> {
     config = { ...config, database: { ...config.database, url } };
   }
   const connection = await DatabaseConnection.open(config);
-  const app = await NestFactory.createApplicationContext(WebhooksWorkerModule.forRoot(config, connection), { bufferLogs: true });
+  const workerConfig: AppConfig = { ...config, webhooks: { ...config.webhooks, runWorker: true } };
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(workerConfig, connection), { bufferLogs: true });
   app.useLogger(new PinoNestLogger(createLogger(config)));
   // SIGTERM/SIGINT: pg-boss finishes in-flight deliveries, then the pool closes.
   app.enableShutdownHooks();

@@ -2,6 +2,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { App, createApp, ready } from '../../src/app.factory';
+import type { AppOptions } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DatabaseConnection } from '../../src/database/database-connection';
 import { freePort } from './free-port';
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Listen on a real port, so `BASE_URL` and the URLs built from it are reachable. */
   listen?: boolean;
+  /** Modules added to the app as a deployment adds plugins. */
+  plugins?: AppOptions['plugins'];
 }
 
 /** The whole application on a fresh database (see test-database.ts). */
@@ -39,7 +42,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const clock = new TestClock();
   const connection = await DatabaseConnection.open(config);
-  const app = await createApp(config, connection, { clock });
+  const app = await createApp(config, connection, { clock, plugins: options.plugins });
   if (options.listen) await app.listen(port, '127.0.0.1');
   else await ready(app);
   return {

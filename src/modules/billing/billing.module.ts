@@ -7,6 +7,7 @@ import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';
 import { CustomersService } from './customers/customers.service';
+import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
@@ -41,9 +42,11 @@ function gatewayFor(config: AppConfig): PaymentGateway {
     CustomersService,
     SubscriptionsService,
     PaymentsService,
+    OrderEventPayloads,
     { provide: PAYMENT_GATEWAY, useFactory: gatewayFor, inject: [APP_CONFIG] },
   ],
   exports: [
+    OrderEventPayloads,
     OrdersService,
     OrderTransitionsService,
     PaymentsService,

@@ -13,6 +13,7 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksProductDeletedListener } from './product-deleted.listener';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
+import { BillingModule } from '../billing/billing.module';
 import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
 
 /**
@@ -21,7 +22,7 @@ import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
  */
 @Module({
   // Product is read (never written) to resolve `product_details` and show `product`.
-  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product]), IdempotencyModule],
+  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product]), IdempotencyModule, BillingModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

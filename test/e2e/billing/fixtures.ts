@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { OrderEvent, ORDER_EVENT_NAMES } from '../../../src/modules/billing/events/order-events';
+import type { DomainEvent } from '../../../src/common/events/domain-event';
+import { DomainEvents } from '../../../src/common/events/domain-events';
+import { OrderEventPayloads } from '../../../src/modules/billing/events/order-event-payloads.service';
+import { ORDER_EVENT_KIND_OF, OrderEventKind, OrderEventPayload } from '../../../src/modules/billing/events/order-events';
 import { TestApp } from '../../utils/test-app';
 import { TestSeller } from '../../utils/auth';
 
@@ -107,11 +109,27 @@ export function pathOf(url: string): string {
   return u.pathname + u.search;
 }
 
-/** Records every order event the app emits. */
-export function recordEvents(t: TestApp): OrderEvent[] {
-  const events: OrderEvent[] = [];
-  const emitter = t.app.get(EventEmitter2);
-  for (const name of Object.values(ORDER_EVENT_NAMES)) emitter.on(name, (event: OrderEvent) => void events.push(event));
+/** An order event as a webhook listener sees it: the domain event and the payload built for it. */
+export interface RecordedEvent {
+  kind: OrderEventKind;
+  name: string;
+  storeId: number;
+  productId: number;
+  orderId: number;
+  payload: OrderEventPayload;
+  event: DomainEvent;
+}
+
+/** Records every order event the app publishes, with its spec §6.3 payload built in its transaction. */
+export function recordEvents(t: TestApp): RecordedEvent[] {
+  const events: RecordedEvent[] = [];
+  const payloads = t.app.get(OrderEventPayloads);
+  t.app.get(DomainEvents).inTransaction([...ORDER_EVENT_KIND_OF.keys()], async (event, manager) => {
+    const kind = ORDER_EVENT_KIND_OF.get(event.type)!;
+    const orderId = event.refs.orderId!;
+    const payload = await payloads.build(kind, orderId, manager);
+    events.push({ kind, name: event.type, storeId: event.storeId, productId: event.refs.productId!, orderId, payload, event });
+  });
   return events;
 }
 

@@ -1,8 +1,7 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { ORDER_EVENT_NAMES } from '../../../src/modules/billing/events/order-events';
 import { checkoutOf, customerBody, sellerApi } from '../../factories/api';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
+import { recordEvents } from '../billing/fixtures';
 
 /**
  * The catalog lets a seller delete a product that has no sales (decisions §7), even when abandoned
@@ -33,9 +32,7 @@ describe('orders of a deleted product', () => {
     expect(list.body.orders.map((o: { product: unknown }) => o.product)).toEqual([expect.objectContaining({ pid: kept.pid }), null, null]);
     expect(await api.getOrder(pending.order_number)).toMatchObject({ status: 'pending', product: null, amount: 50 });
 
-    const events: unknown[] = [];
-    const emitter = t.app.get(EventEmitter2);
-    for (const name of Object.values(ORDER_EVENT_NAMES)) emitter.on(name, (e: unknown) => void events.push(e));
+    const events = recordEvents(t);
     const path = new URL(pending.checkout_url).pathname;
     await t.http.get(path).expect(404);
     for (const route of ['pay', 'cancel']) {

@@ -1,4 +1,3 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SellersService } from '../../../src/modules/identity/sellers/sellers.service';
 import { ApiKeysService } from '../../../src/modules/identity/api-keys/api-keys.service';
 import { createTestApp, TestApp } from '../../utils/test-app';
@@ -38,7 +37,7 @@ describe('dashboard: webhook delivery report (GET {web_url}/webhooks)', () => {
       .expect(201);
 
     const product = await insertProduct(t.dataSource, store!.id);
-    const { payload } = await emitOrderEvent(t.dataSource, t.app.get(EventEmitter2), { kind: 'order_approved', storeId: store!.id, product });
+    const { payload } = await emitOrderEvent(t.dataSource, t.app, { kind: 'order_approved', storeId: store!.id, product });
     await receiver.waitFor(1);
     await waitUntil(async () => {
       const res = await t.http.get(`/v1/webhooks/${created.body.webhook.id}`).set('Authorization', `Bearer ${token}`);

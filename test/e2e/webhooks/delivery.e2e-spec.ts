@@ -1,9 +1,8 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { WebhooksService } from '../../../src/modules/webhooks/webhooks.service';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { emitOrderEvent, insertProduct, Receiver, startReceiver, TestProduct, waitUntil } from './helpers';
+import { emitOrderEvent, EventSource, insertProduct, Receiver, startReceiver, TestProduct, waitUntil } from './helpers';
 
 interface CreatedWebhook {
   id: number;
@@ -12,7 +11,7 @@ interface CreatedWebhook {
 
 describe('Webhook delivery', () => {
   let t: TestApp;
-  let events: EventEmitter2;
+  let events: EventSource;
   let seller: TestSeller;
   let product: TestProduct;
   let otherProduct: TestProduct;
@@ -20,7 +19,7 @@ describe('Webhook delivery', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    events = t.app.get(EventEmitter2);
+    events = t.app;
     seller = await createSeller(t);
     product = await insertProduct(t.dataSource, seller.storeId);
     otherProduct = await insertProduct(t.dataSource, seller.storeId);

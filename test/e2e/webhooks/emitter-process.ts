@@ -3,7 +3,6 @@
  * the way billing does, prints `committed` and waits to be killed.
  */
 import 'reflect-metadata';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { createInstanceOn, emitOrderEvent, TestProduct } from './helpers';
 
@@ -12,7 +11,7 @@ async function main(): Promise<void> {
   const product = JSON.parse(process.env.PRODUCT!) as TestProduct;
   const orders = await Promise.all(
     Array.from({ length: Number(process.env.COUNT) }, () =>
-      emitOrderEvent(instance.app.get(DataSource), instance.app.get(EventEmitter2), {
+      emitOrderEvent(instance.app.get(DataSource), instance.app, {
         kind: 'order_approved',
         storeId: Number(process.env.STORE_ID),
         product,

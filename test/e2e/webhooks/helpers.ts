@@ -1,12 +1,15 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { Order } from '../../../src/modules/billing/orders/order.entity';
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { App, createApp, ready } from '../../../src/app.factory';
 import { loadConfig } from '../../../src/config/app-config';
 import { DatabaseConnection } from '../../../src/database/database-connection';
-import { OrderEvent, OrderEventKind, OrderEventPayload } from '../../../src/modules/billing/events/order-events';
+import { DomainEvents } from '../../../src/common/events/domain-events';
+import { OrderEventPayloads } from '../../../src/modules/billing/events/order-event-payloads.service';
+import { orderEvent, OrderEventKind, OrderEventPayload } from '../../../src/modules/billing/events/order-events';
 
 /** A real HTTP receiver on 127.0.0.1 and a free port, recording every request. */
 export interface Receiver {
@@ -135,18 +138,22 @@ export interface EmittedOrder {
   payload: OrderEventPayload;
 }
 
+/** What the helpers need of an application: its providers. */
+export type EventSource = Pick<INestApplicationContext, 'get'>;
+
 /**
- * Does what billing does: changes an order and emits its `OrderEvent` inside the same transaction.
- * `fail` throws after the emit, so the transaction rolls back.
+ * Does what billing does: changes an order and publishes its domain event inside the same
+ * transaction; the payload is the one billing builds for it there. `fail` throws after the
+ * publish, so the transaction rolls back.
  */
 export async function emitOrderEvent(
   dataSource: DataSource,
-  events: EventEmitter2,
+  app: EventSource,
   input: { kind: OrderEventKind; storeId: number; product: TestProduct; recurring?: boolean; fail?: boolean },
 ): Promise<EmittedOrder> {
   const orderNumber = `ORD-${suffix().toUpperCase()}`;
-  const payload = buildPayload(input.kind, orderNumber, input.product, input.recurring);
-  const orderId = await dataSource.transaction(async (manager) => {
+  const seed = buildPayload(input.kind, orderNumber, input.product, input.recurring);
+  return dataSource.transaction(async (manager) => {
     const [customer] = await manager.query(
       `INSERT INTO customers (store_id, email, name, mobile_number) VALUES ($1, $2, 'Ana Maria', '+258841234567')
        ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
@@ -156,14 +163,19 @@ export async function emitOrderEvent(
       `INSERT INTO orders (store_id, order_number, pay_token_hash, product_id, customer_id, status, currency,
                            original_amount, discount_amount, amount, transaction_id)
        VALUES ($1, $2, $3, $4, $5, $6, 'MZN', 100, 10, 90, $7) RETURNING id`,
-      [input.storeId, orderNumber, randomBytes(32).toString('hex'), input.product.id, customer.id, payload.status, payload.transaction_id],
+      [input.storeId, orderNumber, randomBytes(32).toString('hex'), input.product.id, customer.id, seed.status, seed.transaction_id],
     );
-    const event = new OrderEvent(input.kind, input.storeId, order.id, input.product.id, payload, manager);
-    await events.emitAsync(event.name, event);
+    const event = orderEvent(
+      input.kind,
+      { id: order.id, storeId: input.storeId, productId: input.product.id, planId: null, status: seed.status } as Order,
+      'pending',
+      new Date(),
+    );
+    await app.get(DomainEvents).publish(event, manager);
+    const payload = await app.get(OrderEventPayloads).build(input.kind, order.id, manager);
     if (input.fail) throw new Error('order change failed after the event');
-    return order.id as number;
+    return { orderId: order.id as number, payload };
   });
-  return { orderId, payload };
 }
 
 /** Another instance of the service on an existing database (as a second replica would run). */

@@ -1,8 +1,7 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { createInstanceOn, emitOrderEvent, insertProduct, Receiver, startReceiver } from './helpers';
+import { createInstanceOn, emitOrderEvent, EventSource, insertProduct, Receiver, startReceiver } from './helpers';
 
 describe('Several instances on one database', () => {
   let t: TestApp;
@@ -33,9 +32,9 @@ describe('Several instances on one database', () => {
       await t.http.post('/v1/webhooks').set(seller.auth).send({ url, events: ['order_approved'] }).expect(201);
     }
 
-    const instances: Array<{ dataSource: DataSource; events: EventEmitter2 }> = [t.app, second.app, third.app].map((app) => ({
+    const instances: Array<{ dataSource: DataSource; events: EventSource }> = [t.app, second.app, third.app].map((app) => ({
       dataSource: app.get(DataSource),
-      events: app.get(EventEmitter2),
+      events: app,
     }));
     const BURST = 45;
     const emitted = await Promise.all(

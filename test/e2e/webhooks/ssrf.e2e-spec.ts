@@ -1,4 +1,3 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { emitOrderEvent, insertProduct, Receiver, startReceiver, TestProduct, waitUntil } from './helpers';
@@ -56,7 +55,7 @@ describe('Webhook SSRF protection under NODE_ENV=production', () => {
     const id = created.body.webhook.id;
     // As if the name now resolved elsewhere: the stored URL reaches the local receiver.
     await t.dataSource.query(`UPDATE webhooks SET url = $1 WHERE id = $2`, [r.url, id]);
-    await emitOrderEvent(t.dataSource, t.app.get(EventEmitter2), { kind: 'order_approved', storeId: seller.storeId, product });
+    await emitOrderEvent(t.dataSource, t.app, { kind: 'order_approved', storeId: seller.storeId, product });
     let deliveries: Array<Record<string, unknown>> = [];
     await waitUntil(async () => {
       deliveries = (await t.http.get(`/v1/webhooks/${id}/deliveries`).set(seller.auth).expect(200)).body.deliveries;
@@ -90,7 +89,7 @@ describe('WEBHOOK_ALLOW_PRIVATE=true in production', () => {
     const seller = await createSeller(t);
     const product = await insertProduct(t.dataSource, seller.storeId);
     await t.http.post('/v1/webhooks').set(seller.auth).send({ url: r.url, events: ['order_approved'] }).expect(201);
-    await emitOrderEvent(t.dataSource, t.app.get(EventEmitter2), { kind: 'order_approved', storeId: seller.storeId, product });
+    await emitOrderEvent(t.dataSource, t.app, { kind: 'order_approved', storeId: seller.storeId, product });
     await r.waitFor(1);
   });
 });

@@ -1,13 +1,12 @@
-import type { EntityManager } from 'typeorm';
+import { domainEvent, DomainEvent } from '../../../common/events/domain-event';
+import { formatTimestamp } from '../../../common/time';
+import type { Order } from '../orders/order.entity';
 
 /**
- * Domain events of an order's state changes — the contract between billing (which emits them) and
- * the webhook notifier (which listens).
- *
- * Billing emits them with `await eventEmitter.emitAsync(event.name, event)` INSIDE the transaction
- * that changes the order, and listeners write what they need (the webhook outbox) through
- * `event.manager`, so the order change and its delivery jobs commit or roll back together
- * (decisions §7: a crash never loses an event). A listener that throws aborts the change.
+ * The domain events of an order's state changes (`order.approved`, …): ids and states, published
+ * by `OrderTransitionsService` inside the transaction of the change (see common/events). The
+ * webhook payload of spec §6.3 is not part of the event; listeners build it with
+ * `OrderEventPayloads` when they need it.
  */
 export const ORDER_EVENT_NAMES = {
   order_approved: 'order.approved',
@@ -19,6 +18,28 @@ export const ORDER_EVENT_NAMES = {
 export type OrderEventKind = keyof typeof ORDER_EVENT_NAMES;
 
 export const ORDER_EVENT_KINDS = Object.keys(ORDER_EVENT_NAMES) as OrderEventKind[];
+
+export type OrderEventType = (typeof ORDER_EVENT_NAMES)[OrderEventKind];
+
+/** The spec §6.2 kind of an order event type (`order.refunded` → `order_refund`). */
+export const ORDER_EVENT_KIND_OF: ReadonlyMap<string, OrderEventKind> = new Map(
+  ORDER_EVENT_KINDS.map((kind) => [ORDER_EVENT_NAMES[kind], kind]),
+);
+
+/** An order's domain event: `refs` holds `orderId`, `productId`, `planId`. */
+export type OrderDomainEvent = DomainEvent<OrderEventType>;
+
+export function orderEvent(kind: OrderEventKind, order: Order, from: string, at: Date): OrderDomainEvent {
+  return domainEvent({
+    type: ORDER_EVENT_NAMES[kind],
+    storeId: order.storeId,
+    aggregate: { type: 'order', id: order.id },
+    from,
+    to: order.status,
+    refs: { orderId: order.id, productId: order.productId, planId: order.planId },
+    occurredAt: formatTimestamp(at),
+  });
+}
 
 export interface TrackingPayload {
   utm_source: string | null;
@@ -75,21 +96,4 @@ export interface OrderEventPayload {
   order_bump: OrderBumpPayload[];
   brand: string;
   image: string;
-}
-
-export class OrderEvent {
-  constructor(
-    readonly kind: OrderEventKind,
-    readonly storeId: number,
-    readonly orderId: number,
-    /** The product the order is for: product-limited webhooks match on it (spec §6.1.2). */
-    readonly productId: number,
-    readonly payload: OrderEventPayload,
-    /** The transaction of the order change; listeners must write through it. */
-    readonly manager: EntityManager,
-  ) {}
-
-  get name(): string {
-    return ORDER_EVENT_NAMES[this.kind];
-  }
 }

@@ -1,19 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
-import { AppConfig } from '../../../config/app-config';
-import { APP_CONFIG } from '../../../config/config.module';
 import { inTransaction } from '../../../database/transaction';
 import { commissionFor } from '../../affiliates/commission';
 import { AffiliatesService } from '../../affiliates/affiliates.service';
 import { CouponRedemptionService } from '../../discounts/coupon-redemption.service';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomersRepository } from '../customers/customers.repository';
-import { buildOrderEventPayload, bumpsTotal } from '../events/order-event-payload';
-import { OrderEvent, OrderEventKind } from '../events/order-events';
+import { DomainEvents } from '../../../common/events/domain-events';
+import { bumpsTotal } from '../events/order-event-payload';
+import { orderEvent, OrderEventKind } from '../events/order-events';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { canTransition, OrderStatus } from './order-status';
 import { Order } from './order.entity';
@@ -35,7 +33,7 @@ const EVENT_OF: Partial<Record<OrderStatus, OrderEventKind>> = {
 /**
  * The one place an order changes state. Each change locks the row, checks the table of
  * {@link canTransition}, applies its side effects (subscription, commission, coupon use) and emits
- * its {@link OrderEvent}, all in one transaction: listeners write their outbox rows through it.
+ * its domain event (`order.approved`, …), all in one transaction: outbox listeners write through it.
  */
 @Injectable()
 export class OrderTransitionsService {
@@ -47,9 +45,8 @@ export class OrderTransitionsService {
     private readonly subscriptions: SubscriptionsService,
     private readonly affiliates: AffiliatesService,
     private readonly coupons: CouponRedemptionService,
-    private readonly events: EventEmitter2,
+    private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -72,7 +69,7 @@ export class OrderTransitionsService {
         await this.applySideEffects(manager, order, from, now);
         const saved = await this.orders.save(manager, order);
         const kind = EVENT_OF[to];
-        if (kind) await this.emit(manager, kind, saved);
+        if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
         return saved;
       },
       outer,
@@ -118,26 +115,5 @@ export class OrderTransitionsService {
         order.cancelledAt = null;
         return;
     }
-  }
-
-  private async emit(manager: EntityManager, kind: OrderEventKind, order: Order): Promise<void> {
-    // One connection holds the transaction: its queries run one after another, so the rows the
-    // payload shows come in one query.
-    const { product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(manager, order.id);
-    const affiliate = order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
-    if (!product || !customer || !store) throw new Error(`Order ${order.id} refers to a missing product, customer or store`);
-    const payload = buildOrderEventPayload(kind, {
-      order,
-      product,
-      plan,
-      customer,
-      store,
-      subscription,
-      affiliate,
-      bumps,
-      payUrl: this.config.urls.pay,
-    });
-    const event = new OrderEvent(kind, order.storeId, order.id, order.productId, payload, manager);
-    await this.events.emitAsync(event.name, event);
   }
 }

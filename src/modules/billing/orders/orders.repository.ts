@@ -117,7 +117,7 @@ export class OrdersRepository {
       viewByNumber: new PreparedStatement(dataSource, `${view}o.order_number = $2`),
       eventRows: new PreparedStatement(
         dataSource,
-        `SELECT ${relatedSelect}, ${related.stores.select('st')} FROM ${orders.table} o ${relatedJoins}` +
+        `SELECT ${orders.select('o')}, ${relatedSelect}, ${related.stores.select('st')} FROM ${orders.table} o ${relatedJoins}` +
           `LEFT JOIN ${related.stores.table} st ON st.id = o.store_id WHERE o.id = $1`,
       ),
       lockById: new PreparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
@@ -226,10 +226,10 @@ export class OrdersRepository {
   async eventRows(
     manager: EntityManager,
     orderId: number,
-  ): Promise<{ product: Product | null; plan: Plan | null; customer: Customer | null; store: Store | null; subscription: Subscription | null; bumps: OrderBumpItem[] }> {
+  ): Promise<{ order: Order; product: Product | null; plan: Plan | null; customer: Customer | null; store: Store | null; subscription: Subscription | null; bumps: OrderBumpItem[] }> {
     const rows = await this.statements.eventRows.rows([orderId], manager);
-    if (!rows.length) return { product: null, plan: null, customer: null, store: null, subscription: null, bumps: [] };
-    return Object.assign(this.relatedOf(rows[0]), { store: this.related.stores.hydrateOptional(rows[0], 'st_') });
+    if (!rows.length) throw new Error(`Order ${orderId} not found for its event`);
+    return Object.assign(this.relatedOf(rows[0]), { order: this.columns.hydrate(rows[0], 'o_'), store: this.related.stores.hydrateOptional(rows[0], 'st_') });
   }
 
   private relatedOf(row: Record<string, unknown>) {

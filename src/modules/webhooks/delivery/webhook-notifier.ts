@@ -1,59 +1,46 @@
-import { Injectable } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
-import { ORDER_EVENT_NAMES, OrderEvent } from '../../billing/events/order-events';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { DomainEvent } from '../../../common/events/domain-event';
+import { DomainEvents } from '../../../common/events/domain-events';
+import { OrderEventPayloads } from '../../billing/events/order-event-payloads.service';
+import { ORDER_EVENT_KIND_OF } from '../../billing/events/order-events';
 import { Webhook } from '../entities/webhook.entity';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhooksRepository } from '../webhooks.repository';
 import { WebhookQueue } from './webhook-queue';
 import { generateMessageId } from './webhook-signer';
 
-// A failure here must abort the order change rather than lose its webhooks (order-events.ts).
-const LISTENER = { suppressErrors: false } as const;
-
 /**
  * The transactional outbox (decisions §7): on an order event, inside the order's transaction, one
- * delivery row and one queue job per URL group of the matching webhooks (spec §6.1.3).
+ * delivery row and one queue job per URL group of the matching webhooks (spec §6.1.3). An error
+ * here rolls the order change back rather than lose its webhooks.
  */
 @Injectable()
-export class WebhookNotifier {
+export class WebhookNotifier implements OnModuleInit {
   constructor(
+    private readonly events: DomainEvents,
+    private readonly payloads: OrderEventPayloads,
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly queue: WebhookQueue,
   ) {}
 
-  @OnEvent(ORDER_EVENT_NAMES.order_approved, LISTENER)
-  onApproved(event: OrderEvent): Promise<void> {
-    return this.record(event);
+  onModuleInit(): void {
+    this.events.inTransaction([...ORDER_EVENT_KIND_OF.keys()], (event, manager) => this.record(event, manager));
   }
 
-  @OnEvent(ORDER_EVENT_NAMES.order_cancelled, LISTENER)
-  onCancelled(event: OrderEvent): Promise<void> {
-    return this.record(event);
-  }
-
-  @OnEvent(ORDER_EVENT_NAMES.order_refund, LISTENER)
-  onRefunded(event: OrderEvent): Promise<void> {
-    return this.record(event);
-  }
-
-  private async record(event: OrderEvent): Promise<void> {
-    const { manager } = event;
-    const subscribed = await this.webhooks.findSubscribed(event.storeId, event.kind, event.productId, manager);
+  private async record(event: DomainEvent, manager: EntityManager): Promise<void> {
+    const kind = ORDER_EVENT_KIND_OF.get(event.type)!;
+    const orderId = event.refs.orderId!;
+    const subscribed = await this.webhooks.findSubscribed(event.storeId, kind, event.refs.productId!, manager);
+    if (!subscribed.length) return;
     const groups = new Map<string, Webhook[]>();
     for (const webhook of subscribed) groups.set(webhook.url, [...(groups.get(webhook.url) ?? []), webhook]);
+    // spec §6.3 as billing builds it for the order as it stands in this transaction.
+    const payload = await this.payloads.build(kind, orderId, manager);
     for (const [url, group] of groups) {
       const delivery = await this.deliveries.createForGroup(
-        {
-          storeId: event.storeId,
-          eventKind: event.kind,
-          orderId: event.orderId,
-          url,
-          // spec §6.3 as billing built it; nothing is added here.
-          payload: event.payload,
-          messageId: generateMessageId(),
-          redeliveryOf: null,
-        },
+        { storeId: event.storeId, eventKind: kind, orderId, url, payload, messageId: generateMessageId(), redeliveryOf: null },
         group.map((w) => w.id),
         manager,
       );

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { JobQueue, QueueOptions } from '../jobs/job-queue';
+import type { DomainEvent } from './domain-event';
+
+/** `'*'` for every event type. */
+export type EventTypes = readonly string[] | '*';
+
+/** Runs inside the transaction of the change: for writing an outbox only (no network, no waiting). */
+export type InTransactionHandler = (event: DomainEvent, manager: EntityManager) => Promise<void>;
+
+/** Runs after the change committed, from a durable job: retried on error, so it must be idempotent. */
+export type AfterCommitHandler = (event: DomainEvent) => Promise<void>;
+
+interface AfterCommitListener {
+  queue: string;
+  types: EventTypes;
+}
+
+const matches = (types: EventTypes, type: string) => types === '*' || types.includes(type);
+
+/**
+ * The two hooks of a domain event.
+ *
+ * - `inTransaction`: the handler runs in the transaction that makes the change and its error rolls
+ *   the change back; it is for outbox rows (the webhook notifier), nothing else.
+ * - `afterCommit`: everything else (emails, chat notifications, analytics). Publishing inserts one
+ *   pg-boss job per listener in the same transaction, so a committed event reaches every listener
+ *   even if the process dies at once; the job runs after commit on one process, is retried with
+ *   back-off when the handler throws, and each failure is logged. Handlers get the event's `id` to
+ *   do their work once.
+ *
+ * Register from a provider's `onModuleInit`. Types are strings so that a plugin can publish and
+ * listen to kinds of its own.
+ */
+@Injectable()
+export class DomainEvents {
+  private readonly inTransactionHandlers: { types: EventTypes; handler: InTransactionHandler }[] = [];
+  private readonly afterCommitListeners: AfterCommitListener[] = [];
+
+  constructor(private readonly jobs: JobQueue) {}
+
+  inTransaction(types: EventTypes, handler: InTransactionHandler): void {
+    this.inTransactionHandlers.push({ types, handler });
+  }
+
+  /** `name` names the listener's durable queue (`event:<name>`); keep it stable across releases. */
+  afterCommit(name: string, types: EventTypes, handler: AfterCommitHandler, options: QueueOptions = {}): void {
+    const queue = `event:${name}`;
+    this.jobs.define<DomainEvent>(queue, (event) => handler(event), options);
+    this.afterCommitListeners.push({ queue, types });
+  }
+
+  /** Records `event` in the transaction of `manager`: outbox handlers now, after-commit jobs queued. */
+  async publish(event: DomainEvent, manager: EntityManager): Promise<void> {
+    for (const { types, handler } of this.inTransactionHandlers) {
+      if (matches(types, event.type)) await handler(event, manager);
+    }
+    for (const { queue, types } of this.afterCommitListeners) {
+      if (matches(types, event.type)) await this.jobs.send(queue, event, { manager, singletonKey: event.id });
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import type { EntityManager } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { DatabaseConnection } from '../../database/database-connection';
+
+export type JobHandler<T> = (data: T, job: { id: string; retryCount: number }) => Promise<void>;
+
+export interface QueueOptions {
+  /** Attempts after the first; a job whose handler keeps throwing is failed (and logged) after these. */
+  retryLimit?: number;
+  /** Seconds before the first retry; doubled on each further one when `retryBackoff`. */
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  /** How long a job may run before it counts as crashed and is handed out again. */
+  expireInSeconds?: number;
+  /** Jobs of this queue worked at once by one process. */
+  concurrency?: number;
+}
+
+export interface SendOptions {
+  /** Insert the job in this transaction: it exists exactly when the change it belongs to commits. */
+  manager?: EntityManager;
+  /** At most one job with this key waits in the queue (a job per message, a job per event). */
+  singletonKey?: string;
+  startAfter?: Date | number;
+}
+
+interface QueueDefinition {
+  handler: JobHandler<any>;
+  options: QueueOptions;
+  /** Set for periodic queues: the tick every process offers, of which one per window is worked. */
+  everySeconds?: number;
+}
+
+const SHUTDOWN_GRACE_MS = 15_000;
+const POLL_SECONDS = 1;
+
+/**
+ * Durable background work on pg-boss in the service's own PostgreSQL: what must happen after a
+ * commit (events' after-commit handlers, emails, payment reconciliation, the subscription sweep).
+ *
+ * A queue is defined once (in a provider's `onModuleInit`) with its handler. Jobs are sent inside
+ * the transaction of the change that calls for them, so a crash never loses one; a handler that
+ * throws is retried and, when its retries run out, logged as failed. Each handler must be
+ * idempotent: a process that dies mid-job has it run again elsewhere.
+ *
+ * Jobs are worked by processes with `WEBHOOK_WORKER` on (every instance by default); pg-boss hands
+ * each job to one of them, and a periodic queue runs once per period however many instances run.
+ */
+@Injectable()
+export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(JobQueue.name);
+  private readonly boss: PgBoss;
+  private readonly queues = new Map<string, QueueDefinition>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private started = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    connection: DatabaseConnection,
+  ) {
+    this.boss = new PgBoss({
+      connectionString: connection.url,
+      application_name: 'commerce-jobs',
+      max: 3,
+      migrate: true,
+      supervise: config.webhooks.runWorker,
+      schedule: false,
+    });
+    this.boss.on('error', (error) => this.logger.error({ err: error }, 'pg-boss error'));
+  }
+
+  /** Declares a queue and the handler that works its jobs. Call from `onModuleInit`. */
+  define<T extends object>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
+    if (this.started) throw new Error(`Queue ${name} defined after start-up; define queues in onModuleInit.`);
+    if (this.queues.has(name)) throw new Error(`Queue ${name} is defined twice.`);
+    this.queues.set(name, { handler, options });
+  }
+
+  /**
+   * A job that runs about every `seconds` on one process of however many run: each process offers a
+   * tick per period and the singleton key keeps one per window.
+   */
+  every(name: string, seconds: number, handler: () => Promise<void>, options: QueueOptions = {}): void {
+    this.define(name, () => handler(), { retryLimit: 0, ...options });
+    this.queues.get(name)!.everySeconds = seconds;
+  }
+
+  async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<void> {
+    if (!this.queues.has(name)) throw new Error(`Queue ${name} is not defined.`);
+    const { manager, ...job } = options;
+    const db = manager ? { executeSql: (text: string, values: unknown[]) => runOn(manager, text, values) } : undefined;
+    await this.boss.send(name, data, { ...job, ...(db ? { db } : {}) });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const [name, { options }] of this.queues) {
+      // Idempotent, and safe when several instances start at once.
+      await this.boss.createQueue(name, {
+        name,
+        retryLimit: options.retryLimit ?? 5,
+        retryDelay: options.retryDelaySeconds ?? 5,
+        retryBackoff: options.retryBackoff ?? true,
+        expireInSeconds: options.expireInSeconds ?? 300,
+      });
+    }
+    if (!this.config.webhooks.runWorker) return;
+    for (const [name, definition] of this.queues) await this.startWorkers(name, definition);
+  }
+
+  private async startWorkers(name: string, { handler, options, everySeconds }: QueueDefinition): Promise<void> {
+    for (let i = 0; i < (options.concurrency ?? 1); i++) {
+      await this.boss.work<object>(name, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+        try {
+          await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
+        } catch (error) {
+          // Never silent: every failed run is logged; pg-boss retries it or records it failed.
+          this.logger.error({ err: error, queue: name, jobId: job.id }, 'Background job failed');
+          throw error;
+        }
+      });
+    }
+    if (everySeconds) {
+      const tick = () =>
+        this.boss
+          .send(name, {}, { singletonKey: 'tick', singletonSeconds: everySeconds })
+          .catch((error: unknown) => this.logger.error({ err: error, queue: name }, 'Scheduling a periodic job failed'));
+      void tick();
+      const timer = setInterval(tick, everySeconds * 1000);
+      timer.unref();
+      this.timers.push(timer);
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_GRACE_MS });
+  }
+}
+
+/** pg-boss's `Db` contract on a TypeORM transaction: `{ rows }` whatever the command. */
+export async function runOn(manager: EntityManager, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('A job sent with a manager needs its transaction.');
+  const result = await runner.query(text, values, true);
+  return { rows: result.records ?? [] };
+}

@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { AffiliatesService } from '../../affiliates/affiliates.service';
+import { OrdersRepository } from '../orders/orders.repository';
+import { buildOrderEventPayload } from './order-event-payload';
+import type { OrderEventKind, OrderEventPayload } from './order-events';
+
+/**
+ * The spec §6.3 payload of an order as it stands in `manager`'s transaction: what billing offers the
+ * listeners of its domain events (the webhook outbox builds its deliveries with it).
+ */
+@Injectable()
+export class OrderEventPayloads {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly affiliates: AffiliatesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async build(kind: OrderEventKind, orderId: number, manager: EntityManager): Promise<OrderEventPayload> {
+    // One connection holds the transaction: its queries run one after another, so the rows the
+    // payload shows come in one query.
+    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(manager, orderId);
+    const affiliate = order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
+    if (!product || !customer || !store) throw new Error(`Order ${orderId} refers to a missing product, customer or store`);
+    return buildOrderEventPayload(kind, { order, product, plan, customer, store, subscription, affiliate, bumps, payUrl: this.config.urls.pay });
+  }
+}
