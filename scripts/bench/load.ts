@@ -15,6 +15,12 @@ export interface Row {
   byProcess?: Array<{ rssMb: number; pssMb: number | null }>;
   /** Service CPU (user + system) per request in ms over the measured run. */
   cpuMsPerRequest?: number | null;
+  /** 2xx responses in the measured run. */
+  succeeded?: number;
+  /** Limited-coupon runs: uses sold past the coupon's limit (must be 0). */
+  oversold?: number | null;
+  /** The floor server's row for the same scenario and connections, measured right after. */
+  floor?: Row;
   /** Set when the scenario could not run: shown instead of figures. */
   failure?: string;
   note?: string;
@@ -26,6 +32,12 @@ export interface LoadSpec {
   /** Path for each request; called per request so a scenario can rotate ids or bodies. */
   path: () => string;
   body?: () => unknown;
+  /** A non-2xx response that is part of the scenario (a coupon's 422 once its uses are gone), not an error. */
+  expected?: (status: number, body: string) => boolean;
+  /** Runs between the warm-up and the measured run (a fresh coupon for a limited run). */
+  beforeMeasure?: () => Promise<void>;
+  /** Runs after the measured run; what it returns is added to the row (a limited run's oversold count). */
+  afterMeasure?: (row: Row) => Promise<Partial<Row>>;
 }
 
 export interface LoadSettings {
@@ -64,6 +76,8 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
   if (failure) return errorRow(spec.scenario, connections, failure);
 
   let firstFailure: string | undefined;
+  let succeeded = 0;
+  let unexpected = 0;
   const options = (duration: number): autocannon.Options => ({
     url: settings.baseUrl,
     connections,
@@ -81,14 +95,23 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
           return request;
         },
         onResponse: (status, body) => {
-          if ((status < 200 || status >= 300) && !firstFailure) firstFailure = `HTTP ${status} ${String(body).slice(0, 160)}`;
+          if (status >= 200 && status < 300) {
+            succeeded++;
+            return;
+          }
+          if (spec.expected?.(status, String(body))) return;
+          unexpected++;
+          if (!firstFailure) firstFailure = `HTTP ${status} ${String(body).slice(0, 160)}`;
         },
       },
     ],
   });
 
   if (settings.warmupSeconds > 0) await run(options(settings.warmupSeconds));
+  await spec.beforeMeasure?.();
   firstFailure = undefined;
+  succeeded = 0;
+  unexpected = 0;
   const sampler = new TreeMemorySampler(settings.servicePid);
   sampler.start();
   const cpuBefore = treeCpuSeconds(settings.servicePid);
@@ -97,17 +120,19 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
   const memory = sampler.stop();
   const cpuMsPerRequest =
     cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (1000 * (cpuAfter - cpuBefore)) / result.requests.total : null;
-  return {
+  const row: Row = {
     scenario: spec.scenario,
     connections,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
+    errors: result.errors + (spec.expected ? unexpected : result.non2xx),
+    succeeded,
     ...memory,
     cpuMsPerRequest,
     note: firstFailure ? `first failure: ${firstFailure}` : undefined,
   };
+  return spec.afterMeasure ? Object.assign(row, await spec.afterMeasure(row)) : row;
 }
 
 export function errorRow(scenario: string, connections: number | null, failure: string): Row {

@@ -1,9 +1,11 @@
+import { defaultFloorScript } from './floor';
 import { parseArgs } from 'node:util';
 
 export const SCENARIOS = [
   'health',
   'orders.create',
   'orders.create.coupon',
+  'orders.create.coupon.limited',
   'orders.get',
   'customers.orders',
   'plans.subscribers',
@@ -28,6 +30,10 @@ export interface BenchOptions {
   ts: boolean;
   build: boolean;
   keepDatabase: boolean;
+  /** The floor server's script, run beside the service (null: no floor). */
+  floor: string | null;
+  /** Uses of the coupon of `orders.create.coupon.limited`. */
+  couponLimit: number;
 }
 
 const HELP = `npm run bench -- [options]   (DATABASE_URL must point at a PostgreSQL server)
@@ -43,6 +49,10 @@ const HELP = `npm run bench -- [options]   (DATABASE_URL must point at a Postgre
   --ts                   run the service with ts-node (transpile-only) instead of dist/
   --no-build             use the existing dist/ without running npm run build
   --keep-db              do not drop the benchmark database at the end
+  --floor PATH           the floor server run beside the service (default ../shared/bench/floor-server.mjs
+                         next to the repository, when it exists)
+  --no-floor             do not run the floor
+  --coupon-limit N       uses of the limited coupon of orders.create.coupon.limited (default 1000)
 `;
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, min = 1): number {
@@ -67,6 +77,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       ts: { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
       'keep-db': { type: 'boolean', default: false },
+      floor: { type: 'string' },
+      'no-floor': { type: 'boolean', default: false },
+      'coupon-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -96,5 +109,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     ts: values.ts,
     build: !values['no-build'] && !values.ts,
     keepDatabase: values['keep-db'],
+    floor: values['no-floor'] ? null : (values.floor ?? defaultFloorScript()),
+    couponLimit: positiveInt('coupon-limit', values['coupon-limit'], 1000),
   };
 }

@@ -13,6 +13,7 @@ import { createBenchDatabase, query } from './database';
 import { errorRow, LoadSettings, LoadSpec, measure, Row } from './load';
 import { BenchOptions, parseOptions, ScenarioName } from './options';
 import { COUPON_CODE, orderBody, seedStore, Store } from './seed';
+import { Floor, FLOOR_PRODUCT, startFloor } from './floor';
 import { processTree, treeCpuSeconds } from './process-tree';
 import { freePort, ROOT, startService, waitHealthy } from './service';
 import { renderTable } from './table';
@@ -63,21 +64,76 @@ async function waitForWorkers(primary: number, count: number, timeoutMs = 120_00
   throw new Error(`the service did not reach ${count} started workers in ${timeoutMs} ms`);
 }
 
-/** The request each scenario repeats, or why it cannot run (what the seed could not create). */
-function loadSpecs(store: Partial<Store>): Array<{ name: ScenarioName; title: string; spec: Omit<LoadSpec, 'scenario'> | string }> {
+type Spec = Omit<LoadSpec, 'scenario'>;
+
+/** What the limited-coupon scenario reports after its measured run: the uses sold against the limit. */
+function soldNote(use: { usedCount: number; usesLimit: number; orders: number }, succeeded: number | undefined): Partial<Row> {
+  const oversold = Math.max(0, use.orders - use.usesLimit, use.usedCount - use.usesLimit);
+  const exact = use.usedCount === use.orders ? '' : ` — used_count ${use.usedCount} ≠ ${use.orders} orders`;
+  return { oversold, note: `${use.orders}/${use.usesLimit} uses sold (${succeeded ?? '?'} created), used_count ${use.usedCount}, oversold ${oversold}${exact}` };
+}
+
+/**
+ * The request each scenario repeats, or why it cannot run (what the seed could not create), and
+ * the same request to the floor server where it has the route (null where it has not).
+ */
+function loadSpecs(
+  store: Partial<Store>,
+  context: { api: Api; databaseUrl: string; floor: Floor | null; couponLimit: number },
+): Array<{ name: ScenarioName; title: string; spec: Spec | string; floor: Spec | null }> {
   let customer = 0;
   let orderIndex = 0;
+  let floorIndex = 0;
   // New and returning customers: the email pool is small enough that most requests update one.
   const nextCustomer = () => 1000 + (customer++ % 5000);
   const missing = (what: string) => `not seeded: ${what} (see the seed notes below)`;
+  const { api, floor } = context;
+  const floorOrder = (extra: Record<string, unknown> = {}): Spec => ({
+    method: 'POST',
+    path: () => '/v1/orders',
+    body: () => orderBody(FLOOR_PRODUCT, nextCustomer(), extra),
+  });
+  // The limited coupon: the warm-up runs on the unlimited one, then each measured run on a new
+  // coupon with `couponLimit` uses; once they are gone its 422s are the scenario, not errors.
+  let limitedRuns = 0;
+  let limited = COUPON_CODE;
+  let floorLimited = COUPON_CODE;
+  const limitedSpec: Spec | string = store.productPid
+    ? {
+        method: 'POST',
+        path: () => '/v1/orders',
+        body: () => orderBody(store.productPid!, nextCustomer(), { coupon_code: limited }),
+        expected: (status, body) => status === 422 && body.includes('Coupon has no uses left.'),
+        beforeMeasure: async () => {
+          limited = `FLASH${++limitedRuns}`;
+          await api.post('/v1/discounts', { code: limited, type: 'percent', value: 10, uses_limit: context.couponLimit });
+        },
+        afterMeasure: async (row) => {
+          const [use] = await query<{ used_count: number; uses_limit: number; orders: number }>(
+            context.databaseUrl,
+            'SELECT d.used_count, d.uses_limit, (SELECT count(*)::int FROM orders o WHERE o.discount_id = d.id) AS orders FROM discounts d WHERE d.code = $1',
+            [limited],
+          );
+          const result = soldNote({ usedCount: use.used_count, usesLimit: use.uses_limit, orders: use.orders }, row.succeeded);
+          limited = COUPON_CODE;
+          return result;
+        },
+      }
+    : missing('product');
   return [
-    { name: 'health', title: 'GET /v1/health (baseline)', spec: { method: 'GET', path: () => '/v1/health' } },
+    {
+      name: 'health',
+      title: 'GET /v1/health (baseline)',
+      spec: { method: 'GET', path: () => '/v1/health' },
+      floor: floor && { method: 'GET', path: () => '/v1/health' },
+    },
     {
       name: 'orders.create',
       title: 'POST /v1/orders',
       spec: store.productPid
         ? { method: 'POST', path: () => '/v1/orders', body: () => orderBody(store.productPid!, nextCustomer()) }
         : missing('product'),
+      floor: floor && floorOrder(),
     },
     {
       name: 'orders.create.coupon',
@@ -89,6 +145,27 @@ function loadSpecs(store: Partial<Store>): Array<{ name: ScenarioName; title: st
             body: () => orderBody(store.productPid!, nextCustomer(), { coupon_code: COUPON_CODE }),
           }
         : missing('product'),
+      floor: floor && floorOrder({ coupon_code: COUPON_CODE }),
+    },
+    {
+      name: 'orders.create.coupon.limited',
+      title: `POST /v1/orders + coupon of ${context.couponLimit} uses`,
+      spec: limitedSpec,
+      floor: floor && {
+        method: 'POST',
+        path: () => '/v1/orders',
+        body: () => orderBody(FLOOR_PRODUCT, nextCustomer(), { coupon_code: floorLimited }),
+        expected: (status) => status === 422,
+        beforeMeasure: async () => {
+          floorLimited = `FLASH${limitedRuns}`;
+          await floor.createCoupon(floorLimited, context.couponLimit);
+        },
+        afterMeasure: async (row) => {
+          const result = soldNote(await floor.couponUse(floorLimited), row.succeeded);
+          floorLimited = COUPON_CODE;
+          return result;
+        },
+      },
     },
     {
       name: 'orders.get',
@@ -96,6 +173,7 @@ function loadSpecs(store: Partial<Store>): Array<{ name: ScenarioName; title: st
       spec: store.orderIds?.length
         ? { method: 'GET', path: () => `/v1/orders/${store.orderIds![orderIndex++ % store.orderIds!.length]}` }
         : missing('orders'),
+      floor: floor && { method: 'GET', path: () => `/v1/orders/${floor.orderIds[floorIndex++ % floor.orderIds.length]}` },
     },
     {
       name: 'customers.orders',
@@ -103,6 +181,7 @@ function loadSpecs(store: Partial<Store>): Array<{ name: ScenarioName; title: st
       spec: store.customerId
         ? { method: 'GET', path: () => `/v1/customers/${store.customerId}/orders` }
         : missing('customer'),
+      floor: null,
     },
     {
       name: 'plans.subscribers',
@@ -110,8 +189,9 @@ function loadSpecs(store: Partial<Store>): Array<{ name: ScenarioName; title: st
       spec: store.planId
         ? { method: 'GET', path: () => `/v1/plans/${store.planId}/subscribers` }
         : missing('plan'),
+      floor: null,
     },
-    { name: 'discounts.get', title: 'GET /v1/discounts/{code}', spec: { method: 'GET', path: () => `/v1/discounts/${COUPON_CODE}` } },
+    { name: 'discounts.get', title: 'GET /v1/discounts/{code}', spec: { method: 'GET', path: () => `/v1/discounts/${COUPON_CODE}` }, floor: null },
   ];
 }
 
@@ -141,6 +221,7 @@ async function bench(options: BenchOptions): Promise<void> {
   const service = startService({ ts: options.ts, env });
   const receiver = new WebhookReceiver();
   const rows: Row[] = [];
+  let floor: Floor | null = null;
   let store: Partial<Store> = { notes: [] };
   try {
     await waitHealthy(service);
@@ -156,6 +237,12 @@ async function bench(options: BenchOptions): Promise<void> {
     store = await seedStore(api, database.url, credentials.store_id, options.orders);
     if (store.bulk?.orders) log(`bulk-inserted ${store.bulk.orders} orders over ${store.bulk.customers} customers in ${store.bulk.seconds.toFixed(1)} s`);
 
+    if (options.floor) {
+      log(`floor ${options.floor}`);
+      floor = await startFloor(options.floor, options.databaseUrl);
+      log(`floor pid ${floor.service.pid} on ${floor.service.url}`);
+    }
+
     const settings: LoadSettings = {
       baseUrl: service.url,
       headers: api.authHeader,
@@ -163,7 +250,14 @@ async function bench(options: BenchOptions): Promise<void> {
       warmupSeconds: options.warmupSeconds,
       servicePid: service.pid,
     };
-    for (const { name, title, spec } of loadSpecs(store)) {
+    const floorSettings: LoadSettings | null = floor && {
+      ...settings,
+      baseUrl: floor.service.url,
+      headers: floor.api.authHeader,
+      servicePid: floor.service.pid,
+    };
+    const specs = loadSpecs(store, { api, databaseUrl: database.url, floor, couponLimit: options.couponLimit });
+    for (const { name, title, spec, floor: floorSpec } of specs) {
       if (!options.scenarios.includes(name)) continue;
       for (const connections of options.connections) {
         if (typeof spec === 'string') {
@@ -171,12 +265,23 @@ async function bench(options: BenchOptions): Promise<void> {
           continue;
         }
         log(`${title} at ${connections} connections`);
+        let row: Row;
         try {
-          rows.push(await measure(settings, { ...spec, scenario: title }, connections));
+          row = await measure(settings, { ...spec, scenario: title }, connections);
         } catch (error) {
-          rows.push(errorRow(title, connections, error instanceof Error ? error.message : String(error)));
+          row = errorRow(title, connections, error instanceof Error ? error.message : String(error));
         }
+        rows.push(row);
         if (service.child.exitCode !== null) throw new Error(`the service exited:\n${service.output()}`);
+        // The floor right after, at the same connections: the two figures share the machine's state.
+        if (floorSpec && floorSettings) {
+          log(`${title} at ${connections} connections: floor`);
+          try {
+            row.floor = await measure(floorSettings, { ...floorSpec, scenario: `${title} (floor)` }, connections);
+          } catch (error) {
+            row.floor = errorRow(`${title} (floor)`, connections, error instanceof Error ? error.message : String(error));
+          }
+        }
       }
     }
 
@@ -207,6 +312,7 @@ async function bench(options: BenchOptions): Promise<void> {
   } finally {
     await receiver.stop();
     await service.stop();
+    await floor?.stop();
   }
 
   const [{ orders }] = await query<{ orders: string }>(database.url, 'SELECT count(*) AS orders FROM orders').catch(() => [{ orders: '?' }]);
@@ -217,13 +323,14 @@ async function bench(options: BenchOptions): Promise<void> {
   out.push(
     `cores: ${cpus().length} (${cpus()[0]?.model?.trim() ?? 'unknown'}), memory ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ` +
       `service ${options.ts ? 'ts-node' : 'dist'}, workers ${options.workers === 'auto' ? `auto (${availableParallelism()})` : options.workers} (NODE_OPTIONS ${process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS}), ` +
-      `pool ${process.env.DATABASE_POOL_SIZE ?? 'default'}, ` +
+      `pool ${process.env.DATABASE_POOL_SIZE ?? 'default'}, floor ${options.floor ?? 'none'}, ` +
       `${options.durationSeconds} s per run after ${options.warmupSeconds} s warm-up, orders in the store at the end: ${orders}` +
       (store.bulk?.orders ? ` (${store.bulk.orders} bulk over ${store.bulk.customers} customers)` : ''),
   );
   out.push('');
   out.push(renderTable(rows));
-  const notes = [...(store.notes ?? []), ...rows.filter((r) => r.note).map((r) => `${r.scenario} @${r.connections}: ${r.note}`)];
+  const noted = rows.flatMap((r) => [r, ...(r.floor ? [r.floor] : [])]).filter((r) => r.note);
+  const notes = [...(store.notes ?? []), ...noted.map((r) => `${r.scenario} @${r.connections}: ${r.note}`)];
   if (notes.length) out.push('', ...notes.map((n) => `- ${n}`));
   process.stdout.write(`${out.join('\n')}\n`);
 }

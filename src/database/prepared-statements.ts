@@ -12,6 +12,13 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
  * pooled connection, where a second connection preparing the same name would fail.
  */
 const enabled = new WeakSet<DataSource>();
+/** The text of every statement built on a data source: what the SQL snapshots compare (test/sql-snapshots). */
+const texts = new WeakMap<DataSource, Set<string>>();
+
+/** The distinct texts of the statements built so far on this data source, sorted. */
+export function statementTexts(dataSource: DataSource): string[] {
+  return [...(texts.get(dataSource) ?? [])].sort();
+}
 
 /** Whether the server is the embedded PGlite (its `version()` names it). */
 export async function isPGlite(dataSource: DataSource): Promise<boolean> {
@@ -38,7 +45,16 @@ export class PreparedStatement {
     private readonly dataSource: DataSource,
     readonly text: string,
   ) {
+    // One name per distinct text: statements built twice with one text share their prepared plan.
     if (enabled.has(dataSource)) this.name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    let known = texts.get(dataSource);
+    if (!known) texts.set(dataSource, (known = new Set()));
+    known.add(text);
+  }
+
+  /** The server-side name, or undefined where prepared statements are off (PGlite). */
+  get preparedName(): string | undefined {
+    return this.name;
   }
 
   /** The rows it returns (of an UPDATE or DELETE too: those with RETURNING). */

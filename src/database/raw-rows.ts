@@ -128,21 +128,46 @@ export class EntityColumns<T extends ObjectLiteral> {
 
   /**
    * `insert`, with some columns taken from the rows of other statements run in the same statement
-   * (`WITH a AS (…), b AS (…) INSERT … SELECT $n, …, a.x, b.id FROM a, b`): reads and writes that
-   * must go together, atomic without a transaction's BEGIN and COMMIT round trips. The sources'
+   * (`WITH a AS (…), b AS (…), inserted AS (INSERT … SELECT $n, …, a.x, b.id FROM a, b RETURNING …)
+   * SELECT <report>, inserted.… FROM <report.from> LEFT JOIN inserted ON true`): reads and writes
+   * that must go together, atomic without a transaction's BEGIN and COMMIT round trips. The sources'
    * parameters are $1…$n; `from` maps properties to expressions over the sources named in `rows`.
-   * No row is inserted, and null returned, when a source has no row. Only the `returning` columns
-   * come back: such a write is a request's last, and nothing reads the rest.
+   * No row is inserted when a source has no row; `report` (one row) then says why, from the
+   * sources (`inserted` is null when the first `returning` column, the key, is). Only the
+   * `returning` columns come back: such a write is a request's last.
    */
   async insertWith<K extends keyof T & string>(
     manager: EntityManager,
     values: Partial<T>,
-    source: { key: string; with: string; params: unknown[]; rows: string; from: Partial<Record<keyof T & string, string>> },
+    source: {
+      key: string;
+      with: string;
+      params: unknown[];
+      rows: string;
+      from: Partial<Record<keyof T & string, string>>;
+      /** Expressions selected before the inserted row's columns, over `from`, a source of exactly one row. */
+      report: { columns: readonly string[]; from: string };
+    },
     returning: PickedColumns<T, K>,
-  ): Promise<Pick<T, K> | null> {
-    // Which columns take a parameter or a source expression, as a bit mask in 32-bit words: the
-    // statement's cache key, cheaper than the joined column names (the text is built on a miss).
-    const params: unknown[] = [...source.params];
+  ): Promise<{ inserted: Pick<T, K> | null; report: unknown[] }> {
+    const statement = this.insertWithStatement(values, source, returning);
+    const [row] = await statement.statement.arrays([...source.params, ...statement.params], manager);
+    if (!row) throw new Error(`insertWith ${source.key}: the report's source gave no row`);
+    const reported = source.report.columns.length;
+    return { inserted: row[reported] === null ? null : returning.read(row, reported), report: row.slice(0, reported) };
+  }
+
+  /**
+   * The statement `insertWith` runs for these values, and its parameters after the sources' ones.
+   * Its cache key is which columns take a parameter or a source expression, as a bit mask in 32-bit
+   * words, cheaper than the joined column names (the text is built on a miss).
+   */
+  insertWithStatement<K extends keyof T & string>(
+    values: Partial<T>,
+    source: { key: string; with: string; params: unknown[]; rows: string; from: Partial<Record<keyof T & string, string>>; report: { columns: readonly string[]; from: string } },
+    returning: PickedColumns<T, K>,
+  ): { statement: PreparedStatement; params: unknown[] } {
+    const params: unknown[] = [];
     const { columns } = this.metadata;
     const mask: number[] = new Array<number>(Math.ceil(columns.length / 32)).fill(0);
     const taken = (i: number) => (mask[i >> 5] & (1 << (i & 31))) !== 0;
@@ -166,10 +191,13 @@ export class EntityColumns<T extends ObjectLiteral> {
         names.push(`"${column.databaseName}"`);
         expressions.push(source.from[column.propertyName as keyof T & string] ?? `$${++param}`);
       });
-      return `WITH ${source.with} INSERT INTO ${this.table} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} FROM ${source.rows} RETURNING ${returning.select('t')}`;
+      return (
+        `WITH ${source.with}, inserted AS (INSERT INTO ${this.table} AS t (${names.join(', ')}) ` +
+        `SELECT ${expressions.join(', ')} FROM ${source.rows} RETURNING ${returning.select('t')}) ` +
+        `SELECT ${source.report.columns.join(', ')}, ${returning.select('inserted')} FROM ${source.report.from} LEFT JOIN inserted ON true`
+      );
     });
-    const [row] = await statement.arrays(params, manager);
-    return row ? returning.read(row) : null;
+    return { statement, params };
   }
 
   /**

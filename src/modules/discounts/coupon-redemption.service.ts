@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ValidationError } from '../../common/errors/app-error';
-import { Cents } from '../../common/money';
+import { Cents, centsToDecimal, toCents } from '../../common/money';
 import { Clock, CLOCK } from '../../common/time';
-import { COUPON_REJECTION_MESSAGES, discountFor, rejectionOf } from './discount-calculator';
+import { COUPON_REJECTION_MESSAGES } from './coupon-rules';
+import { codeKey } from './discount-input';
 import { DiscountsRepository } from './discounts.repository';
 
 export interface CouponRequest {
@@ -23,8 +24,10 @@ export interface CouponReservation {
 }
 
 /**
- * Applying a coupon to an order (decisions §7). Both methods run inside the caller's transaction,
- * so a reserved use commits or rolls back with the order that holds it.
+ * Applying a coupon to an existing order (decisions §7): a cancelled order reused by `from_order`
+ * takes its use again. New orders take theirs in the statement that creates them
+ * (`OrdersRepository.insertCheckout`), under the same rules (coupon-rules.ts). Both methods run
+ * inside the caller's transaction, so a reserved use commits or rolls back with the order.
  */
 @Injectable()
 export class CouponRedemptionService {
@@ -35,23 +38,20 @@ export class CouponRedemptionService {
 
   /** Reserves one use of the coupon, or throws a 422 on `coupon_code` saying why it cannot apply. */
   async reserve(manager: EntityManager, request: CouponRequest): Promise<CouponReservation> {
-    const discount = await this.discounts.lockByCode(manager, request.storeId, request.code);
-    if (!discount) throw reject('unknown');
-    const rejection = rejectionOf(discount, request.productId, this.clock.now());
-    if (rejection) throw reject(rejection);
-    if (discount.singleUse && (await this.discounts.isHeldByEmail(manager, discount.id, request.customerEmail))) {
-      throw reject('used_by_customer');
-    }
-    if (!(await this.discounts.incrementUse(manager, discount.id))) throw reject('exhausted');
-    return { discountId: discount.id, code: discount.code, discountAmount: discountFor(discount, request.amount) };
+    const reserved = await this.discounts.reserveUse(manager, {
+      storeId: request.storeId,
+      codeKey: codeKey(request.code),
+      productId: request.productId,
+      amount: centsToDecimal(request.amount),
+      email: request.customerEmail.trim().toLowerCase(),
+      now: this.clock.now(),
+    });
+    if (reserved.rejection) throw ValidationError.field('coupon_code', COUPON_REJECTION_MESSAGES[reserved.rejection]);
+    return { discountId: reserved.id, code: reserved.code, discountAmount: toCents(reserved.discount) };
   }
 
   /** Returns the use an order held (its cancellation). */
   release(manager: EntityManager, discountId: number): Promise<void> {
     return this.discounts.releaseUse(manager, discountId);
   }
-}
-
-function reject(reason: keyof typeof COUPON_REJECTION_MESSAGES): ValidationError {
-  return ValidationError.field('coupon_code', COUPON_REJECTION_MESSAGES[reason]);
 }

@@ -7,6 +7,8 @@ import { inTransaction } from '../../database/transaction';
 import { Discount, DISCOUNT_CODE_UNIQUE_INDEX } from './discount.entity';
 import { MAX_INT4 } from '../../common/http/path-id';
 import { codeKey, isNumericId } from './discount-input';
+import { PreparedStatement } from '../../database/prepared-statements';
+import { couponDiscountSql, CouponRejection, couponRejectionSql, takeUseSql } from './coupon-rules';
 
 export const DUPLICATE_CODE_MESSAGE = 'A discount with this code already exists.';
 
@@ -15,7 +17,24 @@ export type DiscountRef = string;
 
 @Injectable()
 export class DiscountsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly statements: { lock: PreparedStatement; reserve: PreparedStatement };
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    const inputs = { productId: '$3::int', amount: '$4::numeric', email: '$5::text', now: '$6::timestamptz' };
+    this.statements = {
+      lock: new PreparedStatement(dataSource, 'SELECT id FROM discounts WHERE store_id = $1 AND code_key = $2 FOR UPDATE'),
+      // One row: the reason the rules refuse the coupon, or its id, code and discount with a use taken.
+      reserve: new PreparedStatement(
+        dataSource,
+        `WITH found AS (SELECT d.id, d.code, ${couponRejectionSql('d', inputs)} AS rejection, ${couponDiscountSql('d', inputs)}::text AS discount ` +
+          `FROM (SELECT 1) one LEFT JOIN discounts d ON d.store_id = $1 AND d.code_key = $2), ` +
+          `taken AS (${takeUseSql('found', 'found.id', 'found.rejection IS NULL')}) ` +
+          // Under the lock a use left on the snapshot is still there; 'exhausted' only if it is not.
+          `SELECT COALESCE(found.rejection, CASE WHEN taken.id IS NULL THEN 'exhausted' END), found.id, found.code, found.discount ` +
+          `FROM found LEFT JOIN taken ON true`,
+      ),
+    };
+  }
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -84,39 +103,20 @@ export class DiscountsRepository {
   }
 
   /**
-   * The store's coupon for `code` (any case), row-locked until the caller's transaction ends:
-   * concurrent redemptions of one coupon queue here, so `used_count` never passes `uses_limit`.
+   * Applies the coupon rules (coupon-rules.ts) and takes a use when they hold, inside the caller's
+   * transaction. The coupon's row is locked first, until that transaction ends: the rules are then
+   * read on a snapshot that holds every redemption of the coupon committed before, so two
+   * reservations racing (for the last use, or by one email on a single-use coupon) cannot both pass.
    */
-  lockByCode(manager: EntityManager, storeId: number, code: string): Promise<Discount | null> {
-    return manager
-      .createQueryBuilder(Discount, 'd')
-      .setLock('pessimistic_write')
-      .where('d.store_id = :storeId AND d.code_key = :codeKey', { storeId, codeKey: codeKey(code) })
-      .getOne();
-  }
-
-  /** Whether this email already holds a pending or approved order with the coupon. */
-  async isHeldByEmail(manager: EntityManager, discountId: number, email: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM orders o JOIN customers c ON c.id = o.customer_id
-        WHERE o.discount_id = $1 AND c.email = $2 AND o.status IN ('pending', 'approved') LIMIT 1`,
-      [discountId, email.trim().toLowerCase()],
-    );
-    return rows.length > 0;
-  }
-
-  /**
-   * Takes one use if one is left. The condition repeats the check made under the row lock, so
-   * even a caller that skipped the lock cannot oversell; false when no use was taken.
-   */
-  async incrementUse(manager: EntityManager, id: number): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(Discount)
-      .set({ usedCount: () => 'used_count + 1' })
-      .where('id = :id AND (uses_limit IS NULL OR used_count < uses_limit)', { id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  async reserveUse(
+    manager: EntityManager,
+    request: { storeId: number; codeKey: string; productId: number; amount: string; email: string; now: Date },
+  ): Promise<{ rejection: CouponRejection } | { rejection: null; id: number; code: string; discount: string }> {
+    const params = [request.storeId, request.codeKey];
+    await this.statements.lock.rows(params, manager);
+    const [row] = await this.statements.reserve.arrays([...params, request.productId, request.amount, request.email, request.now], manager);
+    const [rejection, id, code, discount] = row as [CouponRejection | null, number, string, string];
+    return rejection ? { rejection } : { rejection: null, id, code, discount };
   }
 
   /** Gives a reserved use back; never below zero. */

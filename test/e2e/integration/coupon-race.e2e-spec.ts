@@ -76,4 +76,49 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
     expect(await api.getDiscount('TWO')).toMatchObject({ used_count: 1, available_uses: 1 });
     expect(await api.getOrder(first.body.order_number)).toMatchObject({ amount: 40, discount_amount: 40, coupon_code: 'TWO' });
   });
+
+  it('200 concurrent orders for 100 uses: exactly 100 created, used_count 100, the rest 422', async () => {
+    const product = await api.product({ name: 'Flash sale', price: 50 });
+    const discount = await api.discount({ code: 'FLASH100', type: 'percent', value: 10, uses_limit: 100 });
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        t.http.post('/v1/orders').set(seller.auth).send({ amount: 50, product_pid: product.pid, coupon_code: 'FLASH100', customer: customerBody(`flash${i}@example.com`) }),
+      ),
+    );
+    const created = responses.filter((r) => r.status === 201);
+    expect(created).toHaveLength(100);
+    for (const res of responses.filter((r) => r.status !== 201)) {
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual({ coupon_code: ['Coupon has no uses left.'] });
+    }
+    expect(await api.getDiscount('FLASH100')).toMatchObject({ uses_limit: 100, used_count: 100, available_uses: 0 });
+    const [{ orders, discounted }] = await t.dataSource.query(
+      `SELECT count(*)::int AS orders, sum(discount_amount)::text AS discounted FROM orders WHERE discount_id = $1`,
+      [discount.id],
+    );
+    expect(orders).toBe(100);
+    expect(discounted).toBe('500.00');
+  });
+
+  it('20 concurrent orders by one email on a single-use coupon: one is created, 19 are refused as used by the customer', async () => {
+    const product = await api.product({ name: 'Once', price: 30 });
+    await api.discount({ code: 'ONCE', type: 'fixed', value: 5, single_use: true });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.http.post('/v1/orders').set(seller.auth).send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('Eager@Example.com') }),
+      ),
+    );
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const res of responses.filter((r) => r.status !== 201)) {
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual({ coupon_code: ['Coupon has already been used by this customer.'] });
+    }
+    expect(await api.getDiscount('ONCE')).toMatchObject({ used_count: 1 });
+    // Another email still gets it, and the first one does again once its order is cancelled.
+    await t.http.post('/v1/orders').set(seller.auth).send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('other@example.com') }).expect(201);
+    const first = responses.find((r) => r.status === 201)!;
+    expect(await checkoutOf(t.http, first.body).cancel()).toBe('cancelled');
+    await t.http.post('/v1/orders').set(seller.auth).send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('eager@example.com') }).expect(201);
+    expect(await api.getDiscount('ONCE')).toMatchObject({ used_count: 2 });
+  });
 });

@@ -55,7 +55,8 @@ export class CustomersRepository {
 
   /**
    * The upsert as a source of a statement that also writes the customer's order (it returns the
-   * customer's `id`), run only when `when`, an earlier source of that statement, has a row.
+   * customer's `id`), run once for each row of `when`, a FROM list over earlier sources of that
+   * statement (with its WHERE, if any): at most one.
    */
   upsertSource(details: CustomerDetails, when: string): { key: string; text: string; params: unknown[] } {
     return {
@@ -87,6 +88,11 @@ export class CustomersRepository {
   }
 }
 
+/** An email as customers are keyed by it (one customer per store and email, any case). */
+export function normalizedEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 function upsertParams(details: CustomerDetails): unknown[] {
-  return [details.storeId, details.email.trim().toLowerCase(), details.name, details.mobileNumber, details.paymentNumber];
+  return [details.storeId, normalizedEmail(details.email), details.name, details.mobileNumber, details.paymentNumber];
 }

@@ -11,6 +11,9 @@ export interface OrderTracking {
   utm_term: string | null;
 }
 
+/** Named so a violation can be told from others: the customer already holds the single-use coupon. */
+export const ORDER_SINGLE_USE_COUPON_INDEX = 'UQ_orders_single_use_coupon';
+
 const money = { type: 'numeric', precision: 12, scale: 2, transformer: centsColumn } as const;
 
 /**
@@ -26,6 +29,13 @@ const money = { type: 'numeric', precision: 12, scale: 2, transformer: centsColu
 @Index(['customerId', 'createdAt', 'id'])
 @Index(['customerId', 'status', 'createdAt', 'id'])
 @Index(['planId', 'storeId', 'createdAt', 'id'], { where: `"status" IN ('approved', 'refunded')` })
+// Decisions §7, single use: one pending or approved order per customer (store + email) and coupon.
+// The statement that creates an order checks it, but cannot see an order committed by a racing
+// statement after its own snapshot; this index refuses the second of two such orders.
+@Index(ORDER_SINGLE_USE_COUPON_INDEX, ['discountId', 'customerId'], {
+  unique: true,
+  where: `"coupon_single_use" AND "status" IN ('pending', 'approved')`,
+})
 export class Order extends Timestamped {
   @PrimaryGeneratedColumn()
   id: number;
@@ -73,6 +83,10 @@ export class Order extends Timestamped {
 
   @Column({ type: 'varchar', nullable: true })
   couponCode: string | null;
+
+  /** Whether the coupon was single use when the order took it (see ORDER_SINGLE_USE_COUPON_INDEX). */
+  @Column({ default: false })
+  couponSingleUse: boolean;
 
   @Column({ type: 'int', nullable: true })
   affiliateId: number | null;

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } from 'typeorm';
+import { Cents, centsToDecimal } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, offsets, PickedColumns } from '../../../database/raw-rows';
+import { Affiliate } from '../../affiliates/affiliate.entity';
 import { Plan } from '../../catalog/plans/plan.entity';
+import { couponDiscountSql, CouponRejection, couponRejectionSql, takeUseSql } from '../../discounts/coupon-rules';
+import { Discount } from '../../discounts/discount.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Customer } from '../customers/customer.entity';
 import { Store } from '../../identity/sellers/store.entity';
@@ -12,7 +16,24 @@ import { Subscription } from '../subscriptions/subscription.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
 import { ORDER_SUMMARY_COLUMNS, ORDER_VIEW_COLUMNS, OrderSummaryFields, OrderView } from './order.mapper';
 import type { OrderStatus } from './order-status';
-import { Order } from './order.entity';
+import { Order, ORDER_SINGLE_USE_COUPON_INDEX } from './order.entity';
+
+/** The order-creation rule a checkout broke, besides the coupon's (see `insertCheckout`). */
+export type CheckoutRejection = 'product_not_found' | 'plan_not_found' | 'plan_of_other_product' | 'plan_required' | 'affiliate_not_found';
+
+export interface CheckoutRequest {
+  storeId: number;
+  productPid: string;
+  /** The plan's public `plan_id`. */
+  planId: string | null;
+  affiliateId: number | null;
+  coupon: { codeKey: string; amount: Cents; email: string; now: Date } | null;
+}
+
+export type CheckoutOutcome =
+  | { order: Pick<Order, 'id' | 'orderNumber'>; rejection?: undefined; couponRejection?: undefined }
+  | { order?: undefined; rejection: CheckoutRejection; couponRejection?: undefined }
+  | { order?: undefined; rejection?: undefined; couponRejection: CouponRejection };
 
 export interface OrderFilters {
   status?: OrderStatus;
@@ -32,6 +53,8 @@ export class OrdersRepository {
     subscriptions: EntityColumns<Subscription>;
     stores: EntityColumns<Store>;
     bumps: EntityColumns<OrderBumpItem>;
+    affiliates: EntityColumns<Affiliate>;
+    discounts: EntityColumns<Discount>;
   };
   /** What `GET /v1/orders/{id}` shows of each row (ORDER_VIEW_COLUMNS), in select-list order. */
   private readonly shown: {
@@ -66,6 +89,8 @@ export class OrdersRepository {
       subscriptions: new EntityColumns(dataSource, Subscription),
       stores: new EntityColumns(dataSource, Store),
       bumps: new EntityColumns(dataSource, OrderBumpItem),
+      affiliates: new EntityColumns(dataSource, Affiliate),
+      discounts: new EntityColumns(dataSource, Discount),
     });
     // The bumps come back as JSON with the column names as keys; price as text, so cents stay exact.
     const bumpsJson =
@@ -138,41 +163,99 @@ export class OrdersRepository {
   }
 
   /**
-   * A checkout with nothing to check between its reads and writes (no coupon, no affiliate), in one
-   * statement: the store's product by pid with the store's currency, its plan by plan_id when one
-   * is given, the customer (`customer`: a data-modifying statement over the `ordered` source,
-   * returning the customer's `id`) and the order, which commit together without a transaction
-   * block. Null, having written nothing, when the product is missing, is recurring and no plan is
-   * given, or the plan is missing or another product's: the caller's checks say which.
+   * A new checkout session in one statement, with the order-creation rules (spec §4.1, decisions §7)
+   * written once, in it: the store's product by pid with the store's currency, its plan by plan_id
+   * when one is given, the affiliate when one is given, the coupon when one is given (its rules from
+   * `coupon-rules.ts`), then — only when every rule holds — the coupon's use, the customer
+   * (`customer`: a data-modifying statement run for the rows of its `from`, returning the
+   * customer's `id`) and the order, which commit together without a transaction block. Otherwise
+   * nothing is written and the outcome names the first rule broken, in the order listed.
+   *
+   * The coupon's row is locked only from its UPDATE to this statement's commit: redemptions of one
+   * coupon queue for that span alone, not for a transaction's round trips.
    */
   async insertCheckout(
-    storeId: number,
-    ordered: { productPid: string; planId: string | null },
-    customer: (when: string) => { key: string; text: string; params: unknown[] },
-    values: Omit<Partial<Order>, 'customerId' | 'productId' | 'planId' | 'currency'>,
-  ): Promise<Pick<Order, 'id' | 'orderNumber'> | null> {
-    const upsert = customer('ordered');
-    const at = upsert.params.length;
-    const withPlan = ordered.planId !== null;
-    const { products, plans, stores } = this.related;
-    const product =
-      `SELECT p.id AS product_id, ${withPlan ? 'pl.id' : 'NULL::int'} AS plan_id, s.currency ` +
-      `FROM ${products.table} p JOIN ${stores.table} s ON s.id = p.store_id ` +
-      (withPlan ? `JOIN ${plans.table} pl ON pl.store_id = p.store_id AND pl.product_id = p.id AND pl.plan_id = $${at + 3} ` : '') +
-      // Without a plan, only a one-time product (spec: plan_id is required for recurring ones).
-      `WHERE p.store_id = $${at + 1} AND p.pid = $${at + 2}${withPlan ? '' : ` AND p.type <> 'recurring'`}`;
-    return this.columns.insertWith(
-      this.dataSource.manager,
-      values,
-      {
-        key: `checkout:${upsert.key}:${withPlan ? 'plan' : 'one-time'}`,
-        with: `ordered AS (${product}), customer AS (${upsert.text})`,
-        params: [...upsert.params, storeId, ordered.productPid, ...(withPlan ? [ordered.planId] : [])],
-        rows: 'ordered, customer',
-        from: { productId: 'ordered.product_id', planId: 'ordered.plan_id', currency: 'ordered.currency', customerId: 'customer.id' },
-      },
-      this.created,
-    );
+    request: CheckoutRequest,
+    customer: (from: string) => { key: string; text: string; params: unknown[] },
+    values: Omit<Partial<Order>, 'customerId' | 'productId' | 'planId' | 'currency' | 'discountId' | 'couponCode' | 'couponSingleUse'>,
+  ): Promise<CheckoutOutcome> {
+    const { coupon } = request;
+    const withPlan = request.planId !== null;
+    const withAffiliate = request.affiliateId !== null;
+    const allowed = 'ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL';
+    // With a coupon the customer is written only once its use is taken: `coupon` has a row then.
+    const upsert = customer(coupon ? 'ordered, coupon' : `ordered WHERE ${allowed}`);
+    const params: unknown[] = [...upsert.params];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const { products, plans, stores, affiliates, discounts } = this.related;
+
+    const store = param(request.storeId);
+    const pid = param(request.productPid);
+    const plan = withPlan ? param(request.planId) : '';
+    const affiliate = withAffiliate ? param(request.affiliateId) : '';
+    const rules = [`WHEN p.id IS NULL THEN 'product_not_found'`];
+    if (withPlan) rules.push(`WHEN pl.id IS NULL THEN 'plan_not_found'`, `WHEN pl.product_id <> p.id THEN 'plan_of_other_product'`);
+    // spec §4.1: plan_id is required for recurring products.
+    else rules.push(`WHEN p.type = 'recurring' THEN 'plan_required'`);
+    if (withAffiliate) rules.push(`WHEN NOT EXISTS (SELECT 1 FROM ${affiliates.table} a WHERE a.store_id = s.id AND a.id = ${affiliate}) THEN 'affiliate_not_found'`);
+
+    const columns = [`p.id AS product_id`, `${withPlan ? 'pl.id' : 'NULL::int'} AS plan_id`, `s.currency`, `CASE ${rules.join(' ')} END AS order_rejection`];
+    let joins = `LEFT JOIN ${products.table} p ON p.store_id = s.id AND p.pid = ${pid} `;
+    if (withPlan) joins += `LEFT JOIN ${plans.table} pl ON pl.store_id = s.id AND pl.plan_id = ${plan} `;
+    const from: Partial<Record<keyof Order & string, string>> = {
+      productId: 'ordered.product_id',
+      planId: 'ordered.plan_id',
+      currency: 'ordered.currency',
+      customerId: 'customer.id',
+    };
+    let writes = '';
+    const rows = 'ordered, customer';
+    if (coupon) {
+      const inputs = { productId: 'p.id', amount: `${param(centsToDecimal(coupon.amount))}::numeric`, email: `${param(coupon.email)}::text`, now: `${param(coupon.now)}::timestamptz` };
+      joins += `LEFT JOIN ${discounts.table} d ON d.store_id = s.id AND d.code_key = ${param(coupon.codeKey)} `;
+      columns.push(
+        `${couponRejectionSql('d', inputs)} AS coupon_rejection`,
+        `d.id AS discount_id`,
+        `d.code AS coupon_code`,
+        `d.single_use AS coupon_single_use`,
+        `${couponDiscountSql('d', inputs)} AS discount_amount`,
+      );
+      writes = `, coupon AS (${takeUseSql('ordered', 'ordered.discount_id', allowed)})`;
+      Object.assign(from, {
+        discountId: 'ordered.discount_id',
+        couponCode: 'ordered.coupon_code',
+        couponSingleUse: 'ordered.coupon_single_use',
+        discountAmount: 'ordered.discount_amount',
+        amount: `${inputs.amount} - ordered.discount_amount`,
+      });
+    } else {
+      columns.push('NULL::text AS coupon_rejection');
+    }
+    const ordered = `SELECT ${columns.join(', ')} FROM ${stores.table} s ${joins}WHERE s.id = ${store}`;
+    try {
+      const { inserted, report } = await this.columns.insertWith(
+        this.dataSource.manager,
+        values,
+        {
+          key: `checkout:${upsert.key}:${withPlan ? 'plan' : 'one-time'}:${withAffiliate ? 'affiliate' : ''}:${coupon ? 'coupon' : ''}`,
+          with: `ordered AS (${ordered})${writes}, customer AS (${upsert.text})`,
+          params,
+          rows,
+          from,
+          report: { columns: ['ordered.order_rejection', 'ordered.coupon_rejection'], from: 'ordered' },
+        },
+        this.created,
+      );
+      if (inserted) return { order: inserted };
+      const [rejection, couponRejection] = report as [CheckoutRejection | null, CouponRejection | null];
+      if (rejection) return { rejection };
+      // Every rule held on this statement's snapshot, but the UPDATE found the last use taken by an
+      // order committed since: the coupon is exhausted.
+      return { couponRejection: couponRejection ?? 'exhausted' };
+    } catch (error) {
+      if (isUniqueViolation(error, ORDER_SINGLE_USE_COUPON_INDEX)) return { couponRejection: 'used_by_customer' };
+      throw error;
+    }
   }
 
   /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */
@@ -334,4 +417,10 @@ export class OrdersRepository {
       items.map((item) => manager.create(OrderBumpItem, { ...item, orderId })),
     );
   }
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driverError = error.driverError as { code?: string; constraint?: string };
+  return driverError.code === '23505' && driverError.constraint === constraint;
 }

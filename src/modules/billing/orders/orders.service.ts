@@ -7,17 +7,18 @@ import { toCents } from '../../../common/money';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { AffiliatesService } from '../../affiliates/affiliates.service';
-import { CouponRedemptionService, CouponReservation } from '../../discounts/coupon-redemption.service';
+import { Clock, CLOCK } from '../../../common/time';
+import { COUPON_REJECTION_MESSAGES } from '../../discounts/coupon-rules';
+import { codeKey } from '../../discounts/discount-input';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
-import { CustomerDetails, CustomersRepository } from '../customers/customers.repository';
+import { CustomerDetails, CustomersRepository, normalizedEmail } from '../customers/customers.repository';
 import { UTM_KEYS } from '../events/order-event-payload';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderView } from './order.mapper';
 import { Order, OrderTracking } from './order.entity';
 import { OrderTransitionsService } from './order-transitions.service';
-import { OrderFilters, OrdersRepository } from './orders.repository';
+import { CheckoutRejection, OrderFilters, OrdersRepository } from './orders.repository';
 
 export interface CheckoutSession {
   order: Pick<Order, 'id' | 'orderNumber'>;
@@ -32,6 +33,15 @@ export const newPayToken = (): string => randomBase62(32);
 
 const newOrderNumber = (): string => `ORD-${randomBase62(12)}`;
 
+/** Why a checkout is refused, by the rule `OrdersRepository.insertCheckout` reports broken (spec §4.1, decisions §7). */
+const CHECKOUT_REJECTIONS: Record<CheckoutRejection, () => Error> = {
+  product_not_found: () => new NotFoundError('Product not found.'),
+  plan_not_found: () => new NotFoundError('Plan not found.'),
+  plan_of_other_product: () => ValidationError.field('plan_id', 'The plan does not belong to this product.'),
+  plan_required: () => ValidationError.field('plan_id', 'plan_id is required for recurring products.'),
+  affiliate_not_found: () => ValidationError.field('affiliate_id', 'Affiliate not found.'),
+};
+
 /** Orders as the seller's API sees them: checkout sessions, reads and refunds. */
 @Injectable()
 export class OrdersService {
@@ -42,8 +52,7 @@ export class OrdersService {
     private readonly customers: CustomersRepository,
     private readonly subscriptions: SubscriptionsService,
     private readonly transitions: OrderTransitionsService,
-    private readonly affiliates: AffiliatesService,
-    private readonly coupons: CouponRedemptionService,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -61,69 +70,37 @@ export class OrdersService {
       mobileNumber: input.customer.mobile_number,
       paymentNumber: input.customer.payment_number ?? null,
     };
-    const orderValues = (coupon: CouponReservation | null): Omit<Partial<Order>, 'customerId' | 'productId' | 'planId' | 'currency'> => {
-      const discountAmount = coupon?.discountAmount ?? 0;
-      return {
-        storeId,
-        orderNumber: newOrderNumber(),
-        payTokenHash: sha256Hex(payToken),
-        status: 'pending',
-        originalAmount,
-        discountAmount,
-        amount: originalAmount - discountAmount,
-        discountId: coupon?.discountId ?? null,
-        couponCode: coupon?.code ?? null,
-        affiliateId: input.affiliate_id ?? null,
-        returnUrl: input.return_url ?? null,
-        cancelUrl: input.cancel_url ?? null,
-        tracking: pickTracking(input.tracking),
-      };
+    // What the order takes from the request; the product, plan, currency, customer and the coupon's
+    // share come from the statement's own reads (OrdersRepository.insertCheckout).
+    const values = {
+      storeId,
+      orderNumber: newOrderNumber(),
+      payTokenHash: sha256Hex(payToken),
+      status: 'pending' as const,
+      originalAmount,
+      discountAmount: 0,
+      amount: originalAmount,
+      affiliateId: input.affiliate_id ?? null,
+      returnUrl: input.return_url ?? null,
+      cancelUrl: input.cancel_url ?? null,
+      tracking: pickTracking(input.tracking),
     };
-
-    // The common checkout, with no coupon to redeem and no affiliate to check in between, is one
-    // statement: product (and plan) lookup, customer upsert and order insert, atomic on its own
-    // (no BEGIN and COMMIT round trips). It writes nothing when the product or plan does not
-    // fit, and the checks below then give the reason.
-    if (input.affiliate_id == null && !input.coupon_code) {
-      const order = await this.orders.insertCheckout(
+    const outcome = await this.orders.insertCheckout(
+      {
         storeId,
-        { productPid: input.product_pid, planId: input.plan_id ?? null },
-        (when) => this.customers.upsertSource(customerDetails, when),
-        orderValues(null),
-      );
-      if (order) return session(order);
-    }
-
-    const found = await this.catalog.findProductForOrder(storeId, input.product_pid);
-    if (!found) throw new NotFoundError('Product not found.');
-    const { product, currency } = found;
-    let planId: number | null = null;
-    if (input.plan_id) {
-      const plan = await this.catalog.findPlanByPublicId(storeId, input.plan_id);
-      if (!plan) throw new NotFoundError('Plan not found.');
-      if (plan.productId !== product.id) throw ValidationError.field('plan_id', 'The plan does not belong to this product.');
-      planId = plan.id;
-    } else if (product.type === 'recurring') {
-      throw ValidationError.field('plan_id', 'plan_id is required for recurring products.');
-    }
-
-    // Customer, coupon use, affiliate check and order commit together or not at all.
-    const order = await this.dataSource.transaction(async (manager) => {
-      const customer = await this.customers.upsert(manager, customerDetails);
-      if (input.affiliate_id != null) await this.affiliates.findForOrder(storeId, input.affiliate_id, manager);
-      const coupon = input.coupon_code
-        ? await this.coupons.reserve(manager, {
-            storeId,
-            code: input.coupon_code,
-            productId: product.id,
-            amount: originalAmount,
-            customerEmail: customer.email,
-          })
-        : null;
-      // Object.assign, not `{ ...orderValues(coupon), … }`: see toOrderDto on spreads in hot literals.
-      return this.orders.insert(manager, Object.assign(orderValues(coupon), { productId: product.id, planId, currency, customerId: customer.id }));
-    });
-    return session(order);
+        productPid: input.product_pid,
+        planId: input.plan_id ?? null,
+        affiliateId: input.affiliate_id ?? null,
+        coupon: input.coupon_code
+          ? { codeKey: codeKey(input.coupon_code), amount: originalAmount, email: normalizedEmail(customerDetails.email), now: this.clock.now() }
+          : null,
+      },
+      (from) => this.customers.upsertSource(customerDetails, from),
+      values,
+    );
+    if (outcome.order) return session(outcome.order);
+    if (outcome.rejection) throw CHECKOUT_REJECTIONS[outcome.rejection]();
+    throw ValidationError.field('coupon_code', COUPON_REJECTION_MESSAGES[outcome.couponRejection]);
   }
 
   /**

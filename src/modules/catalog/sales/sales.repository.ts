@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Cents, toCents } from '../../../common/money';
+import { Cents } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
+import { EntityColumns, offsets, PickedColumns } from '../../../database/raw-rows';
+import { Customer } from '../../billing/customers/customer.entity';
+import { Order } from '../../billing/orders/order.entity';
+import { Plan } from '../plans/plan.entity';
 import type { OrderStatus } from '../../billing/orders/order-status';
 import { CatalogRef } from '../catalog-refs';
 
@@ -31,22 +35,17 @@ export interface SubscribedPlan {
   productPid: string;
 }
 
-/** A row of the subscribers statement, in select-list order (the sale's values null when there is none). */
-type SubscribersRow = [
-  planId: number,
-  publicId: string,
-  name: string,
-  productPid: string,
-  orderNumber: string,
-  amount: string,
-  currency: string,
-  status: OrderStatus,
-  createdAt: Date,
-  updatedAt: Date,
-  customerName: string,
-  customerEmail: string,
-  customerMobileNumber: string,
-];
+/**
+ * What a plan's subscriber list shows of each row, in select-list order: the plan, then per sale
+ * the order and its customer (null when the page is empty). Read by position through
+ * `PickedColumns`, so the statement and its reader come from the same lists and the entities'
+ * column types and transformers (money as cents).
+ */
+export const SUBSCRIBER_COLUMNS = {
+  plan: ['id', 'planId', 'name'],
+  order: ['orderNumber', 'amount', 'currency', 'status', 'createdAt', 'updatedAt'],
+  customer: ['name', 'email', 'mobileNumber'],
+} as const satisfies { plan: ReadonlyArray<keyof Plan>; order: ReadonlyArray<keyof Order>; customer: ReadonlyArray<keyof Customer> };
 
 /**
  * Read-only view of billing's orders and customers, for the catalog's questions ("does this product
@@ -55,29 +54,35 @@ type SubscribersRow = [
 @Injectable()
 export class SalesRepository {
   private readonly subscribers: { byId: PreparedStatement; byPublicId: PreparedStatement; count: PreparedStatement };
+  private readonly shown: {
+    plan: PickedColumns<Plan, (typeof SUBSCRIBER_COLUMNS.plan)[number]>;
+    order: PickedColumns<Order, (typeof SUBSCRIBER_COLUMNS.order)[number]>;
+    customer: PickedColumns<Customer, (typeof SUBSCRIBER_COLUMNS.customer)[number]>;
+  };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    const tables = { plans: new EntityColumns(dataSource, Plan), orders: new EntityColumns(dataSource, Order), customers: new EntityColumns(dataSource, Customer) };
+    const shown = (this.shown = {
+      plan: tables.plans.pick(...SUBSCRIBER_COLUMNS.plan),
+      order: tables.orders.pick(...SUBSCRIBER_COLUMNS.order),
+      customer: tables.customers.pick(...SUBSCRIBER_COLUMNS.customer),
+    });
     // The store's plan (by id or plan_id), its product's pid, and one page of its sales: one row
     // per sale, or one with nulls after the plan's columns when the page is empty; no row when the
-    // store has no such plan. Product pids are unique per store; '' if the product is gone.
+    // store has no such plan. Product pids are unique per store; '' if the product is gone. The
+    // sale's order and customer columns are distinct names, so the lateral row exposes both.
     const page = (planMatch: string) =>
       new PreparedStatement(
         dataSource,
-        `SELECT pl.id, pl.plan_id, pl.name, COALESCE(p.pid, ''),
-                s.order_number, s.amount, s.currency, s.status, s.created_at, s.updated_at,
-                s.customer_name, s.customer_email, s.customer_mobile_number
-           FROM plans pl
-           LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id
-           LEFT JOIN LATERAL (
-             SELECT o.order_number, o.amount, o.currency, o.status, o.created_at, o.updated_at,
-                    c.name AS customer_name, c.email AS customer_email, c.mobile_number AS customer_mobile_number
-               FROM orders o
-               JOIN customers c ON c.id = o.customer_id
-              WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.${IS_SALE}
-              ORDER BY o.created_at DESC, o.id DESC
-              LIMIT $3 OFFSET $4
-           ) s ON true
-          WHERE pl.store_id = $1 AND ${planMatch}`,
+        `SELECT ${shown.plan.select('pl')}, COALESCE(p.pid, ''), ${shown.order.select('s')}, ${shown.customer.select('s')} ` +
+          `FROM ${tables.plans.table} pl ` +
+          `LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id ` +
+          `LEFT JOIN LATERAL (` +
+          `SELECT ${shown.order.select('o')}, ${shown.customer.select('c')} FROM ${tables.orders.table} o ` +
+          `JOIN ${tables.customers.table} c ON c.id = o.customer_id ` +
+          `WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.${IS_SALE} ` +
+          `ORDER BY o.created_at DESC, o.id DESC LIMIT $3 OFFSET $4) s ON true ` +
+          `WHERE pl.store_id = $1 AND ${planMatch}`,
       );
     this.subscribers = {
       byId: page('pl.id = $2'),
@@ -129,21 +134,26 @@ export class SalesRepository {
     page: PageRequest,
   ): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number } | null> {
     const statement = 'id' in ref ? this.subscribers.byId : this.subscribers.byPublicId;
-    const found = (await statement.arrays([storeId, 'id' in ref ? ref.id : ref.publicId, page.perPage, page.offset])) as SubscribersRow[];
+    const found = await statement.arrays([storeId, 'id' in ref ? ref.id : ref.publicId, page.perPage, page.offset]);
     if (!found.length) return null;
-    const [planId, publicId, name, productPid, firstSale] = found[0];
-    const sales = firstSale === null ? [] : found;
-    const rows = sales.map(([, , , , orderNumber, amount, currency, status, createdAt, updatedAt, customerName, email, mobileNumber]) => ({
-      orderNumber,
-      amount: toCents(amount),
-      currency: currency.trim(),
-      status,
-      customer: { name: customerName, email, mobileNumber },
-      createdAt,
-      updatedAt,
-    }));
-    const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, planId));
-    return { view: { plan: { id: planId, planId: publicId, name }, productPid }, rows, total };
+    const { plan, order, customer } = this.shown;
+    const at = offsets(plan, { length: 1 }, order, customer);
+    const sales = found[0][at[2]] === null ? [] : found;
+    const rows = sales.map((row): SubscriberRow => {
+      const sale = order.read(row, at[2]);
+      return {
+        orderNumber: sale.orderNumber,
+        amount: sale.amount,
+        currency: sale.currency,
+        status: sale.status,
+        customer: customer.read(row, at[3]),
+        createdAt: sale.createdAt,
+        updatedAt: sale.updatedAt,
+      };
+    });
+    const shownPlan = plan.read(found[0], at[0]);
+    const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, shownPlan.id));
+    return { view: { plan: shownPlan, productPid: found[0][at[1]] as string }, rows, total };
   }
 
   private async countSales(storeId: number, planId: number): Promise<number> {

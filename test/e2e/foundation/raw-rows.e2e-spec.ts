@@ -1,0 +1,123 @@
+import { DataSource } from 'typeorm';
+import { PreparedStatement } from '../../../src/database/prepared-statements';
+import { EntityColumns } from '../../../src/database/raw-rows';
+import { Order } from '../../../src/modules/billing/orders/order.entity';
+import { ORDER_VIEW_COLUMNS } from '../../../src/modules/billing/orders/order.mapper';
+import { customerBody, sellerApi } from '../../factories/api';
+import { createSeller } from '../../utils/auth';
+import { createTestApp, TestApp } from '../../utils/test-app';
+
+/**
+ * The raw row layer (database/raw-rows.ts) on PostgreSQL: its rows are TypeORM's rows, whatever
+ * columns the entities have now (a column added, or renamed, in an entity or in the table breaks
+ * one of these); saves write only what changed; one prepared statement per distinct SQL text.
+ */
+describe('raw rows', () => {
+  let t: TestApp;
+  let orderId: number;
+  let columns: EntityColumns<Order>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const seller = await createSeller(t);
+    const api = sellerApi(t.http, seller.auth);
+    const product = await api.product({ name: 'Ebook', price: 100 });
+    await api.discount({ code: 'TEN', type: 'percent', value: 10 });
+    const created = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send({ amount: 100, product_pid: product.pid, coupon_code: 'TEN', customer: customerBody('ana@example.com'), tracking: { utm_source: 'x' } })
+      .expect(201);
+    orderId = (await t.dataSource.manager.findOneByOrFail(Order, { orderNumber: created.body.order_number })).id;
+    columns = new EntityColumns(t.dataSource, Order);
+  });
+  afterAll(() => t.close());
+
+  /** Every column of the table, as PostgreSQL has it. */
+  async function tableColumns(dataSource: DataSource, table: string): Promise<string[]> {
+    const rows: { column_name: string }[] = await dataSource.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY column_name`,
+      [table],
+    );
+    return rows.map((r) => r.column_name);
+  }
+
+  it('names exactly the columns of the table: an entity and its table cannot drift apart unseen', async () => {
+    for (const entity of t.dataSource.entityMetadatas) {
+      const fromEntity = entity.columns.map((c) => c.databaseName).sort();
+      expect({ table: entity.tableName, columns: await tableColumns(t.dataSource, entity.tableName) }).toEqual({ table: entity.tableName, columns: fromEntity });
+    }
+  });
+
+  it('hydrates every column as TypeORM does (types, transformers, json, timestamps)', async () => {
+    const [row] = await new PreparedStatement(t.dataSource, `SELECT ${columns.select('o')} FROM ${columns.table} o WHERE o.id = $1`).rows([orderId]);
+    const ours = columns.hydrate(row, 'o_');
+    const theirs = await t.dataSource.manager.findOneByOrFail(Order, { id: orderId });
+    expect(ours).toEqual(theirs);
+    expect(ours).toBeInstanceOf(Order);
+    expect(Object.keys(ours).sort()).toEqual(t.dataSource.getMetadata(Order).columns.map((c) => c.propertyName).sort());
+  });
+
+  it('reads the picked columns of the order view by position as TypeORM does', async () => {
+    const picked = columns.pick(...ORDER_VIEW_COLUMNS.order);
+    const statement = new PreparedStatement(t.dataSource, `SELECT json_build_array(${picked.jsonValues('o')}) FROM ${columns.table} o WHERE o.id = $1`);
+    const [[values]] = await statement.arrays([orderId]);
+    const theirs = await t.dataSource.manager.findOneByOrFail(Order, { id: orderId });
+    const expected = Object.fromEntries(ORDER_VIEW_COLUMNS.order.map((p) => [p, theirs[p]]));
+    expect(picked.read(values as unknown[])).toEqual(expected);
+    expect(picked.length).toBe(ORDER_VIEW_COLUMNS.order.length);
+    expect(() => columns.pick('noSuchColumn' as keyof Order & string)).toThrow('Order has no column noSuchColumn');
+  });
+
+  describe('dirty tracking (saveChanges)', () => {
+    const version = async () => ((await t.dataSource.query('SELECT xmin::text AS v FROM orders WHERE id = $1', [orderId])) as { v: string }[])[0].v;
+    const load = () =>
+      t.dataSource.transaction(async (manager) => {
+        const rows = await new PreparedStatement(t.dataSource, `SELECT ${columns.select('o', '')} FROM ${columns.table} o WHERE o.id = $1`).rows([orderId], manager);
+        return columns.hydrateTracked(rows[0]);
+      });
+
+    it('writes nothing when nothing changed, even with equal values in new objects (dates, json)', async () => {
+      const order = await load();
+      const before = await version();
+      order.createdAt = new Date(order.createdAt.getTime());
+      order.tracking = { ...order.tracking };
+      await t.dataSource.transaction((manager) => columns.saveChanges(manager, order));
+      expect(await version()).toBe(before);
+    });
+
+    it('writes only the changed columns: a column changed meanwhile by someone else is kept', async () => {
+      const order = await load();
+      await t.dataSource.query(`UPDATE orders SET return_url = 'https://elsewhere.example/' WHERE id = $1`, [orderId]);
+      order.paymentNumber = '841234567';
+      order.tracking = { utm_source: 'y' };
+      const updatedAt = order.updatedAt;
+      await t.dataSource.transaction((manager) => columns.saveChanges(manager, order));
+      const stored = await t.dataSource.manager.findOneByOrFail(Order, { id: orderId });
+      expect(stored).toMatchObject({ paymentNumber: '841234567', tracking: { utm_source: 'y' }, returnUrl: 'https://elsewhere.example/' });
+      expect(order.updatedAt.getTime()).toBe(stored.updatedAt.getTime());
+      expect(stored.updatedAt.getTime()).toBeGreaterThanOrEqual(updatedAt.getTime());
+      // Saved again unchanged: the remembered values are the saved ones.
+      const before = await version();
+      await t.dataSource.transaction((manager) => columns.saveChanges(manager, order));
+      expect(await version()).toBe(before);
+    });
+  });
+
+  it('prepares one statement per distinct SQL text on a connection', async () => {
+    const text = `SELECT id FROM orders WHERE id = $1`;
+    const a = new PreparedStatement(t.dataSource, text);
+    const b = new PreparedStatement(t.dataSource, text);
+    const other = new PreparedStatement(t.dataSource, `${text} AND status = 'pending'`);
+    expect(a.preparedName).toBeDefined();
+    expect(b.preparedName).toBe(a.preparedName);
+    expect(other.preparedName).not.toBe(a.preparedName);
+    const prepared = await t.dataSource.transaction(async (manager) => {
+      await a.rows([orderId], manager);
+      await b.rows([orderId], manager);
+      await other.rows([orderId], manager);
+      return manager.query(`SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM orders%' ORDER BY name`);
+    });
+    expect(prepared).toHaveLength(2);
+  });
+});

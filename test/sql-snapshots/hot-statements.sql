@@ -1,0 +1,301 @@
+INSERT INTO customers (store_id, email, name, mobile_number, payment_number) VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
+  RETURNING "created_at", "updated_at", "id", "store_id", "email", "name", "mobile_number", "payment_number";
+
+SELECT "b"."id" AS "id", "b"."order_id" AS "order_id", "b"."product_id" AS "product_id", "b"."product_pid" AS "product_pid", "b"."name" AS "name", "b"."price" AS "price"
+  FROM "order_bump_items" b
+  WHERE b.order_id = $1
+  ORDER BY b.id ASC;
+
+SELECT "c"."created_at" AS "created_at", "c"."updated_at" AS "updated_at", "c"."id" AS "id", "c"."store_id" AS "store_id", "c"."email" AS "email", "c"."name" AS "name", "c"."mobile_number" AS "mobile_number", "c"."payment_number" AS "payment_number"
+  FROM "customers" c
+  WHERE c.store_id = $1 AND c.id = $2;
+
+SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
+  FROM "orders" o
+  WHERE o.id = $1 FOR
+  UPDATE;
+
+SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
+  FROM "orders" o
+  WHERE o.pay_token_hash = $1;
+
+SELECT "p"."created_at" AS "p_created_at", "p"."updated_at" AS "p_updated_at", "p"."id" AS "p_id", "p"."store_id" AS "p_store_id", "p"."pid" AS "p_pid", "p"."name" AS "p_name", "p"."type" AS "p_type", "p"."price" AS "p_price", "p"."description" AS "p_description", "p"."sale_page_url" AS "p_sale_page_url", "p"."image_url" AS "p_image_url", "p"."category" AS "p_category", "p"."subcategory" AS "p_subcategory", "p"."contact_number" AS "p_contact_number", "p"."status_2" AS "p_status_2", "pl"."created_at" AS "pl_created_at", "pl"."updated_at" AS "pl_updated_at", "pl"."id" AS "pl_id", "pl"."store_id" AS "pl_store_id", "pl"."product_id" AS "pl_product_id", "pl"."plan_id" AS "pl_plan_id", "pl"."name" AS "pl_name", "pl"."price" AS "pl_price", "pl"."interval" AS "pl_interval", "pl"."interval_count" AS "pl_interval_count", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."id" AS "c_id", "c"."store_id" AS "c_store_id", "c"."email" AS "c_email", "c"."name" AS "c_name", "c"."mobile_number" AS "c_mobile_number", "c"."payment_number" AS "c_payment_number", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at", "s"."id" AS "s_id", "s"."store_id" AS "s_store_id", "s"."order_id" AS "s_order_id", "s"."plan_id" AS "s_plan_id", "s"."customer_id" AS "s_customer_id", "s"."status" AS "s_status", "s"."start_date" AS "s_start_date", "s"."end_date" AS "s_end_date", "s"."cancelled_at" AS "s_cancelled_at", (SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, 'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text)
+  ORDER BY b.id)
+  FROM "order_bump_items" b
+  WHERE b.order_id = o.id) AS "bumps", "st"."created_at" AS "st_created_at", "st"."updated_at" AS "st_updated_at", "st"."id" AS "st_id", "st"."seller_id" AS "st_seller_id", "st"."name" AS "st_name", "st"."brand" AS "st_brand", "st"."currency" AS "st_currency"
+  FROM "orders" o
+  LEFT JOIN "products" p ON p.id = o.product_id
+  LEFT JOIN "customers" c ON c.id = o.customer_id
+  LEFT JOIN "plans" pl ON pl.id = o.plan_id
+  LEFT JOIN "subscriptions" s ON s.order_id = o.id
+  LEFT JOIN "stores" st ON st.id = o.store_id
+  WHERE o.id = $1;
+
+SELECT "p"."id", "p"."type", "s"."currency"
+  FROM "products" "p"
+  JOIN "stores" "s" ON "s"."id" = "p"."store_id"
+  WHERE "p"."store_id" = $1 AND "p"."pid" = $2;
+
+SELECT "pl"."id", "pl"."plan_id", "pl"."name", COALESCE(p.pid, ''), "s"."order_number", "s"."amount", "s"."currency", "s"."status", "s"."created_at", "s"."updated_at", "s"."name", "s"."email", "s"."mobile_number"
+  FROM "plans" pl
+  LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id
+  LEFT JOIN LATERAL (SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
+  FROM "orders" o
+  JOIN "customers" c ON c.id = o.customer_id
+  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded')
+  ORDER BY o.created_at DESC, o.id DESC
+  LIMIT $3 OFFSET $4) s ON true
+  WHERE pl.store_id = $1 AND pl.id = $2;
+
+SELECT "pl"."id", "pl"."plan_id", "pl"."name", COALESCE(p.pid, ''), "s"."order_number", "s"."amount", "s"."currency", "s"."status", "s"."created_at", "s"."updated_at", "s"."name", "s"."email", "s"."mobile_number"
+  FROM "plans" pl
+  LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id
+  LEFT JOIN LATERAL (SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
+  FROM "orders" o
+  JOIN "customers" c ON c.id = o.customer_id
+  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded')
+  ORDER BY o.created_at DESC, o.id DESC
+  LIMIT $3 OFFSET $4) s ON true
+  WHERE pl.store_id = $1 AND pl.plan_id = $2;
+
+SELECT "w"."created_at" AS "created_at", "w"."updated_at" AS "updated_at", "w"."id" AS "id", "w"."store_id" AS "store_id", "w"."url" AS "url", "w"."events" AS "events", "w"."product_id" AS "product_id", "w"."name" AS "name", "w"."status" AS "status", "w"."secret" AS "secret"
+  FROM "webhooks" w
+  WHERE w.store_id = $1 AND w.status = 'active' AND $2 = ANY(w.events) AND (w.product_id IS NULL OR w.product_id = $3)
+  ORDER BY w.id ASC;
+
+SELECT c.id, "o"."id", "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at"
+  FROM "customers" c
+  LEFT JOIN LATERAL (SELECT "o"."id", "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at"
+  FROM "orders" o
+  WHERE o.customer_id = c.id AND o.status = $5
+  ORDER BY o.created_at DESC, o.id DESC
+  LIMIT $3 OFFSET $4) o ON true
+  WHERE c.store_id = $1 AND c.id = $2;
+
+SELECT c.id, "o"."id", "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at"
+  FROM "customers" c
+  LEFT JOIN LATERAL (SELECT "o"."id", "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at"
+  FROM "orders" o
+  WHERE o.customer_id = c.id
+  ORDER BY o.created_at DESC, o.id DESC
+  LIMIT $3 OFFSET $4) o ON true
+  WHERE c.store_id = $1 AND c.id = $2;
+
+SELECT count(*)::int AS total
+  FROM "orders" o
+  WHERE o.customer_id = $1;
+
+SELECT count(*)::int AS total
+  FROM "orders" o
+  WHERE o.customer_id = $1 AND o.status = $2;
+
+SELECT count(*)::int AS total
+  FROM orders o
+  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded');
+
+SELECT id
+  FROM discounts
+  WHERE store_id = $1 AND code_key = $2 FOR
+  UPDATE;
+
+SELECT json_build_array("k"."id", "k"."store_id", "k"."seller_id", "k"."scopes")
+  FROM "api_keys" "k"
+  WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL;
+
+SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
+  ORDER BY b.id)
+  FROM "order_bump_items" b
+  WHERE b.order_id = o.id))
+  FROM "orders" o
+  LEFT JOIN "products" p ON p.id = o.product_id
+  LEFT JOIN "customers" c ON c.id = o.customer_id
+  LEFT JOIN "plans" pl ON pl.id = o.plan_id
+  LEFT JOIN "subscriptions" s ON s.order_id = o.id
+  WHERE o.store_id = $1 AND (o.id = $2 OR o.order_number = $3);
+
+SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
+  ORDER BY b.id)
+  FROM "order_bump_items" b
+  WHERE b.order_id = o.id))
+  FROM "orders" o
+  LEFT JOIN "products" p ON p.id = o.product_id
+  LEFT JOIN "customers" c ON c.id = o.customer_id
+  LEFT JOIN "plans" pl ON pl.id = o.plan_id
+  LEFT JOIN "subscriptions" s ON s.order_id = o.id
+  WHERE o.store_id = $1 AND o.order_number = $2;
+
+SELECT w.secret
+  FROM webhook_delivery_targets t
+  JOIN webhooks w ON w.id = t.webhook_id
+  WHERE t.delivery_id = $1
+  ORDER BY w.id ASC;
+
+UPDATE webhook_deliveries SET state = 'sending'
+  WHERE id = $1 AND state = 'pending'
+  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at";
+
+WITH d AS (
+  INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
+  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at" ), t AS (
+  INSERT INTO webhook_delivery_targets (delivery_id, webhook_id)
+  SELECT d.id, unnest($8::int[])
+  FROM d )
+  SELECT "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at"
+  FROM d;
+
+WITH
+  found AS (SELECT d.id, d.code, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $6::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT ($3::int = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
+  FROM orders ho
+  JOIN customers hc ON hc.id = ho.customer_id
+  WHERE ho.discount_id = d.id AND hc.email = $5::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS rejection, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($4::numeric * d.value / 100, 2) END, $4::numeric)::text AS discount
+  FROM (SELECT 1) one
+  LEFT JOIN discounts d ON d.store_id = $1 AND d.code_key = $2),
+  taken AS (UPDATE discounts d SET used_count = d.used_count + 1
+  FROM found
+  WHERE found.rejection IS NULL AND d.id = found.id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
+  RETURNING d.id)
+  SELECT COALESCE(found.rejection, CASE WHEN taken.id IS NULL THEN 'exhausted' END), found.id, found.code, found.discount
+  FROM found
+  LEFT JOIN taken ON true;
+
+WITH
+  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' END AS order_rejection, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $10::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT (p.id = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
+  FROM orders ho
+  JOIN customers hc ON hc.id = ho.customer_id
+  WHERE ho.discount_id = d.id AND hc.email = $9::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS coupon_rejection, d.id AS discount_id, d.code AS coupon_code, d.single_use AS coupon_single_use, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($8::numeric * d.value / 100, 2) END, $8::numeric) AS discount_amount
+  FROM "stores" s
+  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
+  LEFT JOIN "discounts" d ON d.store_id = s.id AND d.code_key = $11
+  WHERE s.id = $6),
+  coupon AS (UPDATE discounts d SET used_count = d.used_count + 1
+  FROM ordered
+  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL AND d.id = ordered.discount_id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
+  RETURNING d.id),
+  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+  SELECT $1, $2, $3, $4, $5
+  FROM ordered, coupon
+  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
+  RETURNING id),
+  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "discount_id", "coupon_code", "coupon_single_use", "affiliate_id", "return_url", "cancel_url", "tracking")
+  SELECT $12, $13, $14, ordered.product_id, ordered.plan_id, customer.id, $15, ordered.currency, $16, ordered.discount_amount, $8::numeric - ordered.discount_amount, ordered.discount_id, ordered.coupon_code, ordered.coupon_single_use, $17, $18, $19, $20
+  FROM ordered, customer
+  RETURNING "t"."id", "t"."order_number")
+  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
+  FROM ordered
+  LEFT JOIN inserted ON true;
+
+WITH
+  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' END AS order_rejection, NULL::text AS coupon_rejection
+  FROM "stores" s
+  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
+  WHERE s.id = $6),
+  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+  SELECT $1, $2, $3, $4, $5
+  FROM ordered
+  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL
+  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
+  RETURNING id),
+  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "affiliate_id", "return_url", "cancel_url", "tracking")
+  SELECT $8, $9, $10, ordered.product_id, ordered.plan_id, customer.id, $11, ordered.currency, $12, $13, $14, $15, $16, $17, $18
+  FROM ordered, customer
+  RETURNING "t"."id", "t"."order_number")
+  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
+  FROM ordered
+  LEFT JOIN inserted ON true;
+
+WITH
+  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' WHEN NOT EXISTS (SELECT 1
+  FROM "affiliates" a
+  WHERE a.store_id = s.id AND a.id = $8) THEN 'affiliate_not_found' END AS order_rejection, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $11::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT (p.id = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
+  FROM orders ho
+  JOIN customers hc ON hc.id = ho.customer_id
+  WHERE ho.discount_id = d.id AND hc.email = $10::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS coupon_rejection, d.id AS discount_id, d.code AS coupon_code, d.single_use AS coupon_single_use, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($9::numeric * d.value / 100, 2) END, $9::numeric) AS discount_amount
+  FROM "stores" s
+  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
+  LEFT JOIN "discounts" d ON d.store_id = s.id AND d.code_key = $12
+  WHERE s.id = $6),
+  coupon AS (UPDATE discounts d SET used_count = d.used_count + 1
+  FROM ordered
+  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL AND d.id = ordered.discount_id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
+  RETURNING d.id),
+  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+  SELECT $1, $2, $3, $4, $5
+  FROM ordered, coupon
+  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
+  RETURNING id),
+  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "discount_id", "coupon_code", "coupon_single_use", "affiliate_id", "return_url", "cancel_url", "tracking")
+  SELECT $13, $14, $15, ordered.product_id, ordered.plan_id, customer.id, $16, ordered.currency, $17, ordered.discount_amount, $9::numeric - ordered.discount_amount, ordered.discount_id, ordered.coupon_code, ordered.coupon_single_use, $18, $19, $20, $21
+  FROM ordered, customer
+  RETURNING "t"."id", "t"."order_number")
+  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
+  FROM ordered
+  LEFT JOIN inserted ON true;
+
+WITH
+  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' WHEN NOT EXISTS (SELECT 1
+  FROM "affiliates" a
+  WHERE a.store_id = s.id AND a.id = $8) THEN 'affiliate_not_found' END AS order_rejection, NULL::text AS coupon_rejection
+  FROM "stores" s
+  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
+  WHERE s.id = $6),
+  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+  SELECT $1, $2, $3, $4, $5
+  FROM ordered
+  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL
+  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
+  RETURNING id),
+  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "affiliate_id", "return_url", "cancel_url", "tracking")
+  SELECT $9, $10, $11, ordered.product_id, ordered.plan_id, customer.id, $12, ordered.currency, $13, $14, $15, $16, $17, $18, $19
+  FROM ordered, customer
+  RETURNING "t"."id", "t"."order_number")
+  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
+  FROM ordered
+  LEFT JOIN inserted ON true;
+
+WITH
+  ordered AS (SELECT p.id AS product_id, pl.id AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN pl.id IS NULL THEN 'plan_not_found' WHEN pl.product_id <> p.id THEN 'plan_of_other_product' END AS order_rejection, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $11::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT (p.id = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
+  FROM orders ho
+  JOIN customers hc ON hc.id = ho.customer_id
+  WHERE ho.discount_id = d.id AND hc.email = $10::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS coupon_rejection, d.id AS discount_id, d.code AS coupon_code, d.single_use AS coupon_single_use, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($9::numeric * d.value / 100, 2) END, $9::numeric) AS discount_amount
+  FROM "stores" s
+  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
+  LEFT JOIN "plans" pl ON pl.store_id = s.id AND pl.plan_id = $8
+  LEFT JOIN "discounts" d ON d.store_id = s.id AND d.code_key = $12
+  WHERE s.id = $6),
+  coupon AS (UPDATE discounts d SET used_count = d.used_count + 1
+  FROM ordered
+  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL AND d.id = ordered.discount_id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
+  RETURNING d.id),
+  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+  SELECT $1, $2, $3, $4, $5
+  FROM ordered, coupon
+  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
+  RETURNING id),
+  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "discount_id", "coupon_code", "coupon_single_use", "affiliate_id", "return_url", "cancel_url", "tracking")
+  SELECT $13, $14, $15, ordered.product_id, ordered.plan_id, customer.id, $16, ordered.currency, $17, ordered.discount_amount, $9::numeric - ordered.discount_amount, ordered.discount_id, ordered.coupon_code, ordered.coupon_single_use, $18, $19, $20, $21
+  FROM ordered, customer
+  RETURNING "t"."id", "t"."order_number")
+  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
+  FROM ordered
+  LEFT JOIN inserted ON true;
+
+WITH
+  ordered AS (SELECT p.id AS product_id, pl.id AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN pl.id IS NULL THEN 'plan_not_found' WHEN pl.product_id <> p.id THEN 'plan_of_other_product' END AS order_rejection, NULL::text AS coupon_rejection
+  FROM "stores" s
+  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
+  LEFT JOIN "plans" pl ON pl.store_id = s.id AND pl.plan_id = $8
+  WHERE s.id = $6),
+  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
+  SELECT $1, $2, $3, $4, $5
+  FROM ordered
+  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL
+  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
+  RETURNING id),
+  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "affiliate_id", "return_url", "cancel_url", "tracking")
+  SELECT $9, $10, $11, ordered.product_id, ordered.plan_id, customer.id, $12, ordered.currency, $13, $14, $15, $16, $17, $18, $19
+  FROM ordered, customer
+  RETURNING "t"."id", "t"."order_number")
+  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
+  FROM ordered
+  LEFT JOIN inserted ON true;
