@@ -3,7 +3,7 @@ import type { DomainEvent } from '../../common/events/domain-event';
 import { DomainEvents } from '../../common/events/domain-events';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { NotificationChannel, NotificationChannels } from './channels/notification-channel';
+import { ChannelResult, NotificationChannel, NotificationChannels } from './channels/notification-channel';
 import { CUSTOMER_MESSAGE_EVENT_TYPES, messageRequestOf } from './messages/customer-message';
 import { CustomerMessageComposer } from './messages/customer-message.composer';
 import { CustomerMessagesRepository } from './messages/customer-messages.repository';
@@ -79,18 +79,22 @@ export class CustomerMessagesListener implements OnModuleInit {
     }
     const failures: unknown[] = [];
     for (const { channel, id } of claimed) {
+      let result: ChannelResult;
       try {
-        const result = await channel.send(composed.message);
-        if (result.outcome === 'sent') {
-          await this.messages.settle(id, { state: 'sent', recipient: composed.message.customer.email, detail: result.detail ?? 'sent' });
-        } else {
-          await this.messages.settle(id, { state: 'skipped', detail: result.reason });
-        }
+        result = await channel.send(composed.message);
       } catch (error) {
         await this.messages.settle(id, { state: 'failed', error: errorText(error) });
         this.logger.warn({ channel: channel.name, message: composed.message.id, err: errorText(error) }, 'Customer message not accepted; it will be retried');
         failures.push(error);
+        continue;
       }
+      // Outside the try: once the provider accepted, a failure to record it must not count as a refusal.
+      await this.messages.settle(
+        id,
+        result.outcome === 'sent'
+          ? { state: 'sent', recipient: composed.message.customer.email, detail: result.detail ?? 'sent' }
+          : { state: 'skipped', detail: result.reason },
+      );
     }
     // The job fails and pg-boss retries it: the sent channels are not sent again.
     if (failures.length) throw failures.length === 1 ? failures[0] : new AggregateError(failures, 'Customer message not accepted by several channels');

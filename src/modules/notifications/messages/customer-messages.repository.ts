@@ -46,8 +46,8 @@ export class CustomerMessagesRepository {
       return;
     }
     await this.dataSource.query(
-      `UPDATE ${this.table} SET state = $2, claimed_until = NULL, recipient = $3, detail = $4, ` +
-        `sent_at = CASE WHEN $2 = 'sent' THEN now() ELSE NULL END, updated_at = now() WHERE id = $1`,
+      `UPDATE ${this.table} SET state = $2::varchar, claimed_until = NULL, recipient = $3, detail = $4, ` +
+        `sent_at = CASE WHEN $2::varchar = 'sent' THEN now() ELSE NULL END, updated_at = now() WHERE id = $1`,
       [id, outcome.state, outcome.recipient ?? null, outcome.detail.slice(0, 2000)],
     );
   }
