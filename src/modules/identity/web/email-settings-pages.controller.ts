@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../common/errors/app-error';
@@ -22,11 +22,11 @@ export class EmailSettingsPagesController {
   ) {}
 
   @Get()
-  async show(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  async show(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query('saved') saved?: string): Promise<void> {
     const { storeId } = requireSeller(req);
     const store = await this.sellers.findStore(storeId);
     if (!store) throw new NotFoundError();
-    this.views.render(req, res, 'email-settings', { title: 'Emails', store, saved: req.query && (req.query as Record<string, unknown>).saved === '1' });
+    this.views.render(req, res, 'email-settings', { title: 'Emails', store, saved: saved === '1' });
   }
 
   /** An unchecked checkbox is absent from the form: absent means off. */
