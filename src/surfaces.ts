@@ -12,6 +12,7 @@ import { WebhooksWebModule } from './modules/webhooks/web/webhooks-web.module';
 import { DiscountsModule } from './modules/discounts/discounts.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdentityModule } from './modules/identity/identity.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /**
@@ -28,6 +29,7 @@ export const API_MODULES: Type[] = [
   DiscountsModule,
   WebhooksModule,
   AffiliatesModule,
+  NotificationsModule,
 ];
 export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule];
 export const PAY_MODULES: Type[] = [CheckoutModule];

@@ -55,7 +55,23 @@ const env = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: boolean.default(false),
+  SMTP_URL: z
+    .string()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return /^smtps?:$/.test(url.protocol) && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).optional(),
+  MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
+
+/** Never echoed in a configuration error: they carry credentials. */
+const SECRET_VARIABLES = new Set(['SMTP_URL', 'SESSION_SECRET', 'PAYMENT_SANDBOX_SECRET', 'S3_SECRET_ACCESS_KEY', 'DATABASE_URL', 'REDIS_URL']);
 
 type Env = z.input<typeof env>;
 
@@ -91,6 +107,17 @@ export interface AppConfig {
         secretAccessKey?: string;
         forcePathStyle: boolean;
       };
+  /** Customer emails (decisions §12): SMTP when `smtpUrl` is set, `.eml` files in `outboxDir` otherwise. */
+  mail: {
+    smtpUrl?: string;
+    /** `MAIL_FROM` as given; unset = `"{store brand}" <no-reply@{host of BASE_URL}>`. */
+    from?: string;
+    /** Host of `BASE_URL`: the default sender's domain and the right-hand side of Message-IDs. */
+    domain: string;
+    outboxDir: string;
+    /** Seconds before the first retry of a refused message; doubled on each further one. */
+    retryDelaySeconds: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -109,7 +136,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
-    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(raw[name])} ${issue.message}`);
+    const shown = SECRET_VARIABLES.has(name) ? '(value hidden)' : JSON.stringify(raw[name]);
+    throw new ConfigError(`Invalid configuration: ${name}=${shown} ${issue.message}`);
   }
   const e = parsed.data;
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
@@ -160,6 +188,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
         : { driver: 'local', directory: join(e.DATA_DIR, 'files') },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      domain: new URL(base).hostname,
+      outboxDir: join(e.DATA_DIR, 'outbox'),
+      retryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
+    },
   };
 }
 

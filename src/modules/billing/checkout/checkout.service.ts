@@ -7,6 +7,7 @@ import { Clock, CLOCK } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { ProductFile } from '../../catalog/files/product-file.entity';
+import { fileLink } from '../../catalog/files/product-file.mapper';
 import type { Plan } from '../../catalog/plans/plan.entity';
 import type { Product } from '../../catalog/products/product.entity';
 import type { Store } from '../../identity/sellers/store.entity';
@@ -157,9 +158,11 @@ export class CheckoutService {
     return order;
   }
 
-  /** An upload is served under `{cdn_url}`; a link file is the seller's own URL. */
+  /**
+   * An upload is served under `{cdn_url}` by its download name (with its extension, as the CDN
+   * checks), the same link as the API's and the receipt's; a link file is the seller's own URL.
+   */
   private fileUrl(file: ProductFile): string {
-    if (file.kind === 'link' || !file.storageKey) return file.externalUrl ?? '';
-    return `${this.config.urls.cdn}/${file.storageKey}/${encodeURIComponent(file.name)}`;
+    return fileLink(file, this.config.urls.cdn);
   }
 }

@@ -120,6 +120,21 @@ export class OrdersService {
     });
   }
 
+  /**
+   * A fresh checkout link of a pending order (a renewal's, for the customer's email): rotates its
+   * pay_token as `from_order` does, so the previous link stops working. Null when the order is
+   * no longer pending (paid, or cancelled with its subscription): there is nothing to pay.
+   */
+  checkoutUrlFor(orderId: number): Promise<string | null> {
+    const payToken = newPayToken();
+    return this.dataSource.transaction(async (manager) => {
+      const order = await this.orders.lockById(manager, orderId);
+      if (!order || order.status !== 'pending') return null;
+      await this.orders.setPayTokenHash(manager, order.id, sha256Hex(payToken));
+      return this.checkoutUrl(payToken);
+    });
+  }
+
   async list(storeId: number, filters: OrderFilters, page: PageRequest): Promise<[OrderView[], number]> {
     const [orders, total] = await this.orders.listOfStore(storeId, filters, page);
     return [await this.views(orders), total];

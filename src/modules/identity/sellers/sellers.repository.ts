@@ -28,6 +28,10 @@ export class SellersRepository {
     return this.manager(manager).findOneBy(Store, { id: storeId });
   }
 
+  async setEmailCustomers(storeId: number, on: boolean): Promise<void> {
+    await this.manager().update(Store, { id: storeId }, { emailCustomers: on });
+  }
+
   /** Seller and store commit together: a seller never exists without a store. */
   createWithStore(
     seller: Pick<Seller, 'name' | 'email' | 'passwordHash'>,

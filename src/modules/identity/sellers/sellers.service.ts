@@ -52,6 +52,11 @@ export class SellersService {
   findStore(storeId: number): Promise<Store | null> {
     return this.sellers.findStore(storeId);
   }
+
+  /** Dashboard "Email my customers" (decisions §12). */
+  setEmailCustomers(storeId: number, on: boolean): Promise<void> {
+    return this.sellers.setEmailCustomers(storeId, on);
+  }
 }
 
 // Verifying against a fixed hash for unknown emails keeps response time independent of whether

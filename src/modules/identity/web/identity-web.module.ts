@@ -4,6 +4,7 @@ import { AccountController } from './account.controller';
 import { ApiKeysPagesController } from './api-keys-pages.controller';
 import { AppsPagesController } from './apps-pages.controller';
 import { AuthorizeController } from './authorize.controller';
+import { EmailSettingsPagesController } from './email-settings-pages.controller';
 import { LoginThrottleService } from './login-throttle.service';
 import { WebSessionService } from './sessions/web-session.service';
 import { CsrfGuard, WebSessionMiddleware } from './sessions/web-session.middleware';
@@ -17,7 +18,7 @@ import { WebExceptionFilter } from './web-exception.filter';
  */
 @Module({
   imports: [IdentityModule],
-  controllers: [AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController],
+  controllers: [AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController, EmailSettingsPagesController],
   providers: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter, LoginThrottleService],
   exports: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter],
 })
@@ -25,6 +26,6 @@ export class IdentityWebModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(WebSessionMiddleware)
-      .forRoutes(AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController);
+      .forRoutes(AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController, EmailSettingsPagesController);
   }
 }

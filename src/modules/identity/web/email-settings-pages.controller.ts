@@ -1,0 +1,39 @@
+import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { Public } from '../auth/auth.decorators';
+import { SellersService } from '../sellers/sellers.service';
+import { CsrfGuard } from './sessions/web-session.middleware';
+import { ViewsService } from './views.service';
+import { requireSeller } from './web-auth';
+import { WebExceptionFilter } from './web-exception.filter';
+
+/** Settings → Emails: the store's "Email my customers" switch (decisions §12). */
+@ApiExcludeController()
+@Public()
+@UseFilters(WebExceptionFilter)
+@UseGuards(CsrfGuard)
+@Controller('settings/emails')
+export class EmailSettingsPagesController {
+  constructor(
+    private readonly sellers: SellersService,
+    private readonly views: ViewsService,
+  ) {}
+
+  @Get()
+  async show(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query('saved') saved?: string): Promise<void> {
+    const { storeId } = requireSeller(req);
+    const store = await this.sellers.findStore(storeId);
+    if (!store) throw new NotFoundError();
+    this.views.render(req, res, 'email-settings', { title: 'Emails', store, saved: saved === '1' });
+  }
+
+  /** An unchecked checkbox is absent from the form: absent means off. */
+  @Post()
+  async save(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
+    const { storeId } = requireSeller(req);
+    await this.sellers.setEmailCustomers(storeId, body?.email_customers === 'on' || body?.email_customers === 'true');
+    res.redirect(this.views.url('/settings/emails?saved=1'), 303);
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { Eta } from 'eta';
+import { join } from 'node:path';
+import { Cents, centsToDecimal } from '../../../common/money';
+import type { CustomerMessage, CustomerMessageKind } from '../messages/customer-message';
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const money = (cents: Cents): string => centsToDecimal(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const date = (d: Date | string): string => new Date(d).toISOString().slice(0, 10);
+
+const SUBJECTS: Record<CustomerMessageKind, (m: CustomerMessage, plan: string) => string> = {
+  receipt: (m) => `Your receipt from ${m.store.brand}: order ${m.order.number}`,
+  refund: (m) => `Your refund from ${m.store.brand}: order ${m.order.number}`,
+  renewal_due: (m, plan) => `Your ${plan} subscription with ${m.store.brand} is due for renewal`,
+  payment_failed: (m, plan) => `Payment failed: your ${plan} subscription with ${m.store.brand}`,
+  subscription_cancelled: (m, plan) => `Your ${plan} subscription with ${m.store.brand} is cancelled`,
+  subscription_expired: (m, plan) => `Your ${plan} subscription with ${m.store.brand} has expired`,
+};
+
+/**
+ * The six messages of decisions §12 as email: one eta template per kind in HTML (escaped, table
+ * layout, inline styles, no remote images, no scripts: what common mail clients show alike) and
+ * one in plain text.
+ */
+@Injectable()
+export class EmailRenderer {
+  private readonly html = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
+  private readonly text = new Eta({ views: join(__dirname, 'views', 'text'), cache: true, autoEscape: false });
+
+  render(m: CustomerMessage): RenderedEmail {
+    const planName = m.plan?.name ?? m.product.name;
+    // Header values are one line: a brand or plan name cannot add headers.
+    const subject = SUBJECTS[m.kind](m, planName).replace(/[\r\n]+/g, ' ');
+    const data = { m, subject, planName, occurredAt: m.occurredAt, money, date };
+    return {
+      subject,
+      html: this.html.render(m.kind, data),
+      text: `${this.text
+        .render(m.kind, data)
+        .replace(/[ \t]+\n/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim()}\n`,
+    };
+  }
+}

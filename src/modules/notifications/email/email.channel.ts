@@ -1,0 +1,92 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createTransport, Transporter } from 'nodemailer';
+import type { Address } from 'nodemailer/lib/mailer';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { ChannelResult, NotificationChannel, NotificationChannels } from '../channels/notification-channel';
+import type { CustomerMessage } from '../messages/customer-message';
+import { EmailRenderer } from './email-renderer';
+
+/** How long a silent or stalled SMTP server may hold one send before it counts as failed (and is retried). */
+export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+
+/**
+ * The built-in channel: email through the SMTP server of `SMTP_URL`, or, without it, an `.eml`
+ * file per message under `$DATA_DIR/outbox/` (decisions §12), so development shows what would go.
+ *
+ * A message counts as sent when the SMTP server accepted it (its 250 after DATA): a refusal or a
+ * timeout throws and the message is tried again later. Each message carries a Message-ID derived
+ * from the message (`<receipt.order-12.ORD-…@host>`), the same on every attempt.
+ */
+@Injectable()
+export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplicationShutdown {
+  readonly name = 'email';
+  private readonly logger = new Logger('CustomerEmails');
+  private smtp: Transporter | undefined;
+  private readonly outbox = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly renderer: EmailRenderer,
+    private readonly channels: NotificationChannels,
+  ) {}
+
+  onModuleInit(): void {
+    this.channels.register(this);
+  }
+
+  async send(message: CustomerMessage): Promise<ChannelResult> {
+    const to = message.customer.email;
+    if (!to) return { outcome: 'skipped', reason: 'The customer has no email address.' };
+    const email = this.renderer.render(message);
+    const mail = {
+      from: this.fromOf(message.store.brand),
+      to: { name: message.customer.name, address: to },
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      messageId: `<${message.id}@${this.config.mail.domain}>`,
+      // RFC 3834: automatic mail; auto-responders do not answer it.
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    };
+    if (this.config.mail.smtpUrl) {
+      const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
+      return { outcome: 'sent', detail: info.response ?? 'accepted' };
+    }
+    const info = (await this.outbox.sendMail(mail)) as { message: Buffer };
+    const path = await this.writeOutbox(message.id, info.message);
+    this.logger.log({ path, kind: message.kind, order: message.order.number }, `Email written to ${path}`);
+    return { outcome: 'sent', detail: path };
+  }
+
+  /** `MAIL_FROM` as given when it names a sender; a bare address takes the store's brand as its name. */
+  private fromOf(brand: string): string | Address {
+    const configured = this.config.mail.from;
+    const name = brand.replace(/[\r\n]+/g, ' ');
+    if (configured && /<[^>]+>/.test(configured)) return configured;
+    return { name, address: configured ?? `no-reply@${this.config.mail.domain}` };
+  }
+
+  /** One pooled transport per process; the URL (with its credentials) is never logged. */
+  private smtpTransport(): Transporter {
+    this.smtp ??= createTransport({ url: this.config.mail.smtpUrl, pool: true, maxConnections: 3, ...SMTP_TIMEOUTS, logger: false });
+    return this.smtp;
+  }
+
+  /** Written whole or not at all (a temporary name, then a rename); a retry overwrites its own file. */
+  private async writeOutbox(id: string, raw: Buffer): Promise<string> {
+    const directory = resolve(this.config.mail.outboxDir);
+    await mkdir(directory, { recursive: true });
+    const path = join(directory, `${id.replace(/[^A-Za-z0-9._-]/g, '_')}.eml`);
+    const partial = `${path}.${process.pid}.tmp`;
+    await writeFile(partial, raw);
+    await rename(partial, path);
+    return path;
+  }
+
+  onApplicationShutdown(): void {
+    this.smtp?.close();
+  }
+}

@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { DomainEvent } from '../../../common/events/domain-event';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { CatalogReadRepository } from '../../billing/catalog-read/catalog-read.repository';
+import { portalUrl } from '../../billing/events/order-event-payload';
+import { OrdersRepository } from '../../billing/orders/orders.repository';
+import { OrdersService } from '../../billing/orders/orders.service';
+import { fileLink } from '../../catalog/files/product-file.mapper';
+import type { CustomerMessage, MessageRequest } from './customer-message';
+
+export type Composed = { message: CustomerMessage } | { skip: string };
+
+const NEEDS_CHECKOUT_LINK = new Set(['renewal_due', 'payment_failed']);
+
+/**
+ * Builds a message from what billing holds when the job runs (the order as it stands then), through
+ * billing's exported reads. Nothing is changed unless the store emails its customers: a renewal's
+ * checkout link is fresh (billing rotates the pay token), so it is asked for last.
+ */
+@Injectable()
+export class CustomerMessageComposer {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly orders: OrdersRepository,
+    private readonly ordersService: OrdersService,
+    private readonly catalog: CatalogReadRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async compose(request: MessageRequest, event: DomainEvent): Promise<Composed> {
+    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(this.dataSource.manager, request.orderId);
+    if (!store || !product || !customer) return { skip: 'The order refers to a missing store, product or customer.' };
+    // decisions §12: the store's switch, read when the job runs.
+    if (!store.emailCustomers) return { skip: 'The store does not email its customers.' };
+    if (order.storeId !== event.storeId) return { skip: 'The order is not of the event’s store.' };
+
+    let checkout: string | null = null;
+    if (NEEDS_CHECKOUT_LINK.has(request.kind)) {
+      checkout = await this.ordersService.checkoutUrlFor(order.id);
+      if (!checkout) return { skip: `Order ${order.orderNumber} is no longer pending: nothing to pay.` };
+    }
+    const files =
+      request.kind === 'receipt' && order.status === 'approved'
+        ? await this.catalog.findFilesOfProducts(order.storeId, [order.productId, ...bumps.map((b) => b.productId)])
+        : [];
+    const bumpsTotal = bumps.reduce((sum, b) => sum + b.price, 0);
+    return {
+      message: {
+        id: `${request.kind}.${request.ref.replace(':', '-')}.${order.orderNumber}`,
+        kind: request.kind,
+        store: { id: store.id, name: store.name, brand: store.brand },
+        customer: { name: customer.name, email: customer.email, mobileNumber: customer.mobileNumber },
+        order: {
+          number: order.orderNumber,
+          status: order.status,
+          currency: order.currency,
+          amount: order.amount,
+          discountAmount: order.discountAmount,
+          couponCode: order.couponCode,
+          paymentMethod: order.paymentMethod,
+          transactionId: order.transactionId,
+          items: [
+            { name: product.name, amount: order.originalAmount - bumpsTotal },
+            ...bumps.map((b) => ({ name: b.name, amount: b.price })),
+          ],
+        },
+        product: { name: product.name },
+        plan: plan ? { name: plan.name, interval: plan.interval, intervalCount: plan.intervalCount } : null,
+        subscription: subscription ? { status: subscription.status, endDate: subscription.endDate, cancelledAt: subscription.cancelledAt } : null,
+        links: {
+          portal: order.transactionId ? portalUrl(this.config.urls.pay, order.orderNumber, order.transactionId) : null,
+          checkout,
+          downloads: files.map((f) => ({ name: f.name, url: fileLink(f, this.config.urls.cdn) })).filter((d) => d.url !== ''),
+        },
+        occurredAt: event.occurredAt,
+      },
+    };
+  }
+}

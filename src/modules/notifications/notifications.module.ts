@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module';
+import { NotificationChannels } from './channels/notification-channel';
+import { CustomerMessagesListener } from './customer-messages.listener';
+import { EmailChannel } from './email/email.channel';
+import { EmailRenderer } from './email/email-renderer';
+import { CustomerMessageComposer } from './messages/customer-message.composer';
+import { CustomerMessagesRepository } from './messages/customer-messages.repository';
+
+/**
+ * Messages to a store's customers (decisions §12): the after-commit listener of order and
+ * subscription events, the once-only record of each message, and its channels. Email is built in;
+ * a plugin imports this module and registers another channel with `NotificationChannels`.
+ */
+@Module({
+  imports: [BillingModule],
+  providers: [NotificationChannels, CustomerMessagesRepository, CustomerMessageComposer, CustomerMessagesListener, EmailRenderer, EmailChannel],
+  exports: [NotificationChannels],
+})
+export class NotificationsModule {}

@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { checkoutOf, customerBody, sellerApi } from '../../factories/api';
+import { createSeller } from '../../utils/auth';
+import { createTestApp, TestApp } from '../../utils/test-app';
+import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { ChannelResult, NotificationChannel, NotificationChannels } from '../../../src/modules/notifications/channels/notification-channel';
+import { CustomerMessage } from '../../../src/modules/notifications/messages/customer-message';
+import { NotificationsModule } from '../../../src/modules/notifications/notifications.module';
+import { messageRows, orderId, settledMessage, waitUntil } from './support';
+
+/** A plugin's channel, as another engineer would add SMS: it fails its first send. */
+const smsSent: CustomerMessage[] = [];
+let smsFailures = 1;
+
+@Injectable()
+class TestSmsChannel implements NotificationChannel, OnModuleInit {
+  readonly name = 'sms';
+  constructor(private readonly channels: NotificationChannels) {}
+  onModuleInit(): void {
+    this.channels.register(this);
+  }
+  async send(message: CustomerMessage): Promise<ChannelResult> {
+    if (smsFailures-- > 0) throw new Error('SMS gateway unavailable');
+    smsSent.push(message);
+    return { outcome: 'sent', detail: `to ${message.customer.mobileNumber}` };
+  }
+}
+
+@Module({ imports: [NotificationsModule], providers: [TestSmsChannel] })
+class SmsPlugin {}
+
+/** decisions §12: without SMTP_URL every message is an `.eml` file under `$DATA_DIR/outbox/`. */
+describe('customer emails without SMTP_URL, and a channel added by a plugin', () => {
+  let t: TestApp;
+  const dataDir = mkdtempSync(join(tmpdir(), 'emails-outbox-'));
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { DATA_DIR: dataDir, MAIL_FROM: 'sales@shop.example', MAIL_RETRY_DELAY_SECONDS: '1' }, plugins: [SmsPlugin] });
+  });
+  afterAll(() => t.close());
+
+  it('writes the receipt as an .eml file, its path recorded, with MAIL_FROM and the brand; the plugin channel retries alone', async () => {
+    const seller = await createSeller(t, { brand: 'Casa do Código' });
+    const api = sellerApi(t.http, seller.auth);
+    const product = await api.product({ name: 'Ebook', price: 120 });
+    const session = await api.order({ amount: 120, product_pid: product.pid, customer: customerBody('dev@example.com') });
+    expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
+    const id = await orderId(t.dataSource, session.order_number);
+
+    const row = await settledMessage(t.dataSource, 'receipt', id);
+    const path = join(dataDir, 'outbox', `receipt.order-${id}.${session.order_number}.eml`);
+    expect(row).toMatchObject({ state: 'sent', detail: path });
+    expect(existsSync(path)).toBe(true);
+    expect(readdirSync(join(dataDir, 'outbox'))).toEqual([`receipt.order-${id}.${session.order_number}.eml`]);
+
+    const parsed = await simpleParser(readFileSync(path));
+    expect(parsed.from?.value).toEqual([{ address: 'sales@shop.example', name: 'Casa do Código' }]);
+    expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value).toEqual([{ address: 'dev@example.com', name: 'Ana Maria' }]);
+    expect(parsed.subject).toBe(`Your receipt from Casa do Código: order ${session.order_number}`);
+    expect(parsed.messageId).toBe(`<receipt.order-${id}.${session.order_number}@127.0.0.1>`);
+    expect(parsed.text).toContain('Paid: 120.00 MZN');
+    expect(parsed.html).toContain('120.00 MZN');
+
+    // The plugin's channel: failed once, retried alone, then sent; the email was not written again.
+    await settledMessage(t.dataSource, 'receipt', id);
+    const sms = await waitForSms(id);
+    expect(sms).toMatchObject({ state: 'sent', attempts: 2, detail: 'to +258841234567', last_error: 'SMS gateway unavailable' });
+    expect(smsSent.map((m) => m.id)).toEqual([`receipt.order-${id}.${session.order_number}`]);
+    const [email] = await messageRows(t.dataSource, `channel = 'email' AND order_id = $1`, [id]);
+    expect(email.attempts).toBe(1);
+  });
+
+  async function waitForSms(id: number) {
+    let row: Awaited<ReturnType<typeof messageRows>>[number] | undefined;
+    await waitUntil(async () => {
+      [row] = await messageRows(t.dataSource, `channel = 'sms' AND order_id = $1`, [id]);
+      return row?.state === 'sent';
+    });
+    return row!;
+  }
+});

@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkoutOf, customerBody, sellerApi, SellerApi } from '../../factories/api';
+import { createSeller } from '../../utils/auth';
+import { createTestApp, TestApp } from '../../utils/test-app';
+import { SmtpSink } from './smtp-sink';
+import { messageRows, orderId, settledMessage } from './support';
+
+const PAYMENTS = 12;
+
+/** decisions §12: a broken mail server never holds up a checkout, and loses nothing. */
+describe('a hanging SMTP server', () => {
+  let t: TestApp;
+  let sink: SmtpSink;
+  let api: SellerApi;
+  let product: { pid: string };
+
+  beforeAll(async () => {
+    sink = await SmtpSink.start();
+    t = await createTestApp({ env: { SMTP_URL: sink.url(), MAIL_RETRY_DELAY_SECONDS: '1', DATA_DIR: mkdtempSync(join(tmpdir(), 'emails-')) } });
+    const seller = await createSeller(t);
+    api = sellerApi(t.http, seller.auth);
+    product = await api.product({ name: 'Ebook', price: 100 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.close();
+  });
+
+  /** Pays `count` new orders one after another; the median time of the payment answer, and the orders. */
+  async function timedPayments(prefix: string, count: number): Promise<{ medianMs: number; orders: string[] }> {
+    const times: number[] = [];
+    const orders: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const session = await api.order({ amount: 100, product_pid: product.pid, customer: customerBody(`${prefix}-${i}@example.com`) });
+      const started = performance.now();
+      expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
+      times.push(performance.now() - started);
+      orders.push(session.order_number);
+    }
+    times.sort((a, b) => a - b);
+    return { medianMs: times[Math.floor(times.length / 2)], orders };
+  }
+
+  it('pays as fast while the server hangs on every message, and delivers them once it answers again', async () => {
+    // Warm-up, then the baseline with a server that answers at once.
+    await timedPayments('warm', 3);
+    await sink.waitFor(3);
+    const baseline = await timedPayments('base', PAYMENTS);
+    await sink.waitFor(3 + PAYMENTS);
+
+    sink.hang();
+    const hanging = await timedPayments('hang', PAYMENTS);
+    // The server really is holding messages (the listener's concurrent sends are stuck in DATA)…
+    await sink.waitFor(1, 'held');
+    const held = await messageRows(t.dataSource, `state = 'sending'`);
+    expect(held.length).toBeGreaterThan(0);
+    // …and the payments did not notice: same order of time as the baseline.
+    expect(hanging.medianMs).toBeLessThan(baseline.medianMs * 3 + 25);
+
+    // The server answers again: the held messages are refused (451) and retried, nothing is lost.
+    sink.release();
+    const ids = await Promise.all(hanging.orders.map((n) => orderId(t.dataSource, n)));
+    for (const id of ids) expect((await settledMessage(t.dataSource, 'receipt', id)).state).toBe('sent');
+    const hangRecipients = sink.accepted.flatMap((m) => m.envelope.to).filter((to) => to.startsWith('hang-'));
+    expect(hangRecipients.sort()).toEqual(Array.from({ length: PAYMENTS }, (_, i) => `hang-${i}@example.com`).sort());
+  }, 120_000);
+});
