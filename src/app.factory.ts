@@ -3,10 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
+import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
 import { BadRequestError } from './common/errors/app-error';
 import { exceedsDepth } from './common/http/input-text';
+import { registerSecurityHeaders } from './common/http/security-headers';
 import { rewriteUnrepresentableSegments } from './common/http/path-id';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -53,6 +55,13 @@ export async function createApp(config: AppConfig, connection: DatabaseConnectio
   registerBodyParsers(fastify);
   // Uploads (`POST /v1/products/{id}/files`): parts are streamed by FileUploadInterceptor.
   await app.register(fastifyMultipart);
+  // Helmet's headers and a CSP on every surface; the templates' inline blocks are hashed from
+  // `src/modules/**/views` (copied beside the compiled modules by the build).
+  await registerSecurityHeaders(fastify, join(__dirname, 'modules'), {
+    docs: `${config.paths.base}/docs`,
+    cdnUrl: config.urls.cdn,
+    cdnPath: config.paths.cdn,
+  });
 
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
