@@ -15,7 +15,7 @@ import { TestClock } from '../../utils/test-clock';
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240518);
-const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 30);
+const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 60);
 
 /** mulberry32: small, fast, good enough to spread the cases. */
 function prng(seed: number): () => number {
@@ -423,7 +423,7 @@ describe('generated hostile input over every route', () => {
         }
       }
     }
-    expect(sentCount).toBeGreaterThan(2000);
+    expect(sentCount).toBeGreaterThan(5000);
     expect(failures).toEqual([]);
   }, 120_000);
 });
