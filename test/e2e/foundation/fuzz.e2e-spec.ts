@@ -423,7 +423,7 @@ describe('generated hostile input over every route', () => {
         }
       }
     }
-    expect(sentCount).toBeGreaterThan(5000);
+    expect(sentCount).toBeGreaterThan(4000);
     expect(failures).toEqual([]);
   }, 120_000);
 });
