@@ -3,9 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
+import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
 import { BadRequestError } from './common/errors/app-error';
+import { exceedsDepth } from './common/http/input-text';
+import { registerSecurityHeaders } from './common/http/security-headers';
+import { rewriteUnrepresentableSegments } from './common/http/path-id';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
@@ -36,6 +40,8 @@ export async function createApp(config: AppConfig, connection: DatabaseConnectio
     logger: false,
     genReqId: requestIdOf,
     requestIdHeader: false,
+    // Path ids that cannot exist (U+0000, invalid UTF-8) are made unmatchable before routing (decisions §5).
+    rewriteUrl: (req: { url?: string }) => rewriteUnrepresentableSegments(req.url ?? '/'),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, connection, options), adapter, {
     bodyParser: false,
@@ -49,6 +55,13 @@ export async function createApp(config: AppConfig, connection: DatabaseConnectio
   registerBodyParsers(fastify);
   // Uploads (`POST /v1/products/{id}/files`): parts are streamed by FileUploadInterceptor.
   await app.register(fastifyMultipart);
+  // Helmet's headers and a CSP on every surface; the templates' inline blocks are hashed from
+  // `src/modules/**/views` (copied beside the compiled modules by the build).
+  await registerSecurityHeaders(fastify, join(__dirname, 'modules'), {
+    docs: `${config.paths.base}/docs`,
+    cdnUrl: config.urls.cdn,
+    cdnPath: config.paths.cdn,
+  });
 
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
@@ -83,7 +96,9 @@ function registerBodyParsers(fastify: FastifyInstance): void {
       return done(new BadRequestError('Malformed JSON body.'));
     }
     // Strict, as body-parser was: a request body is an object or an array, never a bare value.
-    if (value === null || typeof value !== 'object') return done(new BadRequestError('Malformed JSON body.'));
+    // Deeper than 32 levels is malformed too (decisions §5): no DTO nests that far, and
+    // class-transformer would recurse through all of it.
+    if (value === null || typeof value !== 'object' || exceedsDepth(value)) return done(new BadRequestError('Malformed JSON body.'));
     done(null, value);
   };
   fastify.removeAllContentTypeParsers();

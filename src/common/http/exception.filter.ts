@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../database/unavailable';
 import { AppError, TooManyRequestsError } from '../errors/app-error';
 import { PresetResponse } from './preset-response';
 
@@ -20,6 +21,9 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
   [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'Unsupported media type.',
   [HttpStatus.TOO_MANY_REQUESTS]: 'Too many requests.',
 };
+
+/** Decisions §5: the database is unreachable; clients retry after this many seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Fastify reports its own client errors (body too large, bad content length, …) with these. */
 function fromFramework(error: unknown): { status: number; message: string } | undefined {
@@ -47,6 +51,13 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
       return { status, body: { status: 'error', message: FRAMEWORK_MESSAGES[status] ?? 'Bad request.' }, headers: {} };
     }
   }
+  if (isDatabaseUnavailable(exception)) {
+    return {
+      status: 503,
+      body: { status: 'error', message: 'Service temporarily unavailable.' },
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
+  }
   return { status: 500, body: { status: 'error', message: 'Internal server error.' }, headers: {} };
 }
 
@@ -68,7 +79,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     const { status, body, headers } = toErrorResponse(exception);
-    if (status >= 500) {
+    if (status === 503) {
+      // An outage, not a bug: one line per request, no stack.
+      this.logger.warn({ reqId: request.id, err: { message: (exception as Error)?.message } }, 'Database unavailable');
+    } else if (status >= 500) {
       // Logged once, with the request's id; never sent to the client.
       this.logger.error({ err: exception, reqId: request.id }, 'Unhandled error');
     }

@@ -22,3 +22,47 @@ export const IntIdPipe: PipeTransform<string, number> = {
     return id;
   },
 };
+
+/**
+ * What a path segment that cannot name anything becomes: no id, pid, code, order number, token or
+ * file name has this form (identifiers are letters, digits, `-` and `_`), and it is safe for
+ * PostgreSQL, HTML and headers alike.
+ */
+export const UNMATCHABLE_SEGMENT = '~';
+
+/**
+ * Fastify's `rewriteUrl`, the one place path ids enter (decisions §5): a segment that is not valid
+ * percent-encoded UTF-8 (`%FF`, an encoded surrogate) or that decodes to U+0000 cannot be any
+ * resource's id, so it becomes {@link UNMATCHABLE_SEGMENT} before routing. The route still
+ * matches, its guards still run first (401, 403), and its own lookup answers the 404 of that
+ * resource (a JSON error, a 404 page) instead of PostgreSQL failing or the router answering 400.
+ * Ids past 2^31−1 need no rewrite: every lookup parses them with {@link parseIntId}. A URL
+ * without `%` before its query is returned as is, at the cost of one `indexOf`.
+ */
+export function rewriteUnrepresentableSegments(url: string): string {
+  const percent = url.indexOf('%');
+  if (percent === -1) return url;
+  const query = url.indexOf('?');
+  if (query !== -1 && query < percent) return url;
+  const path = query === -1 ? url : url.slice(0, query);
+  const segments = path.split('/');
+  let changed = false;
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i].includes('%') && !isRepresentableSegment(segments[i])) {
+      segments[i] = UNMATCHABLE_SEGMENT;
+      changed = true;
+    }
+  }
+  if (!changed) return url;
+  return segments.join('/') + (query === -1 ? '' : url.slice(query));
+}
+
+function isRepresentableSegment(segment: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return false;
+  }
+  return !decoded.includes('\u0000');
+}

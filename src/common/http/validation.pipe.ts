@@ -1,7 +1,14 @@
-import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Type, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage, Max, Min } from 'class-validator';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { FieldErrors, ValidationError } from '../errors/app-error';
 import { fastAcceptOf } from './fast-accept';
+import { InputInspection, inspectInput } from './input-text';
+import { MAX_INT4 } from './path-id';
+
+/** The widest number column: money is `numeric(12,2)` (README, Conventions). */
+export const MAX_NUMBER = 9_999_999_999.99;
 
 /** Flattens class-validator's tree into `{ "customer.email": ["…"] }` (decisions §6). */
 export function flattenValidationErrors(errors: ClassValidatorError[], prefix = ''): FieldErrors {
@@ -15,27 +22,75 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
 }
 
 /**
- * Nest's ValidationPipe with a fast accept path: a DTO that registered one (`registerFastAccept`)
- * has a clearly valid body turned into its instance without class-transformer and
- * class-validator, whose metadata-driven walk cost ~14 % of the CPU of POST /v1/orders. Anything
- * else takes the full path unchanged, so errors are class-validator's, word for word. The fast
- * accept functions build what this pipe's options produce (whitelist, transform).
+ * Nest's ValidationPipe, and the one place body and query values enter (decisions §5):
+ *
+ * - Every body (JSON, form, multipart fields) and query is first walked for strings PostgreSQL
+ *   cannot store (U+0000, unpaired surrogates): 422 on those fields, whatever the DTO, and whether
+ *   or not the handler has one.
+ * - A DTO that registered a fast accept path (`registerFastAccept`) has a clearly valid body turned
+ *   into its instance without class-transformer and class-validator, whose metadata-driven walk
+ *   cost ~14 % of the CPU of POST /v1/orders. The fast path only sees bodies the walk found clean
+ *   and whose numbers are all within ±(2^31−1), inside every implicit bound below, so it cannot
+ *   accept what the full path refuses. Anything else takes the full path, whose errors are
+ *   class-validator's, word for word. The fast accept functions build what this pipe's options
+ *   produce (whitelist, transform).
  */
-class FastAcceptValidationPipe extends ValidationPipe {
+class InputValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const accept = metadata.metatype && this.toValidate(metadata) ? fastAcceptOf(metadata.metatype) : undefined;
-    const accepted = accept?.(value);
+    let inspection: InputInspection | undefined;
+    if (metadata.type === 'body' || metadata.type === 'query') {
+      inspection = inspectInput(value);
+      if (inspection.errors) throw new ValidationError(inspection.errors);
+    }
+    const accepted = metadata.metatype && this.toValidate(metadata) ? fastAccept(value, metadata.metatype, inspection) : undefined;
     return accepted !== undefined ? accepted : super.transform(value, metadata);
   }
 }
 
+/**
+ * The pipe's fast path for a value of `dto`: the instance, or undefined when the full path must
+ * decide (no fast accept registered, a string it must refuse, a number past ±(2^31−1)).
+ */
+export function fastAccept(value: unknown, dto: Type<unknown> | Function, inspection: InputInspection = inspectInput(value)): unknown {
+  if (inspection.errors || inspection.hasLargeNumber) return undefined;
+  return fastAcceptOf(dto as Type<unknown>)?.(value);
+}
+
 /** Global pipe: unknown properties dropped, payloads transformed to DTO classes, 422 on failure. */
 export function createValidationPipe(): ValidationPipe {
-  return new FastAcceptValidationPipe({
+  addImplicitBounds();
+  return new InputValidationPipe({
     whitelist: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => new ValidationError(flattenValidationErrors(errors)),
   });
+}
+
+const bounded = new Set<ValidationMetadata>();
+
+/**
+ * "A number outside what its field can hold" is a 422 (decisions §5), for every DTO at once: an
+ * `@IsInt()` property without its own `@Max`/`@Min` holds an int4 (ids, counts, pages: the
+ * columns and LIMIT/OFFSET arithmetic are int4 or bigint), an `@IsNumber()` one the widest number
+ * column, numeric(12,2). Added to class-validator's metadata once, at start-up, after every DTO
+ * class is loaded; a DTO's own bound wins.
+ */
+function addImplicitBounds(): void {
+  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<Function, ValidationMetadata[]> };
+  for (const [target, metadatas] of storage.validationMetadatas) {
+    const byProperty = new Map<string, ValidationMetadata[]>();
+    for (const metadata of metadatas) byProperty.set(metadata.propertyName, [...(byProperty.get(metadata.propertyName) ?? []), metadata]);
+    for (const [property, list] of byProperty) {
+      const numeric = list.find((m) => (m.name === 'isInt' || m.name === 'isNumber') && !bounded.has(m));
+      if (!numeric) continue;
+      bounded.add(numeric);
+      const limit = numeric.name === 'isInt' ? MAX_INT4 : MAX_NUMBER;
+      const options = { each: numeric.each, groups: numeric.groups, always: numeric.always };
+      const prototype = (target as { prototype: object }).prototype;
+      if (!list.some((m) => m.name === 'max')) Max(limit, { ...options, message: `${property} must be at most ${limit}.` })(prototype, property);
+      if (!list.some((m) => m.name === 'min')) Min(-limit, { ...options, message: `${property} must be at least ${-limit}.` })(prototype, property);
+    }
+  }
 }

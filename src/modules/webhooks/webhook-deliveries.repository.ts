@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/raw-rows';
+import { LEASE_LOCK_CLASS } from './delivery/worker-lease';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
 
@@ -18,10 +19,17 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** The claiming worker's lease (worker-lease.ts) is no longer held: the worker is gone. */
+const LEASE_GONE = `(d.claimed_by IS NULL OR NOT EXISTS (
+  SELECT 1 FROM pg_locks l
+   WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+     AND l.classid = ${LEASE_LOCK_CLASS}::oid AND l.objid = d.claimed_by::oid))`;
+
 @Injectable()
 export class WebhookDeliveriesRepository {
   private readonly columns: EntityColumns<WebhookDelivery>;
-  private readonly statements: { createForGroup: PreparedStatement; claim: PreparedStatement; secretsOf: PreparedStatement };
+  private readonly statements: { createForGroup: PreparedStatement; claim: PreparedStatement; secretsOf: PreparedStatement; unfinished: PreparedStatement };
 
   constructor(
     @InjectRepository(WebhookDelivery) private readonly repo: Repository<WebhookDelivery>,
@@ -42,9 +50,21 @@ export class WebhookDeliveriesRepository {
          )
          SELECT ${returning} FROM d`,
       ),
+      // Pending, or claimed by a worker whose lease is gone (it died before recording the attempt).
       claim: new PreparedStatement(
         dataSource,
-        `UPDATE webhook_deliveries SET state = 'sending' WHERE id = $1 AND state = 'pending' RETURNING ${returning}`,
+        `UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
+          WHERE d.id = $1 AND (d.state = 'pending' OR (d.state = 'sending' AND ${LEASE_GONE}))
+          RETURNING ${returning}`,
+      ),
+      // Deliveries a live worker should pick up: claimed by a dead one, or pending for longer than
+      // a queued job waits (its job was fetched by a worker that died before claiming it).
+      unfinished: new PreparedStatement(
+        dataSource,
+        `SELECT d.id FROM webhook_deliveries d
+          WHERE d.state IN ('pending', 'sending')
+            AND ((d.state = 'pending' AND d.created_at < now() - make_interval(secs => $1)) OR (d.state = 'sending' AND ${LEASE_GONE}))
+          ORDER BY d.id LIMIT $2`,
       ),
       secretsOf: new PreparedStatement(
         dataSource,
@@ -132,23 +152,19 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Claims a pending delivery for one attempt. Only one worker wins, whatever the number of
-   * instances, so an event is sent once to each URL group even if its job ran twice.
+   * Claims a delivery for an attempt: a pending one, or one whose claiming worker died before it
+   * recorded its attempt (decisions §7: made again, same `webhook-id`). Only one live worker wins,
+   * whatever the number of instances, so a delivery is not sent twice while its worker lives.
    */
-  async claim(id: number): Promise<WebhookDelivery | null> {
-    const rows = await this.statements.claim.rows([id]);
+  async claim(id: number, leaseToken: number): Promise<WebhookDelivery | null> {
+    const rows = await this.statements.claim.rows([id, leaseToken]);
     return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
-  /**
-   * A claimed delivery whose worker died mid-attempt: the receiver may have got it, so it is not
-   * sent again (one attempt, spec §6.1.5) but recorded as failed.
-   */
-  async failInterrupted(id: number, at: Date): Promise<void> {
-    await this.repo.update(
-      { id, state: 'sending' },
-      { state: 'failed', attemptedAt: at, error: 'The attempt was interrupted (the worker stopped); not retried.' },
-    );
+  /** Ids of deliveries left unfinished by a worker that died (see `unfinished` above), oldest first. */
+  async unfinished(pendingForSeconds: number, limit: number): Promise<number[]> {
+    const rows = await this.statements.unfinished.rows<{ id: number }>([pendingForSeconds, limit]);
+    return rows.map((row) => row.id);
   }
 
   async record(id: number, attempt: AttemptRecord): Promise<void> {

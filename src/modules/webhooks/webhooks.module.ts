@@ -5,6 +5,7 @@ import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { WebhookNotifier } from './delivery/webhook-notifier';
 import { WebhookQueue } from './delivery/webhook-queue';
 import { WebhookWorker } from './delivery/webhook-worker';
+import { WorkerLease } from './delivery/worker-lease';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { Webhook } from './entities/webhook.entity';
@@ -32,6 +33,7 @@ import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
     WebhookNotifier,
     WebhookDeliverer,
     WebhookWorker,
+    WorkerLease,
     WebhooksProductDeletedListener,
   ],
   exports: [WebhooksService],

@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium } from 'playwright-core';
+import { watchCsp } from '../../utils/csp';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createOrder, insertBump, insertProduct, orderBody } from './fixtures';
@@ -43,6 +44,7 @@ describe('checkout in a real browser', () => {
     const created = await createOrder(t, seller, orderBody(product.pid, { amount: 150, return_url: `${receiverUrl}/thanks` }));
 
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    const cspViolations = await watchCsp(page);
     await page.goto(created.checkout_url);
     expect(await page.getByTestId('brand').textContent()).toBe('Loja Aurora');
     expect(await page.getByTestId('total').textContent()).toContain('150.00 MZN');
@@ -58,6 +60,15 @@ describe('checkout in a real browser', () => {
 
     const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
     expect(order).toMatchObject({ status: 'approved', amount: 170, transaction: { payment_method: 'emola' } });
+
+    // The order portal and the not-found page work under the same Content-Security-Policy.
+    const portal = new URL(created.checkout_url);
+    portal.pathname = portal.pathname.replace(/\/token\/.*$/, `/order/${created.order_number}`);
+    portal.search = `transaction_id=${order.transaction_id}`;
+    await page.goto(portal.toString());
+    expect(await page.locator('.status').first().textContent()).toMatch(/approved/i);
+    await page.goto(created.checkout_url.replace(/token\/.*$/, 'token/unknown'));
+    expect(cspViolations).toEqual([]);
     await page.close();
   });
 
@@ -65,10 +76,12 @@ describe('checkout in a real browser', () => {
     const product = await insertProduct(t, seller.storeId);
     const created = await createOrder(t, seller, orderBody(product.pid, { cancel_url: `${receiverUrl}/cart` }));
     const page = await browser.newPage();
+    const cspViolations = await watchCsp(page);
     await page.goto(created.checkout_url);
     await Promise.all([page.waitForURL(`${receiverUrl}/cart`), page.getByRole('button', { name: 'Cancel' }).click()]);
     const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
     expect(order.status).toBe('cancelled');
+    expect(cspViolations).toEqual([]);
     await page.close();
   });
 });

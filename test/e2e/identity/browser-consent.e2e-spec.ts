@@ -4,6 +4,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, chromium } from 'playwright-core';
+import { watchCsp } from '../../utils/csp';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 jest.setTimeout(120_000);
@@ -56,6 +57,7 @@ describe('consent screen in a real browser (headless Chromium)', () => {
 
   it('signup → app registration → logout → authorize → login → approve → code exchanged by oauth4webapi', async () => {
     const page = await browser.newPage();
+    const cspViolations = await watchCsp(page);
     const web = `${t.baseUrl}/web`;
     const email = `browser-${Date.now()}@example.com`;
     const password = 'browser password 1';
@@ -126,6 +128,17 @@ describe('consent screen in a real browser (headless Chromium)', () => {
     expect(result.refreshed.access_token).toMatch(/^at_/);
     const user = await t.http.get('/v1/user').set('Authorization', `Bearer ${result.refreshed.access_token}`).expect(200);
     expect(user.body.user.email).toBe(email);
+
+    // Every other dashboard page, and an error page, under the same Content-Security-Policy.
+    for (const path of ['/', '/settings/api', '/apps', '/webhooks', '/oauth/authorize?client_id=nope&scope=user.read', '/no-such-page']) {
+      await page.goto(`${web}${path}`);
+      expect(await page.locator('body').count()).toBe(1);
+    }
+    await page.goto(`${web}/`);
+    await page.click('header button:has-text("Log out")');
+    await page.waitForURL(`${web}/login`);
+    await page.goto(`${web}/signup`);
+    expect(cspViolations).toEqual([]);
     await page.close();
   });
 });

@@ -5,16 +5,23 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { postWebhook } from './http-poster';
 import { signatureHeaders } from './webhook-signer';
+import { WorkerLease } from './worker-lease';
 
 const USER_AGENT = 'CommerceAPI-Webhooks/1.0';
 
-/** Makes the one attempt of a delivery and records it on the delivery (so on every webhook of its group). */
+/**
+ * Makes the attempt of a delivery and records it on the delivery (so on every webhook of its
+ * group). An attempt cut short by the death of its process (nothing recorded) is made again by a
+ * live worker with the same `webhook-id` (decisions §7): every committed event reaches every
+ * subscribed URL at least once.
+ */
 @Injectable()
 export class WebhookDeliverer {
   private readonly logger = new Logger(WebhookDeliverer.name);
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly lease: WorkerLease,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -24,13 +31,10 @@ export class WebhookDeliverer {
   }
 
   async deliver(deliveryId: number): Promise<void> {
-    const delivery = await this.deliveries.claim(deliveryId);
-    if (!delivery) {
-      // Already sent (a duplicate job) or claimed by a worker that died mid-attempt.
-      const current = await this.deliveries.findById(deliveryId);
-      if (current?.state === 'sending') await this.deliveries.failInterrupted(deliveryId, this.clock.now());
-      return;
-    }
+    const delivery = await this.deliveries.claim(deliveryId, await this.lease.token());
+    // Already attempted (a job run again after its worker recorded the attempt), or being
+    // attempted by a live worker.
+    if (!delivery) return;
     const secrets = await this.deliveries.secretsOf(delivery.id);
     const attemptedAt = this.clock.now();
     if (!secrets.length) {

@@ -54,7 +54,8 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
     // Idempotent and safe when several instances start at once (ON CONFLICT DO NOTHING).
     await this.boss.createQueue(DELIVERY_QUEUE, {
       name: DELIVERY_QUEUE,
-      // Retries only re-run a job whose worker died before claiming it; a claimed delivery is never re-sent.
+      // A retry of a job whose delivery was already attempted sends nothing (the claim refuses it);
+      // deliveries a dead worker left unfinished are recovered by WebhookWorker's sweep.
       retryLimit: 2,
       retryDelay: 2,
       expireInSeconds: JOB_EXPIRE_SECONDS,

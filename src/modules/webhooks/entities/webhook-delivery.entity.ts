@@ -1,7 +1,11 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { OrderEventKind, OrderEventPayload } from '../../billing/events/order-events';
 
-/** pending → sending (claimed by one worker) → success | failed. */
+/**
+ * pending → sending (claimed by one worker) → success | failed. A `sending` row whose worker died
+ * (its lease is gone, see worker-lease.ts) goes back to `sending` under a live worker: the
+ * attempt is made again, with the same `webhook-id` (decisions §7, at least once).
+ */
 export type DeliveryState = 'pending' | 'sending' | 'success' | 'failed';
 
 /**
@@ -10,6 +14,8 @@ export type DeliveryState = 'pending' | 'sending' | 'success' | 'failed';
  */
 @Entity('webhook_deliveries')
 @Index(['storeId', 'createdAt'])
+// The few unfinished rows the worker's recovery sweep looks for, whatever the size of the log.
+@Index('IDX_webhook_deliveries_unfinished', ['id'], { where: "state IN ('pending', 'sending')" })
 export class WebhookDelivery {
   @PrimaryGeneratedColumn()
   id: number;
@@ -39,6 +45,10 @@ export class WebhookDelivery {
 
   @Column({ type: 'varchar', length: 16, default: 'pending' })
   state: DeliveryState;
+
+  /** The lease token of the worker that claimed the delivery (null before the first claim). */
+  @Column({ type: 'int', nullable: true })
+  claimedBy: number | null;
 
   @Column({ type: 'jsonb', nullable: true })
   requestHeaders: Record<string, string> | null;

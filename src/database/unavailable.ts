@@ -1,0 +1,30 @@
+/**
+ * Whether an error means PostgreSQL cannot be reached right now (decisions §5: 503, never 500),
+ * rather than that a query was wrong: the server shutting down or restarting (57P01 admin
+ * shutdown, 57P02 crash shutdown, 57P03 cannot connect now), connection exceptions (class 08),
+ * a refused or reset socket, a connection ended under a query, or the pool giving up waiting for
+ * a connection. TypeORM wraps the driver's error (`driverError`); the cause chain is followed too.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string') {
+    if (e.code === '57P01' || e.code === '57P02' || e.code === '57P03' || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
+    if (NETWORK_CODES.has(e.code)) return true;
+  }
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(e.message as string))) return true;
+  // Node's AggregateError of a connection attempt to several addresses (IPv4 and IPv6).
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/** What node-postgres and its pool say when the connection, not the query, failed. */
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/, // "… unexpectedly", "… due to connection timeout"
+  /timeout exceeded when trying to connect/, // pg-pool connectionTimeoutMillis
+  /Client has encountered a connection error and is not queryable/,
+  /Connection ended unexpectedly/,
+  /the database system is (starting up|shutting down|in recovery mode)/,
+];
