@@ -242,6 +242,32 @@ export function applyResponseConventions(app: INestApplication): void {
   }
 }
 
+/**
+ * Documents one more error body under `status`: alone when the operation has none, otherwise as
+ * an alternative (`anyOf`) to what it declares, so both bodies validate.
+ */
+function addError(controller: Type<unknown>, responses: Record<string, ResponseEntry>, status: number, message: string, when: string): void {
+  const line = `\`${message}\` — ${when}.`;
+  const existing = responses[String(status)];
+  if (!existing) {
+    responses[String(status)] = { description: line, type: ErrorResponseDto, example: errorExample(message) };
+    return;
+  }
+  if (existing.description?.includes(message)) return;
+  const declared = typeof existing.type === 'function' ? (existing.type as Type<unknown>) : undefined;
+  const alternatives = declared ? [{ $ref: getSchemaPath(declared) }] : ((existing.schema as SchemaObject | undefined)?.anyOf ?? []);
+  if (declared) ApiExtraModels(declared)(controller);
+  ApiExtraModels(ErrorResponseDto)(controller);
+  const { type: _type, schema: _schema, example, examples, ...rest } = existing;
+  const named = (examples ?? (example !== undefined ? { documented: { value: example } } : {})) as Record<string, unknown>;
+  responses[String(status)] = {
+    ...rest,
+    description: existing.description ? `${existing.description}\n\n${line}` : line,
+    schema: declared === ErrorResponseDto ? { $ref: getSchemaPath(ErrorResponseDto) } : { anyOf: [...alternatives, { $ref: getSchemaPath(ErrorResponseDto) }] },
+    examples: { ...named, [message.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()]: { value: errorExample(message) } },
+  };
+}
+
 function applyConventions(controller: Type<unknown>, handler: object): void {
   const own = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<string, ResponseEntry>;
   const inherited = (Reflect.getMetadata(DECORATORS.API_RESPONSE, controller) ?? {}) as Record<string, ResponseEntry>;
@@ -249,39 +275,14 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
   const flag = (key: string) => Boolean(Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller));
 
   if (BODY_METHODS.has(Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod)) {
-    responses['400'] ??= {
-      description: '`Malformed JSON body.` — the body is not JSON, not an object or array, or nested deeper than 32 levels.',
-      type: ErrorResponseDto,
-      example: errorExample('Malformed JSON body.'),
-    };
-    responses['413'] ??= {
-      description: '`Payload too large.` — a body over 1 MiB.',
-      type: ErrorResponseDto,
-      example: errorExample('Payload too large.'),
-    };
+    addError(controller, responses, 400, 'Malformed JSON body.', 'the body is not JSON, not an object or array, or nested deeper than 32 levels');
+    addError(controller, responses, 413, 'Payload too large.', 'a body over 1 MiB');
   }
   const rateLimited = flag(RATE_LIMITED);
   const idempotent = flag(IDEMPOTENT);
   if (idempotent) {
-    const inFlight = '`A request with this idempotency key is still in progress.`';
-    const reused = '`Idempotency key reused with a different request.`';
-    const conflict = responses['409'];
-    if (!conflict?.description?.includes(inFlight)) {
-      responses['409'] = conflict
-        ? { ...conflict, description: `${conflict.description}\n\n${inFlight}` }
-        : { description: inFlight, type: ErrorResponseDto, example: errorExample(inFlight.slice(1, -1)) };
-    }
-    // Field errors, or the reused key's message alone.
-    const unprocessable = responses['422'];
-    if (!unprocessable?.description?.includes(reused)) {
-      const declared = typeof unprocessable?.type === 'function' ? (unprocessable.type as Type<unknown>) : ValidationErrorResponseDto;
-      ApiExtraModels(declared, ErrorResponseDto)(controller);
-      responses['422'] = {
-        ...(unprocessable ? { example: unprocessable.example, examples: unprocessable.examples } : {}),
-        description: `${unprocessable?.description ?? 'Validation failed.'}\n\n${reused}`,
-        schema: { anyOf: [{ $ref: getSchemaPath(declared) }, { $ref: getSchemaPath(ErrorResponseDto) }] },
-      };
-    }
+    addError(controller, responses, 409, 'A request with this idempotency key is still in progress.', 'the same `Idempotency-Key` is in flight');
+    addError(controller, responses, 422, 'Idempotency key reused with a different request.', 'the same `Idempotency-Key` came with another body');
   }
   for (const [status, entry] of Object.entries(responses)) {
     const code = Number(status);

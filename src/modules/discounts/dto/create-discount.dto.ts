@@ -49,7 +49,7 @@ export class CreateDiscountDto {
   @Rule(valueRule(true))
   value: number;
 
-  @ApiPropertyOptional({ enum: DISCOUNT_STATUS_INPUTS, default: 'active', example: 'active', description: STATUS_DESCRIPTION })
+  @ApiPropertyOptional({ enum: DISCOUNT_STATUS_INPUTS, example: 'active', description: `${STATUS_DESCRIPTION} Default \`active\`.` })
   @Rule(statusRule)
   status?: string;
 
@@ -61,7 +61,7 @@ export class CreateDiscountDto {
   @Rule(usesLimitRule)
   uses_limit?: number | null;
 
-  @ApiPropertyOptional({ example: false, default: false, description: SINGLE_USE_DESCRIPTION })
+  @ApiPropertyOptional({ example: false, description: `${SINGLE_USE_DESCRIPTION} Default \`false\`.` })
   @Rule(booleanRule('single_use'))
   single_use?: boolean;
 

@@ -58,7 +58,7 @@ export class CreatePlanDto {
   @PlanIntervalField()
   interval: PlanInterval;
 
-  @ApiPropertyOptional({ type: 'integer', example: 1, default: 1, minimum: 1, maximum: 365 })
+  @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: 365, description: 'Default `1`.' })
   @IsOptional()
   @PlanIntervalCount()
   interval_count?: number;

@@ -17,7 +17,7 @@ export class CreateProductDto {
   @MaxLength(255, { message: 'name must be at most 255 characters.' })
   name: string;
 
-  @ApiPropertyOptional({ enum: ['one_time', 'recurring'], default: 'one_time', example: 'one_time' })
+  @ApiPropertyOptional({ enum: ['one_time', 'recurring'], example: 'one_time', description: 'Default `one_time`.' })
   @IsOptional()
   @IsIn(['one_time', 'recurring'], { message: 'type must be one_time or recurring.' })
   type?: ProductType;
