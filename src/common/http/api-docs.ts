@@ -278,6 +278,13 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
     addError(controller, responses, 400, 'Malformed JSON body.', 'the body is not JSON, not an object or array, or nested deeper than 32 levels');
     addError(controller, responses, 413, 'Payload too large.', 'a body over 1 MiB');
   }
+  // decisions §5: any operation may meet these.
+  addError(controller, responses, 500, 'Internal server error.', 'anything unexpected (logged with the request id; never a stack or SQL)');
+  if (!responses['503']) {
+    addError(controller, responses, 503, 'Service temporarily unavailable.', 'the database cannot be reached');
+    const unavailable: ResponseEntry = responses['503'];
+    unavailable.headers = { ...RETRY_AFTER_HEADER };
+  }
   const rateLimited = flag(RATE_LIMITED);
   const idempotent = flag(IDEMPOTENT);
   if (idempotent) {
@@ -287,8 +294,9 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
   for (const [status, entry] of Object.entries(responses)) {
     const code = Number(status);
     const headers = { ...entry.headers };
-    // Before the token is checked (401, and the 400/413 of body parsing) there is no counter yet.
-    if (rateLimited && code !== 401 && code !== 400 && code !== 413) Object.assign(headers, RATE_LIMIT_HEADERS);
+    // Only once the token was counted: not before (400/413 of body parsing, 401), nor where the
+    // failure may come first (500, 503).
+    if (rateLimited && ![400, 401, 413, 500, 503].includes(code)) Object.assign(headers, RATE_LIMIT_HEADERS);
     if (idempotent && code >= 200 && code < 300) Object.assign(headers, IDEMPOTENT_REPLAYED_HEADER);
     responses[status] = Object.keys(headers).length ? { ...entry, headers } : entry;
   }
