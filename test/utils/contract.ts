@@ -42,6 +42,9 @@ export class ContractRecorder {
   }
 }
 
+/** Answers that come before any route is chosen, hence outside every operation. */
+const UNROUTED: Record<number, string> = { 400: 'Malformed JSON body.', 404: 'Resource not found.', 413: 'Payload too large.' };
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 interface Operation {
@@ -102,8 +105,9 @@ export class ContractValidator {
     if (!METHODS.includes(exchange.method.toLowerCase())) return undefined;
     const found = this.findOperation(exchange.method, path);
     if (typeof found === 'string') {
-      // An unknown route (or method) is the contract's 404 (decisions §5), outside any operation.
-      if (exchange.status === 404 && this.isError(exchange, 'Resource not found.')) return undefined;
+      // An unknown route (or method) is the contract's 404 (decisions §5), outside any operation;
+      // a malformed or oversized body is refused before routing (§6: 400 and 404 come first).
+      if (this.isError(exchange, UNROUTED[exchange.status])) return undefined;
       return found === 'no-path' ? 'no operation in the description has this path' : 'the description has no such method on this path';
     }
     const responses = found.operation.responses ?? {};
@@ -162,7 +166,8 @@ export class ContractValidator {
     return validate;
   }
 
-  private isError(exchange: Exchange, message: string): boolean {
+  private isError(exchange: Exchange, message: string | undefined): boolean {
+    if (message === undefined) return false;
     try {
       const body = JSON.parse(exchange.body ?? '');
       return body?.status === 'error' && body?.message === message;

@@ -119,8 +119,9 @@ describe('HTTP layer', () => {
       }
     }
     expect(untyped).toEqual([]);
-    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({ type: 'string', nullable: true });
-    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({ type: 'number', nullable: true });
+    // OpenAPI 3.1: a nullable scalar is its type or null.
+    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({ oneOf: [{ type: 'number' }, { type: 'null' }] });
   });
 
   it('types the spec\'s integer fields as integer in the OpenAPI schemas and parameters (spec §2)', async () => {
