@@ -1,7 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
@@ -10,9 +10,11 @@ import { BadRequestError } from './common/errors/app-error';
 import { exceedsDepth } from './common/http/input-text';
 import { registerSecurityHeaders } from './common/http/security-headers';
 import { rewriteUnrepresentableSegments } from './common/http/path-id';
+import { createOpenApiDocument } from './common/http/api-docs';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
+import { SCOPES } from './modules/identity/scopes';
 import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } from './logging';
 
 /** Max JSON / form body (decisions §5); uploads have their own limit (`MAX_FILE_MB`). */
@@ -112,21 +114,18 @@ function registerBodyParsers(fastify: FastifyInstance): void {
 }
 
 function setupOpenApi(app: App, config: AppConfig): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Commerce API')
-      .setDescription(
-        'Commerce API for sellers of digital products: checkout sessions, discounts, product files, ' +
-          'subscription plans, product review, customers, webhooks, API keys with scopes and OAuth 2.0. ' +
-          'Every error has the body `{status: "error", message}` (plus `errors`, `missing_fields` or ' +
-          'scope details where stated). Timestamps are UTC with six fractional digits; money is a JSON ' +
-          'number with at most two decimals.',
-      )
-      .setVersion('1.0.0')
-      .addServer(config.urls.base)
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key (`sk_…`) or OAuth access token (`at_…`)' })
-      .build(),
-  );
+  const document = createOpenApiDocument(app, {
+    title: 'Commerce API',
+    description:
+      'Commerce API for sellers of digital products: checkout sessions, discounts, product files, ' +
+      'subscription plans, product review, customers, webhooks, API keys with scopes and OAuth 2.0. ' +
+      'Every error has the body `{status: "error", message}` (plus `errors`, `missing_fields` or ' +
+      'scope details where stated). Timestamps are UTC with six fractional digits; money is a JSON ' +
+      'number with at most two decimals.',
+    version: '1.0.0',
+    baseUrl: config.urls.base,
+    authorizationUrl: `${config.urls.web}/oauth/authorize`,
+    scopes: SCOPES,
+  });
   SwaggerModule.setup(`${config.paths.base}/docs`, app, document, { jsonDocumentUrl: `${config.paths.base}/docs-json` });
 }

@@ -5,6 +5,7 @@ import { App, createApp, ready } from '../../src/app.factory';
 import type { AppOptions } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DatabaseConnection } from '../../src/database/database-connection';
+import { assertContract, ContractRecorder } from './contract';
 import { freePort } from './free-port';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
@@ -17,6 +18,9 @@ export interface TestApp {
   clock: TestClock;
   /** Base URL when started with `listen: true` (browser tests, webhook receivers). */
   baseUrl: string;
+  /** Every answer the app sent; `close()` checks them against the served description (contract.ts). */
+  contract: ContractRecorder;
+  /** Closes the app, drops the database, then fails if any answer broke the OpenAPI description. */
   close(): Promise<void>;
 }
 
@@ -43,8 +47,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const clock = new TestClock();
   const connection = await DatabaseConnection.open(config);
   const app = await createApp(config, connection, { clock, plugins: options.plugins });
+  const contract = new ContractRecorder();
+  contract.install(app.getHttpAdapter().getInstance());
   if (options.listen) await app.listen(port, '127.0.0.1');
   else await ready(app);
+  // The description as a client gets it, taken before any test request is recorded.
+  const docs = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: `${config.paths.base}/docs-json` });
+  const description = docs.json();
+  contract.exchanges.length = 0;
   return {
     app,
     config,
@@ -52,9 +62,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     http: request(app.getHttpServer()),
     dataSource: app.get(DataSource),
     baseUrl: config.urls.base,
+    contract,
     async close() {
       await app.close();
       await database.drop();
+      assertContract(description, config.paths.base, contract.exchanges);
     },
   };
 }

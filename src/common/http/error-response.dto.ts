@@ -14,7 +14,7 @@ export class ValidationErrorResponseDto extends ErrorResponseDto {
   declare message: string;
 
   @ApiProperty({
-    example: { 'customer.email': ['customer.email must be an email.'] },
+    example: { 'customer.email': ['customer.email must be a valid email address.'] },
     additionalProperties: { type: 'array', items: { type: 'string' } },
   })
   errors: Record<string, string[]>;

@@ -13,6 +13,7 @@ import { OAuthAuthorizationCode } from './oauth/oauth-authorization-code.entity'
 import { OAuthAuthorizationService } from './oauth/oauth-authorization.service';
 import { OAuthGrant } from './oauth/oauth-grant.entity';
 import { OAuthGrantsRepository } from './oauth/oauth-grants.repository';
+import { OAuthMetadataRoute } from './oauth/oauth-metadata';
 import { OAuthToken } from './oauth/oauth-token.entity';
 import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { OAuthTokensService } from './oauth/oauth-tokens.service';
@@ -44,6 +45,7 @@ import { UserController } from './user.controller';
     OAuthGrantsRepository,
     OAuthAuthorizationService,
     OAuthTokensService,
+    OAuthMetadataRoute,
     RateLimiterFactory,
     TokenRateLimitService,
     RouteCatalogService,

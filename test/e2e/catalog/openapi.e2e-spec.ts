@@ -55,7 +55,9 @@ describe('Catalog in OpenAPI and on the surfaces', () => {
   });
 
   it('documents the publish 422 body: missing_fields maps a field name to a message string (spec §4.6)', () => {
-    const ref = doc.paths['/v1/products/{id}/publish'].post.responses['422'].content['application/json'].schema.$ref;
+    // With the Idempotency-Key's own 422 beside it (anyOf).
+    const declared = doc.paths['/v1/products/{id}/publish'].post.responses['422'].content['application/json'].schema;
+    const ref = declared.$ref ?? declared.anyOf[0].$ref;
     const schema = doc.components.schemas[ref.split('/').pop()];
     expect(schema.required).toContain('missing_fields');
     expect(schema.properties.missing_fields).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });

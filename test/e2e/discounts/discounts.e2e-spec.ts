@@ -501,11 +501,11 @@ describe('Discounts API', () => {
     const res = await t.http.get('/docs-json').expect(200);
     const paths = res.body.paths;
     const operations = [
-      [paths['/v1/discounts'].post, 'discounts.write', ['201', '401', '403', '409', '422']],
-      [paths['/v1/discounts'].get, 'discounts.read', ['200', '401', '403', '422']],
-      [paths['/v1/discounts/{id}'].get, 'discounts.read', ['200', '401', '403', '404']],
-      [paths['/v1/discounts/{id}'].patch, 'discounts.write', ['200', '401', '403', '404', '409', '422']],
-      [paths['/v1/discounts/{id}'].delete, 'discounts.write', ['200', '401', '403', '404']],
+      [paths['/v1/discounts'].post, 'discounts.write', ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503']],
+      [paths['/v1/discounts'].get, 'discounts.read', ['200', '401', '403', '422', '429', '500', '503']],
+      [paths['/v1/discounts/{id}'].get, 'discounts.read', ['200', '401', '403', '404', '429', '500', '503']],
+      [paths['/v1/discounts/{id}'].patch, 'discounts.write', ['200', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503']],
+      [paths['/v1/discounts/{id}'].delete, 'discounts.write', ['200', '401', '403', '404', '429', '500', '503']],
     ] as const;
     for (const [operation, scope, statuses] of operations) {
       expect(operation.tags).toEqual(['Discounts']);

@@ -119,8 +119,9 @@ describe('HTTP layer', () => {
       }
     }
     expect(untyped).toEqual([]);
-    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({ type: 'string', nullable: true });
-    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({ type: 'number', nullable: true });
+    // OpenAPI 3.1: a nullable scalar is its type or null.
+    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({ oneOf: [{ type: 'number' }, { type: 'null' }] });
   });
 
   it('types the spec\'s integer fields as integer in the OpenAPI schemas and parameters (spec §2)', async () => {
@@ -128,7 +129,9 @@ describe('HTTP layer', () => {
     const INTEGER = ['id', 'file_id', 'product_id', 'affiliate_id', 'page', 'per_page', 'last_page', 'total', 'uses_limit', 'used_count', 'available_uses', 'expires_in'];
     const wrong: string[] = [];
     for (const [schema, body] of Object.entries<any>(doc.components.schemas)) {
-      for (const [name, prop] of Object.entries<any>(body.properties ?? {})) {
+      for (const [name, property] of Object.entries<any>(body.properties ?? {})) {
+        // A nullable field (OpenAPI 3.1): its type is that of the branch that is not null.
+        const prop = property.oneOf?.find((branch: any) => branch.type !== 'null') ?? property;
         if (INTEGER.includes(name) && prop.type !== 'integer') wrong.push(`${schema}.${name}: ${prop.type}`);
         if (name === 'product_ids' && prop.items?.type !== 'integer') wrong.push(`${schema}.${name}[]: ${prop.items?.type}`);
       }

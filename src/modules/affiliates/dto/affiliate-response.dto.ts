@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiTimestamp } from '../../../common/http/api-docs';
 import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 
 export class AffiliateDto {
@@ -6,8 +7,8 @@ export class AffiliateDto {
   @ApiProperty({ example: 'Joana Mucavele' }) name: string;
   @ApiProperty({ example: 'joana@example.com' }) email: string;
   @ApiProperty({ example: 12.5, description: 'Percent of each sale.' }) commission_percent: number;
-  @ApiProperty({ example: '2026-01-15T10:20:30.123000Z' }) created_at: string;
-  @ApiProperty({ example: '2026-01-15T10:20:30.123000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2026-01-15T10:20:30.123000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2026-01-15T10:20:30.123000Z' }) updated_at: string;
 }
 
 export class AffiliateResponseDto {

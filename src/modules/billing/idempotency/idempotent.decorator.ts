@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
-import { ApiHeader } from '@nestjs/swagger';
+import { ApiIdempotencyKey } from '../../../common/http/api-docs';
 import { IdempotencyGuard } from './idempotency.guard';
 
 export const IDEMPOTENT_KEY = 'http:idempotent';
@@ -14,9 +14,5 @@ export const Idempotent = (): MethodDecorator =>
   applyDecorators(
     SetMetadata(IDEMPOTENT_KEY, true),
     UseGuards(IdempotencyGuard),
-    ApiHeader({
-      name: 'Idempotency-Key',
-      required: false,
-      description: 'Up to 255 characters. A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`).',
-    }),
+    ApiIdempotencyKey(),
   );

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiNotFound, ApiRefParam, ApiValidationFailed } from '../../../common/http/api-docs';
 import { paginated, pageRequest } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
@@ -11,12 +11,6 @@ import { OrdersService } from './orders.service';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const ApiOrderRef = () => ApiRefParam('Order id or order_number.', 'ORD-8K2M4Q7XPA3Z');
-const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key',
-  required: false,
-  description: 'Replays the first response for 24 h when repeated with the same body (decisions §9).',
-  example: '4f1c2d9e-7b7a-4d1e-9a57-0c1f5b8e2a10',
-};
 
 @ApiTags('Orders')
 @Controller('v1/orders')
@@ -27,7 +21,6 @@ export class OrdersController {
   @Idempotent()
   @RequireScopes('orders.write')
   @ApiOperation({ summary: 'Create a checkout session (or reuse a pending or cancelled order with from_order)' })
-  @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiCreatedResponse({ type: CreateOrderResponseDto })
   @ApiNotFound('`Product not found.`, `Plan not found.` or `Order not found.` (from_order).', 'Product not found.')
   @ApiConflict('Order cannot be reused.', '`Order cannot be reused.` — from_order is approved or refunded.')
@@ -75,7 +68,6 @@ export class OrdersController {
   @RequireScopes('orders.write')
   @ApiOperation({ summary: 'Refund an approved order (sends order_refund)' })
   @ApiOrderRef()
-  @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiOkResponse({ type: RefundResponseDto })
   @ApiNotFound()
   @ApiConflict('Only approved orders can be refunded.', '`Only approved orders can be refunded.`')

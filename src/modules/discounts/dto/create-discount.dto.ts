@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullable, ApiTimestamp } from '../../../common/http/api-docs';
 import { Trim } from '../../../common/http/transforms';
 import { DISCOUNT_STATUS_INPUTS, DISCOUNT_TYPE_INPUTS, MAX_CODE_LENGTH } from '../discount-input';
 import {
@@ -48,28 +49,27 @@ export class CreateDiscountDto {
   @Rule(valueRule(true))
   value: number;
 
-  @ApiPropertyOptional({ enum: DISCOUNT_STATUS_INPUTS, default: 'active', example: 'active', description: STATUS_DESCRIPTION })
+  @ApiPropertyOptional({ enum: DISCOUNT_STATUS_INPUTS, example: 'active', description: `${STATUS_DESCRIPTION} Default \`active\`.` })
   @Rule(statusRule)
   status?: string;
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, example: [12, 15], nullable: true, description: PRODUCT_IDS_DESCRIPTION })
+  @ApiNullable({ type: 'integer', isArray: true, example: [12, 15], description: PRODUCT_IDS_DESCRIPTION, required: false })
   @Rule(productIdsRule)
   product_ids?: number[] | null;
 
-  @ApiPropertyOptional({ type: 'integer', example: 100, minimum: 1, nullable: true, description: USES_LIMIT_DESCRIPTION })
+  @ApiNullable({ type: 'integer', example: 100, minimum: 1, description: USES_LIMIT_DESCRIPTION, required: false })
   @Rule(usesLimitRule)
   uses_limit?: number | null;
 
-  @ApiPropertyOptional({ example: false, default: false, description: SINGLE_USE_DESCRIPTION })
+  @ApiPropertyOptional({ example: false, description: `${SINGLE_USE_DESCRIPTION} Default \`false\`.` })
   @Rule(booleanRule('single_use'))
   single_use?: boolean;
 
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date-time',
+  @ApiTimestamp({
     example: '2026-12-31T23:59:59Z',
-    nullable: true,
     description: `ISO 8601 date-time; without an offset it is read as UTC. ${EXPIRY_DESCRIPTION}`,
+    nullable: true,
+    required: false,
   })
   @Rule(expiresAtRule(true))
   expires_at?: string | null;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNullable, ApiTimestamp } from '../../../common/http/api-docs';
 import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 
 /** Spec §2.5, exactly. */
@@ -10,15 +11,15 @@ export class DiscountDto {
   @ApiProperty({ enum: ['active', 'inactive'], example: 'active' }) status: 'active' | 'inactive';
   @ApiProperty({ type: 'integer', isArray: true, example: [12, 15], description: 'Empty array = every product of the store.' })
   product_ids: number[];
-  @ApiProperty({ type: 'integer', nullable: true, example: 100, description: 'null = unlimited.' }) uses_limit: number | null;
+  @ApiNullable({ type: 'integer', example: 100, description: 'null = unlimited.' }) uses_limit: number | null;
   @ApiProperty({ type: 'integer', example: 3, description: 'Uses held by pending or approved orders.' }) used_count: number;
-  @ApiProperty({ type: 'integer', nullable: true, example: 97, description: 'uses_limit − used_count; null without a limit.' })
+  @ApiNullable({ type: 'integer', example: 97, description: 'uses_limit − used_count; null without a limit.' })
   available_uses: number | null;
   @ApiProperty({ example: false }) single_use: boolean;
   @ApiProperty({ example: false, description: 'True exactly when expires_at is null.' }) never_expires: boolean;
-  @ApiProperty({ type: String, nullable: true, example: '2026-12-31T23:59:59.000000Z' }) expires_at: string | null;
-  @ApiProperty({ example: '2026-01-02T03:04:05.678000Z' }) created_at: string;
-  @ApiProperty({ example: '2026-01-02T03:04:05.678000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2026-12-31T23:59:59.000000Z', nullable: true }) expires_at: string | null;
+  @ApiTimestamp({ example: '2026-01-02T03:04:05.678000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2026-01-02T03:04:05.678000Z' }) updated_at: string;
 }
 
 export class DiscountResponseDto {

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullable, ApiTimestamp } from '../../../common/http/api-docs';
 import { Trim } from '../../../common/http/transforms';
 import { DISCOUNT_STATUS_INPUTS, DISCOUNT_TYPE_INPUTS, MAX_CODE_LENGTH } from '../discount-input';
 import {
@@ -43,16 +44,16 @@ export class UpdateDiscountDto {
   @Rule(statusRule)
   status?: string;
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, example: [12], nullable: true, description: `${PRODUCT_IDS_DESCRIPTION} null clears the list.` })
+  @ApiNullable({ type: 'integer', isArray: true, example: [12], description: `${PRODUCT_IDS_DESCRIPTION} null clears the list.`, required: false })
   @Rule(productIdsRule)
   product_ids?: number[] | null;
 
-  @ApiPropertyOptional({
+  @ApiNullable({
     type: 'integer',
     example: 50,
     minimum: 1,
-    nullable: true,
     description: `${USES_LIMIT_DESCRIPTION} Cannot go below the current \`used_count\`.`,
+    required: false,
   })
   @Rule(usesLimitRule)
   uses_limit?: number | null;
@@ -61,12 +62,11 @@ export class UpdateDiscountDto {
   @Rule(booleanRule('single_use'))
   single_use?: boolean;
 
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date-time',
+  @ApiTimestamp({
     example: '2027-01-31T23:59:59Z',
-    nullable: true,
     description: `ISO 8601 date-time; without an offset it is read as UTC. null removes the expiry. ${EXPIRY_DESCRIPTION}`,
+    nullable: true,
+    required: false,
   })
   @Rule(expiresAtRule(false))
   expires_at?: string | null;

@@ -1,24 +1,48 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, DECORATORS, ApiForbiddenResponse, ApiOAuth2, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Scope } from '../scopes';
 import type { Principal } from './principal';
+import { ApiRateLimited, RATE_LIMIT_HEADERS, wwwAuthenticateHeader } from '../../../common/http/api-docs';
 import { ErrorResponseDto, ForbiddenResponseDto } from '../../../common/http/error-response.dto';
 
 export const PUBLIC_KEY = 'auth:public';
 export const SCOPES_KEY = 'auth:scopes';
 export const ANY_TOKEN_KEY = 'auth:any-token';
 
-/** Opts a route (or a whole controller) out of bearer authentication. */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_KEY, true);
+/**
+ * Opts a route (or a whole controller) out of bearer authentication; OpenAPI shows `security: [{}]`
+ * (no credentials needed).
+ */
+export const Public = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(SetMetadata(PUBLIC_KEY, true), SetMetadata(DECORATORS.API_SECURITY, [{}]));
+
+/** The three 401s of decisions §3, with the challenge each carries (§3.1). */
+const UNAUTHORIZED_EXAMPLES = {
+  'no-token': { summary: 'No Authorization header', value: { status: 'error', message: 'Token not provided' } },
+  'not-bearer': { summary: 'Authorization is not `Bearer <token>`', value: { status: 'error', message: 'Unauthorized user.' } },
+  'invalid-token': { summary: 'Unknown, revoked or expired token', value: { status: 'error', message: 'Invalid token' } },
+};
 
 const documentAuth = (scopes: Scope[]) =>
   applyDecorators(
     ApiBearerAuth(),
-    ApiUnauthorizedResponse({ description: 'Missing or invalid token.', type: ErrorResponseDto }),
+    // The same requirement for Swagger UI's OAuth flow: an access token with these scopes.
+    ApiOAuth2(scopes),
+    ApiUnauthorizedResponse({
+      description: '`Token not provided`, `Unauthorized user.` or `Invalid token`.',
+      type: ErrorResponseDto,
+      examples: UNAUTHORIZED_EXAMPLES,
+      headers: wwwAuthenticateHeader('Bearer realm="commerce-api", error="invalid_token"'),
+    }),
+    ApiRateLimited(),
     ...(scopes.length
       ? [
-          ApiForbiddenResponse({ description: `Token lacks ${scopes.join(', ')}.`, type: ForbiddenResponseDto }),
+          ApiForbiddenResponse({
+            description: `\`Permission denied for this endpoint.\` — the token lacks ${scopes.join(', ')}.`,
+            type: ForbiddenResponseDto,
+            headers: { ...wwwAuthenticateHeader(`Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`), ...RATE_LIMIT_HEADERS },
+          }),
           ApiExtension('x-required-scopes', scopes),
         ]
       : []),

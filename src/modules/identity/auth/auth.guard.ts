@@ -24,20 +24,19 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const header = request.headers.authorization;
-    if (header === undefined) throw new UnauthorizedError('Token not provided');
+    if (header === undefined) throw challenge(reply, 'Token not provided');
     const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match) throw new UnauthorizedError('Unauthorized user.');
+    if (!match) throw challenge(reply, 'Unauthorized user.');
     const principal = await this.auth.authenticate(match[1]);
-    if (!principal) throw new UnauthorizedError('Invalid token');
+    if (!principal) throw challenge(reply, 'Invalid token', 'invalid_token');
     request.principal = principal;
 
     // decisions §9: counted per token once it is known to be valid; the headers go on every answer,
     // the 403 and 429 included.
     const limit = await this.rateLimit.consume(match[1]);
-    context
-      .switchToHttp()
-      .getResponse<FastifyReply>()
+    reply
       .header('RateLimit-Limit', String(limit.limit))
       .header('RateLimit-Remaining', String(limit.remaining))
       .header('RateLimit-Reset', String(limit.resetSeconds));
@@ -48,6 +47,8 @@ export class AuthGuard implements CanActivate {
     const required = this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_KEY, targets);
     const missing = required ? required.filter((scope) => !principal.scopes.includes(scope)) : undefined;
     if (!required || missing!.length) {
+      // RFC 6750 §3.1: the scopes the route needs, space-separated.
+      reply.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${(required ?? []).join(' ')}"`);
       throw new ForbiddenError('Permission denied for this endpoint.', {
         error_code: 'insufficient_scope',
         required_scopes: required ?? [],
@@ -57,4 +58,16 @@ export class AuthGuard implements CanActivate {
     }
     return true;
   }
+}
+
+/** The realm of every bearer challenge (decisions §3.1). */
+export const AUTH_REALM = 'commerce-api';
+
+/**
+ * A 401 with its RFC 6750 challenge: `error="invalid_token"` only when a bearer token was sent;
+ * a request without one gets the bare challenge (RFC 6750 §3.1).
+ */
+function challenge(reply: FastifyReply, message: string, error?: 'invalid_token'): UnauthorizedError {
+  reply.header('WWW-Authenticate', `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`);
+  return new UnauthorizedError(message);
 }

@@ -77,7 +77,7 @@ export class OAuthTokensService implements OnModuleInit {
     if (request.redirect_uri !== code.redirectUri || !app.redirectUris.includes(request.redirect_uri)) {
       throw OAuthError.invalidGrant('redirect_uri mismatch');
     }
-    if ((request.state ?? null) !== code.state) throw OAuthError.invalidGrant('Invalid state');
+    if (!stateMatches(code, request.state)) throw OAuthError.invalidGrant('Invalid state');
     if (!pkceMatches(code.codeChallenge, request.code_verifier)) throw OAuthError.invalidGrant(INVALID_CODE);
 
     const issued = await this.grants.transaction(async (m) => {
@@ -171,6 +171,17 @@ export class OAuthTokensService implements OnModuleInit {
       scope: grant.scopes.join(' '),
     };
   }
+}
+
+/**
+ * decisions §3.1: a `state` that differs from the authorization's is refused. Leaving it out is
+ * accepted only for a PKCE code: standard RFC 6749 clients (oauth4webapi) check `state` at their
+ * callback and never send it here, and the verifier already binds the exchange to the client that
+ * started the authorization.
+ */
+function stateMatches(code: { state: string | null; codeChallenge: string | null }, state: string | undefined): boolean {
+  if (state === undefined) return code.state === null || code.codeChallenge !== null;
+  return state === code.state;
 }
 
 /** RFC 7636 S256; a verifier without a challenge is refused too, so PKCE cannot be bolted on later. */

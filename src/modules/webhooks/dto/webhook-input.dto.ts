@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullable } from '../../../common/http/api-docs';
 import {
   ArrayNotEmpty,
   ArrayUnique,
@@ -46,7 +47,7 @@ export class CreateWebhookDto {
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'integer' }, { type: 'string' }],
-    example: 'prd_8fK2mQ',
+    example: 'prod_8fK2mQ1xZ9pL3vN7',
     description: 'Limit the webhook to one product (its id or pid); omitted = every product of the store',
   })
   @IsOptional()
@@ -75,17 +76,17 @@ export class UpdateWebhookDto {
   @IsIn(ORDER_EVENT_KINDS, { each: true, message: `events must be among ${ORDER_EVENT_KINDS.join(', ')}.` })
   events?: OrderEventKind[];
 
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'integer' }, { type: 'string' }],
-    nullable: true,
+  @ApiNullable({
+    schema: { oneOf: [{ type: 'integer' }, { type: 'string' }] },
     example: 12,
     description: 'A product id or pid; null = every product of the store',
+    required: false,
   })
   @ValidateIf((_, value) => value !== undefined && value !== null)
   @IsProductRef()
   product_details?: number | string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Orders to CRM', nullable: true, maxLength: 255 })
+  @ApiNullable({ type: 'string', example: 'Orders to CRM', maxLength: 255, required: false })
   @ValidateIf((_, value) => value !== undefined && value !== null)
   @IsString({ message: 'name must be a string.' })
   @MaxLength(255, { message: 'name must be at most 255 characters.' })

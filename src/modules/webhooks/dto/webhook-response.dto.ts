@@ -1,30 +1,31 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNullable, ApiTimestamp } from '../../../common/http/api-docs';
 import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 import { ORDER_EVENT_KINDS, OrderEventKind } from '../../billing/events/order-events';
 
 export class WebhookProductDto {
   @ApiProperty({ type: 'integer', example: 12 }) id: number;
-  @ApiProperty({ example: 'prd_8fK2mQ' }) pid: string;
+  @ApiProperty({ example: 'prod_8fK2mQ1xZ9pL3vN7' }) pid: string;
   @ApiProperty({ example: 'Photography course' }) name: string;
 }
 
 export class WebhookSummaryDto {
-  @ApiProperty({ type: String, nullable: true, example: '2025-03-01T10:15:30.123000Z' })
+  @ApiTimestamp({ example: '2025-03-01T10:15:30.123000Z', nullable: true })
   last_delivery_at: string | null;
 
-  @ApiProperty({ type: String, enum: ['success', 'failed'], nullable: true, example: 'success' })
+  @ApiNullable({ type: 'string', enum: ['success', 'failed'], example: 'success' })
   last_delivery_status: 'success' | 'failed' | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, example: 200, description: 'null when no response came' })
+  @ApiNullable({ type: 'integer', example: 200, description: 'null when no response came' })
   last_response_code: number | null;
 }
 
 export class WebhookDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
-  @ApiProperty({ type: String, nullable: true, example: 'Orders to CRM' }) name: string | null;
+  @ApiNullable({ type: 'string', example: 'Orders to CRM' }) name: string | null;
   @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
   @ApiProperty({ enum: ORDER_EVENT_KINDS, isArray: true, example: ['order_approved'] }) events: OrderEventKind[];
-  @ApiProperty({ type: WebhookProductDto, nullable: true }) product: WebhookProductDto | null;
+  @ApiNullable({ type: WebhookProductDto }) product: WebhookProductDto | null;
   @ApiProperty({ enum: ['active', 'inactive'], example: 'active' }) status: 'active' | 'inactive';
   @ApiProperty({
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
@@ -32,8 +33,8 @@ export class WebhookDto {
   })
   secret: string;
   @ApiProperty({ type: WebhookSummaryDto }) summary: WebhookSummaryDto;
-  @ApiProperty({ example: '2025-03-01T10:00:00.000000Z' }) created_at: string;
-  @ApiProperty({ example: '2025-03-01T10:00:00.000000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2025-03-01T10:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2025-03-01T10:00:00.000000Z' }) updated_at: string;
 }
 
 export class WebhookResponseDto {
@@ -63,10 +64,8 @@ export class WebhookDeletedResponseDto {
 class DeliveryRequestDto {
   @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
 
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    nullable: true,
+  @ApiNullable({
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
     example: {
       'content-type': 'application/json',
       'webhook-id': 'msg_2mB6kQ0rZy1uQeGTHfWb9pLx3Ac',
@@ -98,16 +97,16 @@ export class WebhookDeliveryDto {
   @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status: 'pending' | 'success' | 'failed';
   @ApiProperty({ type: 'integer', isArray: true, example: [7, 9], description: 'Webhooks of the URL group this delivery was sent for' })
   webhook_ids: number[];
-  @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'The first delivery, when this is a redelivery' })
+  @ApiNullable({ type: 'integer', example: null, description: 'The first delivery, when this is a redelivery' })
   redelivery_of: number | null;
   @ApiProperty({ type: DeliveryRequestDto }) request: DeliveryRequestDto;
-  @ApiProperty({ type: DeliveryResponseDto, nullable: true, description: 'null when no response came' })
+  @ApiNullable({ type: DeliveryResponseDto, description: 'null when no response came' })
   response: DeliveryResponseDto | null;
-  @ApiProperty({ type: 'integer', nullable: true, example: 87 }) duration_ms: number | null;
-  @ApiProperty({ type: String, nullable: true, example: 'The receiver answered 500.', description: 'Why the attempt failed' })
+  @ApiNullable({ type: 'integer', example: 87 }) duration_ms: number | null;
+  @ApiNullable({ type: 'string', example: 'The receiver answered 500.', description: 'Why the attempt failed' })
   error: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '2025-03-01T10:15:30.123000Z' }) attempted_at: string | null;
-  @ApiProperty({ example: '2025-03-01T10:15:29.981000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2025-03-01T10:15:30.123000Z', nullable: true }) attempted_at: string | null;
+  @ApiTimestamp({ example: '2025-03-01T10:15:29.981000Z' }) created_at: string;
 }
 
 export class WebhookDeliveryListResponseDto extends PageEnvelopeDto {

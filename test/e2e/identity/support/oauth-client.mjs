@@ -17,8 +17,8 @@ try {
     params,
     job.redirectUri,
     job.codeVerifier,
-    // spec §4.2.3: this API also wants the callback's state at the token endpoint.
-    { ...options, additionalParameters: { state: job.state } },
+    // No state here: oauth4webapi checked it at the callback, and the code carries a PKCE challenge (decisions §3.1).
+    options,
   );
   const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
   const refreshed = await oauth.processRefreshTokenResponse(

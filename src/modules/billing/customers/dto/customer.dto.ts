@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullable, ApiTimestamp } from '../../../../common/http/api-docs';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageEnvelopeDto, PaginationQueryDto } from '../../../../common/pagination/pagination';
 
@@ -7,9 +8,9 @@ export class CustomerDto {
   @ApiProperty({ example: 'Ana Macuácua' }) name: string;
   @ApiProperty({ example: 'ana@example.com' }) email: string;
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
-  @ApiProperty({ type: String, example: '841234567', nullable: true }) payment_number: string | null;
-  @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
-  @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
+  @ApiNullable({ type: 'string', example: '841234567' }) payment_number: string | null;
+  @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
 }
 
 export class CustomerEnvelopeDto {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullable } from '../../../../common/http/api-docs';
 import { Transform, Type } from 'class-transformer';
 import {
   IsDefined,
@@ -52,7 +53,7 @@ export class CustomerPayloadDto {
   @Matches(MOBILE_NUMBER, { message: 'customer.mobile_number must be in international format with a leading + (for example +258841234567).' })
   mobile_number: string;
 
-  @ApiPropertyOptional({ type: String, example: '841234567', nullable: true })
+  @ApiNullable({ type: 'string', example: '841234567', required: false })
   @IsOptional()
   @IsString({ message: 'customer.payment_number must be a string.' })
   @MaxLength(32, { message: 'customer.payment_number must be at most 32 characters.' })
@@ -60,31 +61,31 @@ export class CustomerPayloadDto {
 }
 
 export class TrackingDto {
-  @ApiPropertyOptional({ type: String, example: 'facebook', nullable: true })
+  @ApiNullable({ type: 'string', example: 'facebook', required: false })
   @IsOptional()
   @IsString({ message: 'tracking.utm_source must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_source must be at most 255 characters.' })
   utm_source?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'black-friday', nullable: true })
+  @ApiNullable({ type: 'string', example: 'black-friday', required: false })
   @IsOptional()
   @IsString({ message: 'tracking.utm_campaign must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_campaign must be at most 255 characters.' })
   utm_campaign?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'cpc', nullable: true })
+  @ApiNullable({ type: 'string', example: 'cpc', required: false })
   @IsOptional()
   @IsString({ message: 'tracking.utm_medium must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_medium must be at most 255 characters.' })
   utm_medium?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'banner-a', nullable: true })
+  @ApiNullable({ type: 'string', example: 'banner-a', required: false })
   @IsOptional()
   @IsString({ message: 'tracking.utm_content must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_content must be at most 255 characters.' })
   utm_content?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'ebook', nullable: true })
+  @ApiNullable({ type: 'string', example: 'ebook', required: false })
   @IsOptional()
   @IsString({ message: 'tracking.utm_term must be a string.' })
   @MaxLength(255, { message: 'tracking.utm_term must be at most 255 characters.' })
@@ -102,7 +103,7 @@ export class CreateOrderDto {
   })
   amount: number;
 
-  @ApiProperty({ example: 'prd_7Hk2mQ9xLp' })
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' })
   @IsString({ message: 'product_pid must be a string.' })
   @IsNotEmpty({ message: 'product_pid is required.' })
   @MaxLength(64, { message: 'product_pid must be at most 64 characters.' })
@@ -115,17 +116,17 @@ export class CreateOrderDto {
   @Type(() => CustomerPayloadDto)
   customer: CustomerPayloadDto;
 
-  @ApiPropertyOptional({ type: String, example: 'pln_4f9QaZ', nullable: true, description: 'Required for recurring products.' })
+  @ApiNullable({ type: 'string', example: 'plan_7Hk2mQ9xW3nB5vLc', description: 'Required for recurring products.', required: false })
   @IsOptional()
   @IsString({ message: 'plan_id must be a string.' })
   @MaxLength(64, { message: 'plan_id must be at most 64 characters.' })
   plan_id?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
+  @ApiNullable({
+    type: 'string',
     example: 'ORD-8K2M4Q7XPA3Z',
-    nullable: true,
     description: 'A pending or cancelled order of the store (order_number or id) to reuse with a fresh pay_token.',
+    required: false,
   })
   @IsOptional()
   @Transform(({ value }) => numberToString(value))
@@ -133,25 +134,25 @@ export class CreateOrderDto {
   @MaxLength(64, { message: 'from_order must be at most 64 characters.' })
   from_order?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', example: 3, nullable: true })
+  @ApiNullable({ type: 'integer', example: 3, required: false })
   @IsOptional()
   @IsInt({ message: 'affiliate_id must be an integer.' })
   @Min(1, { message: 'affiliate_id must be a positive integer.' })
   affiliate_id?: number | null;
 
-  @ApiPropertyOptional({ type: String, example: 'https://shop.example.com/thanks', nullable: true, format: 'uri' })
+  @ApiNullable({ type: 'string', example: 'https://shop.example.com/thanks', format: 'uri', required: false })
   @IsOptional()
   @IsUrl(URL_OPTIONS, { message: 'return_url must be a valid http(s) URL.' })
   @MaxLength(2048, { message: 'return_url must be at most 2048 characters.' })
   return_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'https://shop.example.com/cart', nullable: true, format: 'uri' })
+  @ApiNullable({ type: 'string', example: 'https://shop.example.com/cart', format: 'uri', required: false })
   @IsOptional()
   @IsUrl(URL_OPTIONS, { message: 'cancel_url must be a valid http(s) URL.' })
   @MaxLength(2048, { message: 'cancel_url must be at most 2048 characters.' })
   cancel_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'WELCOME10', nullable: true })
+  @ApiNullable({ type: 'string', example: 'WELCOME10', required: false })
   @IsOptional()
   @IsString({ message: 'coupon_code must be a string.' })
   @MaxLength(64, { message: 'coupon_code must be at most 64 characters.' })
@@ -169,9 +170,9 @@ export class CreateOrderResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ example: 'Order created successfully.' }) message: string;
-  @ApiProperty({ type: String, example: 'https://pay.example.com/token/Xb3kP9…', format: 'uri', nullable: true }) checkout_url: string | null;
-  @ApiProperty({ type: String, example: 'ORD-8K2M4Q7XPA3Z', nullable: true }) order_number: string | null;
-  @ApiProperty({ type: String, example: 'Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK', nullable: true }) pay_token: string | null;
+  @ApiNullable({ type: 'string', example: 'https://pay.example.com/token/Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK', format: 'uri' }) checkout_url: string | null;
+  @ApiNullable({ type: 'string', example: 'ORD-8K2M4Q7XPA3Z' }) order_number: string | null;
+  @ApiNullable({ type: 'string', example: 'Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK' }) pay_token: string | null;
 }
 
 /*

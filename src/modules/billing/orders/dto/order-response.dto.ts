@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullable, ApiTimestamp } from '../../../../common/http/api-docs';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { PageEnvelopeDto, PaginationQueryDto } from '../../../../common/pagination/pagination';
@@ -6,14 +7,14 @@ import { ORDER_STATUSES, OrderStatus } from '../order-status';
 
 export class OrderProductDto {
   @ApiProperty({ type: 'integer', example: 12 }) id: number;
-  @ApiProperty({ example: 'prd_7Hk2mQ9xLp' }) pid: string;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) pid: string;
   @ApiProperty({ example: 'Curso de Fotografia' }) name: string;
   @ApiProperty({ example: 'one_time', enum: ['one_time', 'recurring'] }) type: string;
-  @ApiProperty({ type: Number, example: 1500, nullable: true }) price: number | null;
+  @ApiNullable({ type: 'number', example: 1500 }) price: number | null;
 }
 
 export class OrderPlanDto {
-  @ApiProperty({ example: 'pln_4f9QaZ' }) plan_id: string;
+  @ApiProperty({ example: 'plan_7Hk2mQ9xW3nB5vLc' }) plan_id: string;
   @ApiProperty({ example: 'Mensal' }) name: string;
   @ApiProperty({ example: 300 }) price: number;
   @ApiProperty({ example: 'month', enum: ['day', 'week', 'month', 'year'] }) interval: string;
@@ -25,7 +26,7 @@ export class OrderCustomerDto {
   @ApiProperty({ example: 'Ana Macuácua' }) name: string;
   @ApiProperty({ example: 'ana@example.com' }) email: string;
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
-  @ApiProperty({ type: String, example: '841234567', nullable: true }) payment_number: string | null;
+  @ApiNullable({ type: 'string', example: '841234567' }) payment_number: string | null;
 }
 
 export class OrderDiscountDto {
@@ -35,35 +36,35 @@ export class OrderDiscountDto {
 }
 
 export class TrackingResponseDto {
-  @ApiProperty({ type: String, example: 'facebook', nullable: true }) utm_source: string | null;
-  @ApiProperty({ type: String, example: 'black-friday', nullable: true }) utm_campaign: string | null;
-  @ApiProperty({ type: String, example: 'cpc', nullable: true }) utm_medium: string | null;
-  @ApiProperty({ type: String, example: null, nullable: true }) utm_content: string | null;
-  @ApiProperty({ type: String, example: null, nullable: true }) utm_term: string | null;
+  @ApiNullable({ type: 'string', example: 'facebook' }) utm_source: string | null;
+  @ApiNullable({ type: 'string', example: 'black-friday' }) utm_campaign: string | null;
+  @ApiNullable({ type: 'string', example: 'cpc' }) utm_medium: string | null;
+  @ApiNullable({ type: 'string', example: null }) utm_content: string | null;
+  @ApiNullable({ type: 'string', example: null }) utm_term: string | null;
 }
 
 export class OrderTransactionDto {
-  @ApiProperty({ type: String, example: 'sbx_9Qm2Lx7Vb4Nc8Rt1', nullable: true }) transaction_id: string | null;
-  @ApiProperty({ type: String, example: 'mpesa', nullable: true }) payment_method: string | null;
-  @ApiProperty({ type: String, example: '841234567', nullable: true }) payment_number: string | null;
+  @ApiNullable({ type: 'string', example: 'sbx_9Qm2Lx7Vb4Nc8Rt1Kp3W' }) transaction_id: string | null;
+  @ApiNullable({ type: 'string', example: 'mpesa' }) payment_method: string | null;
+  @ApiNullable({ type: 'string', example: '841234567' }) payment_number: string | null;
 }
 
 export class OrderAffiliateDto {
   @ApiProperty({ type: 'integer', example: 3 }) id: number;
-  @ApiProperty({ type: Number, example: 150, nullable: true, description: 'Computed on approval.' }) commission_amount: number | null;
+  @ApiNullable({ type: 'number', example: 150, description: 'Computed on approval.' }) commission_amount: number | null;
 }
 
 export class OrderBumpLineDto {
-  @ApiProperty({ example: 'prd_Q2w3E4r5T6' }) product_pid: string;
+  @ApiProperty({ example: 'prod_Q2w3E4r5T6y7U8i9' }) product_pid: string;
   @ApiProperty({ example: 'Presets Lightroom' }) name: string;
   @ApiProperty({ example: 250 }) price: number;
 }
 
 export class OrderSubscriptionDto {
   @ApiProperty({ example: 'active', enum: ['active', 'cancelled'] }) status: string;
-  @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
-  @ApiProperty({ example: '2026-02-28T10:00:00.000000Z' }) end_date: string;
-  @ApiProperty({ type: String, example: null, nullable: true }) cancelled_at: string | null;
+  @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
+  @ApiTimestamp({ example: '2026-02-28T10:00:00.000000Z' }) end_date: string;
+  @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;
 }
 
 /** Spec §2.4: the order summary of the customer-orders list. */
@@ -73,30 +74,30 @@ export class OrderSummaryDto {
   @ApiProperty({ example: 1350 }) amount: number;
   @ApiProperty({ example: 'MZN' }) currency: string;
   @ApiProperty({ example: 'approved', enum: ORDER_STATUSES }) status: OrderStatus;
-  @ApiProperty({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
-  @ApiProperty({ example: '2026-01-31T10:02:11.000000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2026-01-31T10:02:11.000000Z' }) updated_at: string;
 }
 
 /** The whole order (decisions §7): product, plan, customer, amounts, discount, tracking, transaction. */
 export class OrderDto extends OrderSummaryDto {
   @ApiProperty({ example: 1500, description: 'The request amount plus accepted bumps.' }) original_amount: number;
   @ApiProperty({ example: 150 }) discount_amount: number;
-  @ApiProperty({ type: String, example: 'WELCOME10', nullable: true }) coupon_code: string | null;
-  @ApiProperty({ type: OrderDiscountDto, nullable: true }) discount: OrderDiscountDto | null;
-  @ApiProperty({ type: OrderProductDto, nullable: true, description: 'null once the product was deleted.' }) product: OrderProductDto | null;
-  @ApiProperty({ type: OrderPlanDto, nullable: true }) plan: OrderPlanDto | null;
+  @ApiNullable({ type: 'string', example: 'WELCOME10' }) coupon_code: string | null;
+  @ApiNullable({ type: OrderDiscountDto }) discount: OrderDiscountDto | null;
+  @ApiNullable({ type: OrderProductDto, description: 'null once the product was deleted.' }) product: OrderProductDto | null;
+  @ApiNullable({ type: OrderPlanDto }) plan: OrderPlanDto | null;
   @ApiProperty({ type: OrderCustomerDto }) customer: OrderCustomerDto;
   @ApiProperty({ type: TrackingResponseDto }) tracking: TrackingResponseDto;
-  @ApiProperty({ type: String, example: 'sbx_9Qm2Lx7Vb4Nc8Rt1', nullable: true }) transaction_id: string | null;
+  @ApiNullable({ type: 'string', example: 'sbx_9Qm2Lx7Vb4Nc8Rt1Kp3W' }) transaction_id: string | null;
   @ApiProperty({ type: OrderTransactionDto }) transaction: OrderTransactionDto;
-  @ApiProperty({ type: OrderAffiliateDto, nullable: true }) affiliate: OrderAffiliateDto | null;
+  @ApiNullable({ type: OrderAffiliateDto }) affiliate: OrderAffiliateDto | null;
   @ApiProperty({ type: [OrderBumpLineDto] }) order_bump: OrderBumpLineDto[];
-  @ApiProperty({ type: OrderSubscriptionDto, nullable: true }) subscription: OrderSubscriptionDto | null;
-  @ApiProperty({ type: String, example: 'https://shop.example.com/thanks', nullable: true }) return_url: string | null;
-  @ApiProperty({ type: String, example: null, nullable: true }) cancel_url: string | null;
-  @ApiProperty({ type: String, example: '2026-01-31T10:02:11.000000Z', nullable: true }) approved_at: string | null;
-  @ApiProperty({ type: String, example: null, nullable: true }) cancelled_at: string | null;
-  @ApiProperty({ type: String, example: null, nullable: true }) refunded_at: string | null;
+  @ApiNullable({ type: OrderSubscriptionDto }) subscription: OrderSubscriptionDto | null;
+  @ApiNullable({ type: 'string', example: 'https://shop.example.com/thanks' }) return_url: string | null;
+  @ApiNullable({ type: 'string', example: null }) cancel_url: string | null;
+  @ApiTimestamp({ example: '2026-01-31T10:02:11.000000Z', nullable: true }) approved_at: string | null;
+  @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;
+  @ApiTimestamp({ example: null, nullable: true }) refunded_at: string | null;
 }
 
 export class OrderEnvelopeDto {
@@ -122,7 +123,7 @@ export class ListOrdersQueryDto extends PaginationQueryDto {
   @IsIn(ORDER_STATUSES, { message: `status must be one of: ${ORDER_STATUSES.join(', ')}.` })
   status?: OrderStatus;
 
-  @ApiPropertyOptional({ example: 'prd_7Hk2mQ9xLp', description: 'Product id or product_pid.' })
+  @ApiPropertyOptional({ example: 'prod_4fQ9xZ2LmN8pR1sT', description: 'Product id or product_pid.' })
   @IsOptional()
   @IsString({ message: 'product must be a string.' })
   @MaxLength(64, { message: 'product must be at most 64 characters.' })

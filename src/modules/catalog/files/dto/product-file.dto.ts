@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiTimestamp } from '../../../../common/http/api-docs';
 import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
 import { Trim } from '../../../../common/http/transforms';
 
@@ -38,7 +39,7 @@ export class ProductFileDto {
   @ApiProperty({ example: 2.45, description: 'Megabytes (bytes / 1,048,576) with two decimals; 0 for links.' }) size: number;
   @ApiProperty({ example: 'pdf', description: 'File extension, or `link`.' }) format: string;
   @ApiProperty({ example: 'MB' }) format_type: 'MB';
-  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
 }
 
 export class ProductFileCreatedResponseDto {

@@ -13,7 +13,7 @@ export class CreateOrderBumpDto {
   @Min(1, { message: 'product_id must be at least 1.' })
   product_id?: number;
 
-  @ApiPropertyOptional({ example: 'p_8f2k1m9q', description: 'Public id of the product offered as a bump (or give `product_id`).' })
+  @ApiPropertyOptional({ example: 'prod_8fK2mQ1xZ9pL3vN7', description: 'Public id of the product offered as a bump (or give `product_id`).' })
   @IsOptional()
   @IsString({ message: 'product_pid must be a string.' })
   @IsNotEmpty({ message: 'product_pid must not be empty.' })

@@ -1,17 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiTimestamp } from '../../../../common/http/api-docs';
 
 export class BumpProductDto {
   @ApiProperty({ type: 'integer', example: 42 }) id: number;
-  @ApiProperty({ example: 'p_8f2k1m9q' }) pid: string;
+  @ApiProperty({ example: 'prod_8fK2mQ1xZ9pL3vN7' }) pid: string;
   @ApiProperty({ example: 'Workbook (PDF)' }) name: string;
 }
 
 export class OrderBumpDto {
   @ApiProperty({ type: 'integer', example: 3 }) id: number;
-  @ApiProperty({ example: 'p_2hd93kq1', description: 'The product whose checkout offers the bump.' }) product_pid: string;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT', description: 'The product whose checkout offers the bump.' }) product_pid: string;
   @ApiProperty({ type: BumpProductDto, description: 'The product offered.' }) bump_product: BumpProductDto;
   @ApiProperty({ example: 49.9 }) price: number;
-  @ApiProperty({ example: '2026-01-15T10:20:30.123000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2026-01-15T10:20:30.123000Z' }) created_at: string;
 }
 
 export class CreateOrderBumpResponseDto {
@@ -26,7 +27,7 @@ export class OrderBumpListResponseDto {
 }
 
 class DeletedOrderBumpDto {
-  @ApiProperty({ example: 'p_2hd93kq1' }) product_pid: string;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
   @ApiProperty({ type: 'integer', example: 3 }) order_bump_id: number;
 }
 

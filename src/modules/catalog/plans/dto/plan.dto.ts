@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiTimestamp } from '../../../../common/http/api-docs';
 import { IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_INT4 } from '../../../../common/http/path-id';
 import { Trim } from '../../../../common/http/transforms';
@@ -57,7 +58,7 @@ export class CreatePlanDto {
   @PlanIntervalField()
   interval: PlanInterval;
 
-  @ApiPropertyOptional({ type: 'integer', example: 1, default: 1, minimum: 1, maximum: 365 })
+  @ApiPropertyOptional({ type: 'integer', example: 1, minimum: 1, maximum: 365, description: 'Default `1`.' })
   @IsOptional()
   @PlanIntervalCount()
   interval_count?: number;
@@ -95,8 +96,8 @@ export class PlanDto {
   @ApiProperty({ enum: INTERVALS, example: 'month' }) interval: PlanInterval;
   @ApiProperty({ type: 'integer', example: 1 }) interval_count: number;
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
-  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
-  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
 }
 
 export class PlanResponseDto {
@@ -134,8 +135,8 @@ export class SubscriberDto {
   @ApiProperty({ example: 'MZN' }) currency: string;
   @ApiProperty({ example: 'approved', enum: ['approved', 'refunded'] }) status: string;
   @ApiProperty({ type: SubscriberCustomerDto }) customer: SubscriberCustomerDto;
-  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
-  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
 }
 
 class SubscriberPlanDto {

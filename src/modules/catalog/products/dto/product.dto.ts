@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { ApiNullable, ApiTimestamp } from '../../../../common/http/api-docs';
 import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { Trim } from '../../../../common/http/transforms';
 import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
@@ -16,53 +17,53 @@ export class CreateProductDto {
   @MaxLength(255, { message: 'name must be at most 255 characters.' })
   name: string;
 
-  @ApiPropertyOptional({ enum: ['one_time', 'recurring'], default: 'one_time', example: 'one_time' })
+  @ApiPropertyOptional({ enum: ['one_time', 'recurring'], example: 'one_time', description: 'Default `one_time`.' })
   @IsOptional()
   @IsIn(['one_time', 'recurring'], { message: 'type must be one_time or recurring.' })
   type?: ProductType;
 
-  @ApiPropertyOptional({ type: Number, example: 1500, nullable: true, description: 'At least 50 to publish in an MZN store.' })
+  @ApiNullable({ type: 'number', example: 1500, description: 'At least 50 to publish in an MZN store.', required: false })
   @IsOptional()
   @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'price must be a number with at most two decimals.' })
   @Min(0, { message: 'price must be at least 0.' })
   @Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` })
   price?: number | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Um guia completo para vender online.', nullable: true, maxLength: 10000 })
+  @ApiNullable({ type: 'string', example: 'Um guia completo para vender online.', maxLength: 10000, required: false })
   @IsOptional()
   @IsString({ message: 'description must be a string.' })
   @MaxLength(10000, { message: 'description must be at most 10000 characters.' })
   description?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'https://example.com/guia', nullable: true })
+  @ApiNullable({ type: 'string', example: 'https://example.com/guia', required: false })
   @IsOptional()
   @Trim()
   @IsUrl(httpUrl, { message: 'sale_page_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'sale_page_url must be at most 2048 characters.' })
   sale_page_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'https://example.com/guia.png', nullable: true })
+  @ApiNullable({ type: 'string', example: 'https://example.com/guia.png', required: false })
   @IsOptional()
   @Trim()
   @IsUrl(httpUrl, { message: 'image_url must be an http(s) URL.' })
   @MaxLength(2048, { message: 'image_url must be at most 2048 characters.' })
   image_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Educação', nullable: true, maxLength: 100 })
+  @ApiNullable({ type: 'string', example: 'Educação', maxLength: 100, required: false })
   @IsOptional()
   @Trim()
   @IsString({ message: 'category must be a string.' })
   @MaxLength(100, { message: 'category must be at most 100 characters.' })
   category?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Marketing', nullable: true, maxLength: 100 })
+  @ApiNullable({ type: 'string', example: 'Marketing', maxLength: 100, required: false })
   @IsOptional()
   @Trim()
   @IsString({ message: 'subcategory must be a string.' })
   @MaxLength(100, { message: 'subcategory must be at most 100 characters.' })
   subcategory?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: '+258841234567', nullable: true })
+  @ApiNullable({ type: 'string', example: '+258841234567', required: false })
   @IsOptional()
   @Trim()
   @IsString({ message: 'contact_number must be a string.' })
@@ -91,17 +92,17 @@ export class ProductDto {
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) pid: string;
   @ApiProperty({ example: 'Guia de Marketing Digital' }) name: string;
   @ApiProperty({ enum: ['one_time', 'recurring'], example: 'one_time' }) type: ProductType;
-  @ApiProperty({ example: 1500, nullable: true, type: Number }) price: number | null;
+  @ApiNullable({ example: 1500, type: 'number' }) price: number | null;
   @ApiProperty({ example: 'MZN' }) currency: string;
-  @ApiProperty({ example: 'Um guia completo para vender online.', nullable: true, type: String }) description: string | null;
-  @ApiProperty({ example: 'https://example.com/guia', nullable: true, type: String }) sale_page_url: string | null;
-  @ApiProperty({ example: 'https://example.com/guia.png', nullable: true, type: String }) image_url: string | null;
-  @ApiProperty({ example: 'Educação', nullable: true, type: String }) category: string | null;
-  @ApiProperty({ example: 'Marketing', nullable: true, type: String }) subcategory: string | null;
-  @ApiProperty({ example: '+258841234567', nullable: true, type: String }) contact_number: string | null;
+  @ApiNullable({ example: 'Um guia completo para vender online.', type: 'string' }) description: string | null;
+  @ApiNullable({ example: 'https://example.com/guia', type: 'string' }) sale_page_url: string | null;
+  @ApiNullable({ example: 'https://example.com/guia.png', type: 'string' }) image_url: string | null;
+  @ApiNullable({ example: 'Educação', type: 'string' }) category: string | null;
+  @ApiNullable({ example: 'Marketing', type: 'string' }) subcategory: string | null;
+  @ApiNullable({ example: '+258841234567', type: 'string' }) contact_number: string | null;
   @ApiProperty({ enum: ['draft', 'pending', 'approved', 'rejected'], example: 'draft' }) status_2: ProductReviewStatus;
-  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
-  @ApiProperty({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
 }
 
 export class ProductResponseDto {

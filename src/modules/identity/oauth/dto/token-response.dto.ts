@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiTimestamp } from '../../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../../common/http/error-response.dto';
 
 /** spec 2.9 plus `scope` (decisions §3.1). */
@@ -7,7 +8,7 @@ export class TokenResponseDto {
   @ApiProperty({ example: 'rt_Zy8xW6vU4tS2rQ0pO8nM6lK4jI2hG0fE8dC6bA4z' }) refresh_token: string;
   @ApiProperty({ example: 'Bearer', enum: ['Bearer'] }) token_type: 'Bearer';
   @ApiProperty({ type: 'integer', example: 2592000, description: 'Seconds (30 days).' }) expires_in: number;
-  @ApiProperty({ example: '2026-02-01T12:00:00.000000Z' }) expires_at: string;
+  @ApiTimestamp({ example: '2026-02-01T12:00:00.000000Z' }) expires_at: string;
   @ApiProperty({ example: ['orders.read', 'orders.write'], description: 'Scopes actually granted.' }) permissions: string[];
   @ApiProperty({ example: 'orders.read orders.write', description: 'The same scopes, space-separated.' }) scope: string;
 }
