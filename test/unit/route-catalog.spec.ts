@@ -3,9 +3,9 @@ import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { AnyToken, Public, RequireScopes } from '../../src/modules/identity/auth/auth.decorators';
 import { RouteCatalogService } from '../../src/modules/identity/scopes/route-catalog.service';
-import { IdempotencyModule } from '../../src/modules/billing/idempotency/idempotency.module';
-import { IdempotencyRepository } from '../../src/modules/billing/idempotency/idempotency.repository';
-import { Idempotent } from '../../src/modules/billing/idempotency/idempotent.decorator';
+import { IdempotencyModule } from '../../src/common/idempotency/idempotency.module';
+import { IdempotencyRepository } from '../../src/common/idempotency/idempotency.repository';
+import { Idempotent } from '../../src/common/idempotency/idempotent.decorator';
 
 @Controller('v1/widgets')
 class DeclaredController {

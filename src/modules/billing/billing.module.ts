@@ -8,7 +8,7 @@ import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';
 import { CustomersService } from './customers/customers.service';
 import { OrderEventPayloads } from './events/order-event-payloads.service';
-import { IdempotencyModule } from './idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersRepository } from './orders/orders.repository';

@@ -12,7 +12,7 @@ import { ProductsController } from './products/products.controller';
 import { ProductsRepository } from './products/products.repository';
 import { ProductsService } from './products/products.service';
 import { SalesRepository } from './sales/sales.repository';
-import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /**
  * Products, files, plans and publishing (issue #4). Other modules use the exported services:

@@ -14,7 +14,7 @@ import { WebhooksProductDeletedListener } from './product-deleted.listener';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 import { BillingModule } from '../billing/billing.module';
-import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /**
  * Webhook endpoints, the notifier (transactional outbox on order events) and the delivery worker

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { IDEMPOTENT_KEY } from '../../billing/idempotency/idempotent.decorator';
+import { IDEMPOTENT_KEY } from '../../../common/idempotency/idempotent.decorator';
 import { ANY_TOKEN_KEY, PUBLIC_KEY, SCOPES_KEY } from '../auth/auth.decorators';
 import { Scope } from '../scopes';
 
