@@ -2,10 +2,11 @@ import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
 import { BadRequestError } from './common/errors/app-error';
+import { RequestWithRawBody, wantsRawBody } from './common/http/raw-body';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
@@ -15,7 +16,6 @@ import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } fro
 const BODY_LIMIT = 1024 * 1024;
 
 export type App = NestFastifyApplication;
-export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 
 /**
  * Builds the application: used by `main.ts`, the worker and the tests alike. Call `start` (or
@@ -66,12 +66,12 @@ export async function ready(app: App): Promise<App> {
 /**
  * JSON (`application/json`, `application/*+json`) and forms, as Express's body-parser read them: an
  * empty JSON body is `{}`, a bare value (`null`, `1`) is malformed; payment callbacks keep the
- * exact bytes the gateway signed (`rawBody`).
+ * exact bytes the gateway signed (`rawBody`, on the routes marked `@KeepRawBody()`).
  * Any other type is left unread (the handler sees no body), rather than refused with 415.
  */
 function registerBodyParsers(fastify: FastifyInstance): void {
   const keepRaw = (req: RequestWithRawBody, body: Buffer) => {
-    if (req.url.includes('/payments/')) req.rawBody = body;
+    if (wantsRawBody(req)) req.rawBody = body;
   };
   const json: FastifyBodyParser<Buffer> = (req, body, done) => {
     keepRaw(req, body);
