@@ -17,6 +17,7 @@ import { PAYMENT_GATEWAY, PaymentGateway } from './payments/payment-gateway';
 import { PaymentsController } from './payments/payments.controller';
 import { PaymentsService } from './payments/payments.service';
 import { SandboxGateway } from './payments/sandbox.gateway';
+import { SalesModule } from './sales/sales.module';
 import { SubscriptionsRepository } from './subscriptions/subscriptions.repository';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
@@ -30,7 +31,7 @@ function gatewayFor(config: AppConfig): PaymentGateway {
 
 /** Orders, customers, checkout, payments and subscriptions (issue #5). */
 @Module({
-  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule],
+  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule, SalesModule],
   controllers: [OrdersController, CustomersController, PaymentsController],
   providers: [
     CatalogReadRepository,

@@ -6,6 +6,15 @@ import { Clock, CLOCK } from '../../common/time';
 import { COUPON_REJECTION_MESSAGES, discountFor, rejectionOf } from './discount-calculator';
 import { DiscountsRepository } from './discounts.repository';
 
+/**
+ * Who holds a coupon is a question about orders, which belong to billing: the caller answers it
+ * (billing's SalesQueryService), so discounts never reads billing's tables.
+ */
+export interface CouponHolders {
+  /** Whether `email` holds a pending or approved order with the coupon, in `manager`'s transaction. */
+  isCouponHeldByEmail(manager: EntityManager, discountId: number, email: string): Promise<boolean>;
+}
+
 export interface CouponRequest {
   storeId: number;
   code: string;
@@ -13,6 +22,8 @@ export interface CouponRequest {
   /** The amount the discount applies to, in cents. */
   amount: Cents;
   customerEmail: string;
+  /** Asked for a single-use coupon only. */
+  holders: CouponHolders;
 }
 
 export interface CouponReservation {
@@ -39,7 +50,7 @@ export class CouponRedemptionService {
     if (!discount) throw reject('unknown');
     const rejection = rejectionOf(discount, request.productId, this.clock.now());
     if (rejection) throw reject(rejection);
-    if (discount.singleUse && (await this.discounts.isHeldByEmail(manager, discount.id, request.customerEmail))) {
+    if (discount.singleUse && (await request.holders.isCouponHeldByEmail(manager, discount.id, request.customerEmail))) {
       throw reject('used_by_customer');
     }
     if (!(await this.discounts.incrementUse(manager, discount.id))) throw reject('exhausted');

@@ -95,16 +95,6 @@ export class DiscountsRepository {
       .getOne();
   }
 
-  /** Whether this email already holds a pending or approved order with the coupon. */
-  async isHeldByEmail(manager: EntityManager, discountId: number, email: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM orders o JOIN customers c ON c.id = o.customer_id
-        WHERE o.discount_id = $1 AND c.email = $2 AND o.status IN ('pending', 'approved') LIMIT 1`,
-      [discountId, email.trim().toLowerCase()],
-    );
-    return rows.length > 0;
-  }
-
   /**
    * Takes one use if one is left. The condition repeats the check made under the row lock, so
    * even a caller that skipped the lock cannot oversell; false when no use was taken.

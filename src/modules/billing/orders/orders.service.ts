@@ -9,6 +9,7 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AffiliatesService } from '../../affiliates/affiliates.service';
 import { CouponRedemptionService, CouponReservation } from '../../discounts/coupon-redemption.service';
+import { SalesQueryService } from '../sales/sales-query.service';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomerDetails, CustomersRepository } from '../customers/customers.repository';
 import { UTM_KEYS } from '../events/order-event-payload';
@@ -44,6 +45,7 @@ export class OrdersService {
     private readonly transitions: OrderTransitionsService,
     private readonly affiliates: AffiliatesService,
     private readonly coupons: CouponRedemptionService,
+    private readonly sales: SalesQueryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -118,6 +120,7 @@ export class OrdersService {
             productId: product.id,
             amount: originalAmount,
             customerEmail: customer.email,
+            holders: this.sales,
           })
         : null;
       // Object.assign, not `{ ...orderValues(coupon), … }`: see toOrderDto on spreads in hot literals.

@@ -4,8 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Cents, toCents } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import type { OrderStatus } from '../../billing/orders/order-status';
-import { CatalogRef } from '../catalog-refs';
+import type { OrderStatus } from '../orders/order-status';
 
 /** Orders that count as sales: approved once, whether or not refunded since (decisions §5, §7). */
 const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
@@ -48,12 +47,16 @@ type SubscribersRow = [
   customerMobileNumber: string,
 ];
 
+/** A plan named by its numeric id or its public `plan_id` (the catalog's `CatalogRef`). */
+export type PlanRef = { id: number } | { publicId: string };
+
 /**
- * Read-only view of billing's orders and customers, for the catalog's questions ("does this product
- * have sales?", "who subscribed to this plan?"). It never writes: orders belong to billing.
+ * Billing's read-only answers about its orders for other modules: the catalog's "does this product
+ * have sales?", "who subscribed to this plan?", and the discounts' "does this customer hold this
+ * coupon?". Only billing reads its tables; others ask here. It never writes.
  */
 @Injectable()
-export class SalesRepository {
+export class SalesQueryService {
   private readonly subscribers: { byId: PreparedStatement; byPublicId: PreparedStatement; count: PreparedStatement };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -125,7 +128,7 @@ export class SalesRepository {
    */
   async subscribersOfPlan(
     storeId: number,
-    ref: CatalogRef,
+    ref: PlanRef,
     page: PageRequest,
   ): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number } | null> {
     const statement = 'id' in ref ? this.subscribers.byId : this.subscribers.byPublicId;
@@ -144,6 +147,16 @@ export class SalesRepository {
     }));
     const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, planId));
     return { view: { plan: { id: planId, planId: publicId, name }, productPid }, rows, total };
+  }
+
+  /** Whether `email` holds a pending or approved order with the coupon (a single-use coupon's check). */
+  async isCouponHeldByEmail(manager: EntityManager, discountId: number, email: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM orders o JOIN customers c ON c.id = o.customer_id
+        WHERE o.discount_id = $1 AND c.email = $2 AND o.status IN ('pending', 'approved') LIMIT 1`,
+      [discountId, email.trim().toLowerCase()],
+    );
+    return rows.length > 0;
   }
 
   private async countSales(storeId: number, planId: number): Promise<number> {
