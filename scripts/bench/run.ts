@@ -141,7 +141,7 @@ async function bench(options: BenchOptions): Promise<void> {
   const service = startService({ ts: options.ts, env });
   const receiver = new WebhookReceiver();
   const rows: Row[] = [];
-  let store: Partial<Store> = { notes: [] };
+  let store: Partial<Store>;
   try {
     await waitHealthy(service);
     log(`service pid ${service.pid} on ${service.url}`);

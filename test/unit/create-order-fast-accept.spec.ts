@@ -124,7 +124,7 @@ const AMOUNTS = [
 
 const INTEGERS = [1, 2, 0, -1, 1.5, 1.0, 2 ** 53, 2 ** 53 + 2, 1e21, '3', Infinity, [3]];
 
-const REFERENCES = [12, 0, -0, 1.5, 1e21, 1e-7, 1e64, Number.MAX_VALUE, 12345678901234567890, -1, 'ORD-8K2M4Q7XPA3Z'];
+const REFERENCES = [12, 0, -0, 1.5, 1e21, 1e-7, 1e64, Number.MAX_VALUE, 2 ** 64, -1, 'ORD-8K2M4Q7XPA3Z'];
 
 const OBJECTS = [null, {}, [], [{}], 'x', 1, { extra: 1 }];
 
