@@ -6,6 +6,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
 import { BadRequestError } from './common/errors/app-error';
+import { OpenApiAmendments } from './common/http/openapi-amendments';
 import { RequestWithRawBody, wantsRawBody } from './common/http/raw-body';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -113,5 +114,6 @@ function setupOpenApi(app: App, config: AppConfig): void {
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key (`sk_…`) or OAuth access token (`at_…`)' })
       .build(),
   );
+  app.get(OpenApiAmendments).apply(document);
   SwaggerModule.setup(`${config.paths.base}/docs`, app, document, { jsonDocumentUrl: `${config.paths.base}/docs-json` });
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Product } from '../catalog/products/product.entity';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { WebhookNotifier } from './delivery/webhook-notifier';
+import { WebhookEventKinds } from './event-kinds/webhook-event-kinds';
 import { WebhookQueue } from './delivery/webhook-queue';
 import { WebhookWorker } from './delivery/webhook-worker';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
@@ -30,10 +31,11 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
     WebhooksService,
     WebhookQueue,
     WebhookNotifier,
+    WebhookEventKinds,
     WebhookDeliverer,
     WebhookWorker,
     WebhooksProductDeletedListener,
   ],
-  exports: [WebhooksService],
+  exports: [WebhooksService, WebhookEventKinds],
 })
 export class WebhooksModule {}

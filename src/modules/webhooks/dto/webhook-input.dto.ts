@@ -12,7 +12,7 @@ import {
   ValidateIf,
   ValidationOptions,
 } from 'class-validator';
-import { ORDER_EVENT_KINDS, OrderEventKind } from '../../billing/events/order-events';
+import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
 
 const URL_OPTIONS: Parameters<typeof IsUrl>[0] = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
@@ -41,8 +41,9 @@ export class CreateWebhookDto {
   @IsArray({ message: 'events must be an array.' })
   @ArrayNotEmpty({ message: 'events must not be empty.' })
   @ArrayUnique({ message: 'events must not repeat an event.' })
-  @IsIn(ORDER_EVENT_KINDS, { each: true, message: `events must be among ${ORDER_EVENT_KINDS.join(', ')}.` })
-  events: OrderEventKind[];
+  // Which kinds exist depends on the plugins: WebhookEventKinds.assertKnown checks them.
+  @IsString({ each: true, message: 'events must be a list of event kinds.' })
+  events: string[];
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'integer' }, { type: 'string' }],
@@ -72,8 +73,8 @@ export class UpdateWebhookDto {
   @IsArray({ message: 'events must be an array.' })
   @ArrayNotEmpty({ message: 'events must not be empty.' })
   @ArrayUnique({ message: 'events must not repeat an event.' })
-  @IsIn(ORDER_EVENT_KINDS, { each: true, message: `events must be among ${ORDER_EVENT_KINDS.join(', ')}.` })
-  events?: OrderEventKind[];
+  @IsString({ each: true, message: 'events must be a list of event kinds.' })
+  events?: string[];
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'integer' }, { type: 'string' }],
