@@ -13,6 +13,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
+import { IsWebhookEventKind } from '../event-kinds/known-kinds';
 
 const URL_OPTIONS: Parameters<typeof IsUrl>[0] = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
@@ -41,8 +42,7 @@ export class CreateWebhookDto {
   @IsArray({ message: 'events must be an array.' })
   @ArrayNotEmpty({ message: 'events must not be empty.' })
   @ArrayUnique({ message: 'events must not repeat an event.' })
-  // Which kinds exist depends on the plugins: WebhookEventKinds.assertKnown checks them.
-  @IsString({ each: true, message: 'events must be a list of event kinds.' })
+  @IsWebhookEventKind()
   events: string[];
 
   @ApiPropertyOptional({
@@ -73,7 +73,7 @@ export class UpdateWebhookDto {
   @IsArray({ message: 'events must be an array.' })
   @ArrayNotEmpty({ message: 'events must not be empty.' })
   @ArrayUnique({ message: 'events must not repeat an event.' })
-  @IsString({ each: true, message: 'events must be a list of event kinds.' })
+  @IsWebhookEventKind()
   events?: string[];
 
   @ApiPropertyOptional({

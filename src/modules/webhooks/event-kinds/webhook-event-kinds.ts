@@ -7,6 +7,7 @@ import { OpenApiAmendments } from '../../../common/http/openapi-amendments';
 import { Contributions, ExtensionPoint } from '../../../common/plugins/contributions';
 import { OrderEventPayloads } from '../../billing/events/order-event-payloads.service';
 import { ORDER_EVENT_KINDS, ORDER_EVENT_NAMES } from '../../billing/events/order-events';
+import { addKnownKinds } from './known-kinds';
 
 /** What a payload builder may use: the transaction of the change, and the app's providers. */
 export interface PayloadContext {
@@ -60,6 +61,7 @@ export class WebhookEventKinds {
       });
     }
     for (const { value, plugin } of contributions?.entries(WEBHOOK_EVENT_KINDS) ?? []) this.add(plugin, value);
+    addKnownKinds(this.kinds());
     amendments.add((document) => replaceKindEnums(document, [...ORDER_EVENT_KINDS], this.kinds()));
   }
 
