@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
 import { toErrorResponse } from '../../src/common/http/exception.filter';
 import { createValidationPipe } from '../../src/common/http/validation.pipe';
@@ -160,15 +160,18 @@ const VALUES: Record<string, unknown[]> = {
  * from class-validator's and class-transformer's metadata: a field added to the DTO shows up here,
  * so the fast path cannot drop it unnoticed.
  */
-type DtoClass = new (...args: never[]) => object;
+type DtoClass = new () => object;
 
 function dtoFieldPaths(target: DtoClass, prefix = ''): string[] {
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(target, '', true, false);
   const names = [...new Set(metadatas.map((m) => m.propertyName))];
+  // The class `@Type()` gives each nested object: what class-transformer builds from `{}`.
+  const plain: Record<string, object> = Object.fromEntries(names.map((name) => [name, {}]));
+  const probe = plainToInstance(target, plain) as Record<string, object>;
   return names.flatMap((name) => {
     const nested = metadatas.some((m) => m.propertyName === name && m.type === 'nestedValidation');
-    const type = nested ? defaultMetadataStorage.findTypeMetadata(target, name)?.typeFunction() : undefined;
-    return [`${prefix}${name}`, ...(type ? dtoFieldPaths(type as DtoClass, `${prefix}${name}.`) : [])];
+    const type = nested ? (probe[name].constructor as DtoClass) : undefined;
+    return [`${prefix}${name}`, ...(type && type !== Object ? dtoFieldPaths(type, `${prefix}${name}.`) : [])];
   });
 }
 
