@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
@@ -11,6 +11,8 @@ import { exceedsDepth } from './common/http/input-text';
 import { registerSecurityHeaders } from './common/http/security-headers';
 import { rewriteUnrepresentableSegments } from './common/http/path-id';
 import { createOpenApiDocument } from './common/http/api-docs';
+import { OpenApiAmendments } from './common/http/openapi-amendments';
+import { RequestWithRawBody, wantsRawBody } from './common/http/raw-body';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
@@ -21,7 +23,6 @@ import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } fro
 const BODY_LIMIT = 1024 * 1024;
 
 export type App = NestFastifyApplication;
-export type RequestWithRawBody = FastifyRequest & { rawBody?: Buffer };
 
 /**
  * Builds the application: used by `main.ts`, the worker and the tests alike. Call `start` (or
@@ -81,12 +82,12 @@ export async function ready(app: App): Promise<App> {
 /**
  * JSON (`application/json`, `application/*+json`) and forms, as Express's body-parser read them: an
  * empty JSON body is `{}`, a bare value (`null`, `1`) is malformed; payment callbacks keep the
- * exact bytes the gateway signed (`rawBody`).
+ * exact bytes the gateway signed (`rawBody`, on the routes marked `@KeepRawBody()`).
  * Any other type is left unread (the handler sees no body), rather than refused with 415.
  */
 function registerBodyParsers(fastify: FastifyInstance): void {
   const keepRaw = (req: RequestWithRawBody, body: Buffer) => {
-    if (req.url.includes('/payments/')) req.rawBody = body;
+    if (wantsRawBody(req)) req.rawBody = body;
   };
   const json: FastifyBodyParser<Buffer> = (req, body, done) => {
     keepRaw(req, body);
@@ -127,5 +128,6 @@ function setupOpenApi(app: App, config: AppConfig): void {
     authorizationUrl: `${config.urls.web}/oauth/authorize`,
     scopes: SCOPES,
   });
+  app.get(OpenApiAmendments).apply(document);
   SwaggerModule.setup(`${config.paths.base}/docs`, app, document, { jsonDocumentUrl: `${config.paths.base}/docs-json` });
 }

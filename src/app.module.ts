@@ -3,6 +3,8 @@ import { APP_FILTER, RouterModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { EventsModule } from './common/events/events.module';
 import { AllExceptionsFilter } from './common/http/exception.filter';
+import { OpenApiAmendments } from './common/http/openapi-amendments';
+import { Contribution, Contributions, contributionsOf } from './common/plugins/contributions';
 import { Clock, CLOCK, systemClock } from './common/time';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -14,8 +16,9 @@ export interface AppOptions {
   /** A controllable clock (tests). */
   clock?: Clock;
   /**
-   * Modules added from outside core: they may register domain-event listeners, queues, payment
-   * gateways and routes through the providers core exports (docs/extending.md).
+   * Modules added from outside core, usually made with `definePlugin` (src/plugins): scopes, storage
+   * drivers, webhook event kinds, event listeners, notification channels, payment gateways, and
+   * controllers mounted on the API surface like core's (docs/extending.md).
    */
   plugins?: Array<Type | DynamicModule>;
 }
@@ -23,6 +26,8 @@ export interface AppOptions {
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, connection: DatabaseConnection, options: AppOptions = {}): DynamicModule {
+    const plugins = options.plugins ?? [];
+    const contributions: Contribution[] = plugins.flatMap((plugin) => contributionsOf(plugin));
     return {
       module: AppModule,
       global: true,
@@ -35,14 +40,16 @@ export class AppModule {
         ...WEB_MODULES,
         ...PAY_MODULES,
         ...CDN_MODULES,
-        ...(options.plugins ?? []),
-        RouterModule.register(surfaceRoutes(config)),
+        ...plugins,
+        RouterModule.register(surfaceRoutes(config, plugins)),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
+        { provide: Contributions, useValue: new Contributions(contributions) },
+        OpenApiAmendments,
       ],
-      exports: [CLOCK],
+      exports: [CLOCK, Contributions, OpenApiAmendments],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { Type } from '@nestjs/common';
+import { DynamicModule, Type } from '@nestjs/common';
 import { Routes } from '@nestjs/core';
 import { AppConfig } from './config/app-config';
 import { AffiliatesModule } from './modules/affiliates/affiliates.module';
@@ -35,10 +35,12 @@ export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule];
 export const PAY_MODULES: Type[] = [CheckoutModule];
 export const CDN_MODULES: Type[] = [CdnModule];
 
-export function surfaceRoutes(config: AppConfig): Routes {
+/** Plugins' controllers are API routes: mounted with core's under `{base_url}`, behind the same guard. */
+export function surfaceRoutes(config: AppConfig, plugins: Array<Type | DynamicModule> = []): Routes {
   const mount = (path: string, modules: Type[]) => (modules.length ? [{ path: path || '/', children: modules }] : []);
+  const pluginModules = plugins.map((plugin) => ('module' in plugin ? plugin.module : plugin));
   return [
-    ...mount(config.paths.base, API_MODULES),
+    ...mount(config.paths.base, [...API_MODULES, ...pluginModules]),
     ...mount(config.paths.web, WEB_MODULES),
     ...mount(config.paths.pay, PAY_MODULES),
     ...mount(config.paths.cdn, CDN_MODULES),

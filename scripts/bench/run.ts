@@ -222,7 +222,7 @@ async function bench(options: BenchOptions): Promise<void> {
   const receiver = new WebhookReceiver();
   const rows: Row[] = [];
   let floor: Floor | null = null;
-  let store: Partial<Store> = { notes: [] };
+  let store: Partial<Store>;
   try {
     await waitHealthy(service);
     log(`service pid ${service.pid} on ${service.url}`);

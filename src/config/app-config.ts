@@ -48,7 +48,11 @@ const env = z.object({
     .regex(WEB_CONCURRENCY_FORMAT, 'must be a positive integer or auto')
     .default('1'),
   SESSION_SECRET: z.string().min(16).optional(),
-  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  // `local`, `s3`, or the name of a plugin's driver: an unknown name stops start-up (FileStorageModule).
+  STORAGE_DRIVER: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be a storage driver name (lower case letters, digits, dashes)')
+    .default('local'),
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ENDPOINT: httpUrl.optional(),
@@ -95,9 +99,13 @@ export interface AppConfig {
   redisUrl?: string;
   webhooks: { allowPrivate: boolean; runWorker: boolean };
   sessionSecret?: string;
-  /** Where uploaded product files live: `$DATA_DIR/files`, or an S3-compatible bucket. */
+  /**
+   * Where uploaded product files live: `$DATA_DIR/files`, an S3-compatible bucket, or a plugin's
+   * driver (its own settings come with the plugin; `directory` is offered to drivers on disk).
+   */
   storage:
     | { driver: 'local'; directory: string }
+    | { driver: string; directory: string }
     | {
         driver: 's3';
         bucket: string;
@@ -187,7 +195,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             secretAccessKey: e.S3_SECRET_ACCESS_KEY,
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
-        : { driver: 'local', directory: join(e.DATA_DIR, 'files') },
+        : { driver: e.STORAGE_DRIVER, directory: join(e.DATA_DIR, 'files') },
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM,

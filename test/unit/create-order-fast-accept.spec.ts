@@ -1,4 +1,6 @@
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage } from 'class-validator';
 import { toErrorResponse } from '../../src/common/http/exception.filter';
 import { inspectInput } from '../../src/common/http/input-text';
 import { createValidationPipe, fastAccept } from '../../src/common/http/validation.pipe';
@@ -132,30 +134,57 @@ const AMOUNTS = [
 
 const INTEGERS = [1, 2, 0, -1, 1.5, 1.0, 2 ** 31 - 1, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e21, 1e308, '3', Infinity, [3]];
 
-const REFERENCES = [12, 0, -0, 1.5, 1e21, 1e-7, 1e64, Number.MAX_VALUE, 12345678901234567890, -1, 'ORD-8K2M4Q7XPA3Z'];
+const REFERENCES = [12, 0, -0, 1.5, 1e21, 1e-7, 1e64, Number.MAX_VALUE, 2 ** 64, -1, 'ORD-8K2M4Q7XPA3Z'];
 
 const OBJECTS = [null, {}, [], [{}], 'x', 1, { extra: 1 }];
 
 type Field = { path: string; values: unknown[] };
-const utm = (name: string): Field => ({ path: `tracking.${name}`, values: strings(255) });
 
-const FIELDS: Field[] = [
-  { path: 'amount', values: AMOUNTS },
-  { path: 'product_pid', values: strings(64) },
-  { path: 'customer', values: [...OBJECTS, nullProto(minimal().customer)] },
-  { path: 'customer.name', values: strings(255) },
-  { path: 'customer.email', values: EMAILS },
-  { path: 'customer.mobile_number', values: MOBILES },
-  { path: 'customer.payment_number', values: strings(32) },
-  { path: 'plan_id', values: strings(64) },
-  { path: 'from_order', values: [...strings(64), ...REFERENCES] },
-  { path: 'affiliate_id', values: INTEGERS },
-  { path: 'return_url', values: URLS },
-  { path: 'cancel_url', values: URLS },
-  { path: 'coupon_code', values: strings(64) },
-  { path: 'tracking', values: [...OBJECTS, { utm_source: null }, nullProto({ utm_source: 'x' })] },
-  utm('utm_source'), utm('utm_campaign'), utm('utm_medium'), utm('utm_content'), utm('utm_term'),
-];
+/** The mutations of each field, by path. Every validated field of the DTO must have an entry. */
+const VALUES: Record<string, unknown[]> = {
+  amount: AMOUNTS,
+  product_pid: strings(64),
+  customer: [...OBJECTS, nullProto(minimal().customer)],
+  'customer.name': strings(255),
+  'customer.email': EMAILS,
+  'customer.mobile_number': MOBILES,
+  'customer.payment_number': strings(32),
+  plan_id: strings(64),
+  from_order: [...strings(64), ...REFERENCES],
+  affiliate_id: INTEGERS,
+  return_url: URLS,
+  cancel_url: URLS,
+  coupon_code: strings(64),
+  tracking: [...OBJECTS, { utm_source: null }, nullProto({ utm_source: 'x' })],
+  'tracking.utm_source': strings(255),
+  'tracking.utm_campaign': strings(255),
+  'tracking.utm_medium': strings(255),
+  'tracking.utm_content': strings(255),
+  'tracking.utm_term': strings(255),
+};
+
+/**
+ * Every validated field of the DTO and of its nested DTOs (`@ValidateNested()` with `@Type()`), read
+ * from class-validator's and class-transformer's metadata: a field added to the DTO shows up here,
+ * so the fast path cannot drop it unnoticed.
+ */
+type DtoClass = new () => object;
+
+function dtoFieldPaths(target: DtoClass, prefix = ''): string[] {
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(target, '', true, false);
+  const names = [...new Set(metadatas.map((m) => m.propertyName))];
+  // The class `@Type()` gives each nested object: what class-transformer builds from `{}`.
+  const plain: Record<string, object> = Object.fromEntries(names.map((name) => [name, {}]));
+  const probe = plainToInstance(target, plain) as Record<string, object>;
+  return names.flatMap((name) => {
+    const nested = metadatas.some((m) => m.propertyName === name && m.type === 'nestedValidation');
+    const type = nested ? (probe[name].constructor as DtoClass) : undefined;
+    return [`${prefix}${name}`, ...(type && type !== Object ? dtoFieldPaths(type, `${prefix}${name}.`) : [])];
+  });
+}
+
+const DTO_FIELDS = dtoFieldPaths(CreateOrderDto);
+const FIELDS: Field[] = DTO_FIELDS.map((path) => ({ path, values: VALUES[path] ?? [] }));
 
 // The full path takes any object for `customer` and `tracking` (even a Date); the fast path only JSON's.
 // Nor does it take a number past ±(2^31−1) anywhere (valid for `from_order`, which becomes a string).
@@ -244,6 +273,13 @@ function difference(a: unknown, b: unknown, path = '$'): string | undefined {
 }
 
 describe('CreateOrderDto fast accept path', () => {
+  it('mutates every field the DTO declares, nested DTOs included (read from its metadata)', () => {
+    expect(DTO_FIELDS).toContain('customer.email');
+    expect(DTO_FIELDS).toContain('tracking.utm_term');
+    expect(DTO_FIELDS.filter((path) => !(path in VALUES))).toEqual([]);
+    expect(Object.keys(VALUES).filter((path) => !DTO_FIELDS.includes(path))).toEqual([]);
+  });
+
   it(`agrees with class-transformer + class-validator on ${CASES.length} bodies`, async () => {
     const problems: string[] = [];
     let accepted = 0;

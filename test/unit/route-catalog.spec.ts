@@ -2,10 +2,12 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { AnyToken, Public, RequireScopes } from '../../src/modules/identity/auth/auth.decorators';
+import { Contributions } from '../../src/common/plugins/contributions';
 import { RouteCatalogService } from '../../src/modules/identity/scopes/route-catalog.service';
-import { IdempotencyModule } from '../../src/modules/billing/idempotency/idempotency.module';
-import { IdempotencyRepository } from '../../src/modules/billing/idempotency/idempotency.repository';
-import { Idempotent } from '../../src/modules/billing/idempotency/idempotent.decorator';
+import { SCOPE_EXTENSIONS, ScopeRegistry } from '../../src/modules/identity/scopes/scope-registry';
+import { IdempotencyModule } from '../../src/common/idempotency/idempotency.module';
+import { IdempotencyRepository } from '../../src/common/idempotency/idempotency.repository';
+import { Idempotent } from '../../src/common/idempotency/idempotent.decorator';
 
 @Controller('v1/widgets')
 class DeclaredController {
@@ -47,15 +49,39 @@ class ForgottenController {
   oops(): void {}
 }
 
+@Controller('v1/plugin-widgets')
+class PluginScopeController {
+  @Get()
+  @RequireScopes('widgets.read')
+  list(): void {}
+}
+
+@Controller('v1/typo')
+class TypoController {
+  @Get()
+  @RequireScopes('products.raed')
+  list(): void {}
+}
+
 @Controller('pages')
 class PageController {
   @Get()
   page(): void {}
 }
 
-/** IdempotencyModule provides what `@Idempotent()`'s guard needs; no request reaches it here. */
+/**
+ * IdempotencyModule provides what `@Idempotent()`'s guard needs; no request reaches it here. The
+ * scope registry holds the contract's scopes and `widgets.read`, as a plugin would add it.
+ */
 async function boot(...controllers: (new () => unknown)[]) {
-  const moduleRef = await Test.createTestingModule({ imports: [DiscoveryModule, IdempotencyModule], controllers, providers: [RouteCatalogService] })
+  const contributions = new Contributions([
+    { point: SCOPE_EXTENSIONS, value: { scope: 'widgets.read', description: 'Read widgets.' }, plugin: 'widgets' },
+  ]);
+  const moduleRef = await Test.createTestingModule({
+    imports: [DiscoveryModule, IdempotencyModule],
+    controllers,
+    providers: [RouteCatalogService, ScopeRegistry, { provide: Contributions, useValue: contributions }],
+  })
     .overrideProvider(IdempotencyRepository)
     .useValue({})
     .compile();
@@ -70,6 +96,14 @@ describe('RouteCatalogService', () => {
     expect(byScope.get('products.write')).toEqual(['POST /v1/widgets']);
     expect([...byScope.keys()].sort()).toEqual(['products.read', 'products.write']);
     await app.close();
+  });
+
+  it("accepts a plugin's scope and fails start-up naming a route that requires a scope nobody registered", async () => {
+    const app = await boot(PluginScopeController);
+    expect(app.get(RouteCatalogService).endpointsByScope().get('widgets.read')).toEqual(['GET /v1/plugin-widgets']);
+    expect(app.get(ScopeRegistry).all()).toContain('widgets.read');
+    await app.close();
+    await expect(boot(TypoController)).rejects.toThrow('Routes requiring a scope nobody registered: GET /v1/typo');
   });
 
   it('fails start-up naming a /v1 route without @Public, @AnyToken or @RequireScopes', async () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ApiKeysService } from '../../src/modules/identity/api-keys/api-keys.service';
 import { SellersService } from '../../src/modules/identity/sellers/sellers.service';
-import { ALL_SCOPES, Scope } from '../../src/modules/identity/scopes';
+import { Scope } from '../../src/modules/identity/scopes';
+import { ScopeRegistry } from '../../src/modules/identity/scopes/scope-registry';
 import { TestApp } from './test-app';
 
 export interface TestSeller {
@@ -17,7 +18,7 @@ export interface TestSeller {
   tokenWith(scopes: Scope[]): Promise<string>;
 }
 
-/** A new seller with a store (MZN unless told) and an API key holding `scopes` (all by default). */
+/** A new seller with a store (MZN unless told) and an API key holding `scopes` (all of the app's, plugins' included, by default). */
 export async function createSeller(
   t: Pick<TestApp, 'app'>,
   options: { scopes?: Scope[]; currency?: string; brand?: string } = {},
@@ -37,6 +38,6 @@ export async function createSeller(
   });
   const tokenWith = async (scopes: Scope[]) =>
     (await keys.create({ storeId: store.id, sellerId: seller.id, name: 'test', scopes })).token;
-  const token = await tokenWith(options.scopes ?? ALL_SCOPES);
+  const token = await tokenWith(options.scopes ?? t.app.get(ScopeRegistry).all());
   return { sellerId: seller.id, storeId: store.id, email, password, token, auth: { Authorization: `Bearer ${token}` }, tokenWith };
 }

@@ -49,7 +49,7 @@ export function pidsWithConnectionsOn(pids: number[], port: number): Set<number>
   const holders = new Set<number>();
   for (const pid of pids) {
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-      let target = '';
+      let target: string;
       try {
         target = readlinkSync(`/proc/${pid}/fd/${fd}`);
       } catch {

@@ -102,6 +102,7 @@ function walk(value: unknown, path: string[], result: InputInspection, depth: nu
 }
 
 function addError(result: InputInspection, path: string[], problem: string): void {
+  // eslint-disable-next-line no-control-regex -- U+0000 is exactly what this replaces in a field name
   const field = path.map((part) => (isStorableText(part) ? part : part.toWellFormed().replace(/\u0000/g, '\uFFFD'))).join('.') || 'body';
   result.errors ??= {};
   result.errors[field] = [`${field} ${problem}`];

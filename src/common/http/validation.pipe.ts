@@ -51,7 +51,7 @@ class InputValidationPipe extends ValidationPipe {
  * The pipe's fast path for a value of `dto`: the instance, or undefined when the full path must
  * decide (no fast accept registered, a string it must refuse, a number past ±(2^31−1)).
  */
-export function fastAccept(value: unknown, dto: Type<unknown> | Function, inspection: InputInspection = inspectInput(value)): unknown {
+export function fastAccept(value: unknown, dto: Type<unknown> | AbstractClass, inspection: InputInspection = inspectInput(value)): unknown {
   if (inspection.errors || inspection.hasLargeNumber) return undefined;
   return fastAcceptOf(dto as Type<unknown>)?.(value);
 }
@@ -77,8 +77,11 @@ const bounded = new Set<ValidationMetadata>();
  * column, numeric(12,2). Added to class-validator's metadata once, at start-up, after every DTO
  * class is loaded; a DTO's own bound wins.
  */
+/** A DTO class as class-validator's metadata keys it. */
+type AbstractClass = abstract new (...args: never[]) => unknown;
+
 function addImplicitBounds(): void {
-  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<Function, ValidationMetadata[]> };
+  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<AbstractClass, ValidationMetadata[]> };
   for (const [target, metadatas] of storage.validationMetadatas) {
     const byProperty = new Map<string, ValidationMetadata[]>();
     for (const metadata of metadatas) byProperty.set(metadata.propertyName, [...(byProperty.get(metadata.propertyName) ?? []), metadata]);

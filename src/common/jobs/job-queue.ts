@@ -28,7 +28,8 @@ export interface SendOptions {
 }
 
 interface QueueDefinition {
-  handler: JobHandler<any>;
+  /** The job's data is what `send` was given for this queue's `T`: pg-boss stores it as JSON. */
+  handler: JobHandler<object>;
   options: QueueOptions;
   /** Set for periodic queues: the tick every process offers, of which one per window is worked. */
   everySeconds?: number;
@@ -76,7 +77,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   define<T extends object>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
     if (this.started) throw new Error(`Queue ${name} defined after start-up; define queues in onModuleInit.`);
     if (this.queues.has(name)) throw new Error(`Queue ${name} is defined twice.`);
-    this.queues.set(name, { handler, options });
+    this.queues.set(name, { handler: (data, job) => handler(data as T, job), options });
   }
 
   /**
@@ -114,8 +115,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   private async startWorkers(name: string, { handler, options, everySeconds }: QueueDefinition): Promise<void> {
     for (let i = 0; i < (options.concurrency ?? 1); i++) {
-      let workerId: string | undefined;
-      workerId = await this.boss.work<object>(name, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+      const workerId = await this.boss.work<object>(name, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
         try {
           await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
         } catch (error) {

@@ -13,7 +13,7 @@ import {
   AffiliateResponseDto,
   CreateAffiliateResponseDto,
 } from './dto/affiliate-response.dto';
-import { Idempotent } from '../billing/idempotency/idempotent.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 
 @ApiTags('Affiliates')
 @Controller('v1/affiliates')

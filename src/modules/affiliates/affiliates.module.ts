@@ -4,7 +4,7 @@ import { Affiliate } from './affiliate.entity';
 import { AffiliatesController } from './affiliates.controller';
 import { AffiliatesRepository } from './affiliates.repository';
 import { AffiliatesService } from './affiliates.service';
-import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /** Affiliates and commissions (issue #8). */
 @Module({

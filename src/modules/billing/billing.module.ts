@@ -8,7 +8,7 @@ import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';
 import { CustomersService } from './customers/customers.service';
 import { OrderEventPayloads } from './events/order-event-payloads.service';
-import { IdempotencyModule } from './idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersRepository } from './orders/orders.repository';
@@ -17,6 +17,7 @@ import { PAYMENT_GATEWAY, PaymentGateway } from './payments/payment-gateway';
 import { PaymentsController } from './payments/payments.controller';
 import { PaymentsService } from './payments/payments.service';
 import { SandboxGateway } from './payments/sandbox.gateway';
+import { SalesModule } from './sales/sales.module';
 import { SubscriptionsRepository } from './subscriptions/subscriptions.repository';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
@@ -30,7 +31,7 @@ function gatewayFor(config: AppConfig): PaymentGateway {
 
 /** Orders, customers, checkout, payments and subscriptions (issue #5). */
 @Module({
-  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule],
+  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule, SalesModule],
   controllers: [OrdersController, CustomersController, PaymentsController],
   providers: [
     CatalogReadRepository,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SalesModule } from '../billing/sales/sales.module';
 import { IdentityModule } from '../identity/identity.module';
 import { FileUploadInterceptor } from './files/file-upload.interceptor';
 import { ProductFilesController } from './files/product-files.controller';
@@ -11,21 +12,19 @@ import { PlansService } from './plans/plans.service';
 import { ProductsController } from './products/products.controller';
 import { ProductsRepository } from './products/products.repository';
 import { ProductsService } from './products/products.service';
-import { SalesRepository } from './sales/sales.repository';
-import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /**
  * Products, files, plans and publishing (issue #4). Other modules use the exported services:
  * `ProductsService.findForStore`, `PlansService.findForStore`, `ProductFilesService.filesOfProduct`.
  */
 @Module({
-  imports: [IdentityModule, FileStorageModule, IdempotencyModule],
+  imports: [IdentityModule, FileStorageModule, IdempotencyModule, SalesModule],
   controllers: [ProductsController, ProductFilesController, PlansController],
   providers: [
     ProductsRepository,
     ProductFilesRepository,
     PlansRepository,
-    SalesRepository,
     ProductsService,
     ProductFilesService,
     PlansService,

@@ -16,7 +16,7 @@ import {
   DiscountUpdatedResponseDto,
 } from './dto/discount-response.dto';
 import { UpdateDiscountDto } from './dto/update-discount.dto';
-import { Idempotent } from '../billing/idempotency/idempotent.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 
 const RefParam = () => ApiRefParam('The numeric id of the discount, or its code (any case).', { id: '7', code: 'SAVE10' });
 const NotFound = () => ApiNotFound('No discount with this id or code in the store (another store’s discount too).');

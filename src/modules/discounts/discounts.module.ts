@@ -5,7 +5,7 @@ import { Discount } from './discount.entity';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsRepository } from './discounts.repository';
 import { DiscountsService } from './discounts.service';
-import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /** Coupon codes (issue #6). Order creation uses {@link CouponRedemptionService}. */
 @Module({

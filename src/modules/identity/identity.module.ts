@@ -21,6 +21,7 @@ import { RateLimiterFactory } from './rate-limit/rate-limiter.factory';
 import { TokenRateLimitService } from './rate-limit/token-rate-limit.service';
 import { RouteCatalogService } from './scopes/route-catalog.service';
 import { ScopesController } from './scopes/scopes.controller';
+import { ScopeRegistry } from './scopes/scope-registry';
 import { ScopesService } from './scopes/scopes.service';
 import { Seller } from './sellers/seller.entity';
 import { SellersRepository } from './sellers/sellers.repository';
@@ -47,11 +48,12 @@ import { UserController } from './user.controller';
     OAuthTokensService,
     OAuthMetadataRoute,
     RateLimiterFactory,
+    ScopeRegistry,
     TokenRateLimitService,
     RouteCatalogService,
     ScopesService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [SellersService, ApiKeysService, AuthService, OAuthAppsService, OAuthAuthorizationService, RateLimiterFactory],
+  exports: [SellersService, ApiKeysService, AuthService, OAuthAppsService, OAuthAuthorizationService, RateLimiterFactory, ScopeRegistry],
 })
 export class IdentityModule {}

@@ -1,4 +1,7 @@
-/** Every scope of spec §5.4, declared once. Routes name them through `@RequireScopes`. */
+/**
+ * Every scope of spec §5.4, declared once. Routes name them through `@RequireScopes`; plugins add
+ * theirs through `definePlugin({ scopes })`, and {@link ScopeRegistry} holds both.
+ */
 export const SCOPES = {
   'user.read': 'Read the seller profile and store.',
   'products.read': 'List and read products.',
@@ -18,10 +21,17 @@ export const SCOPES = {
   'affiliates.write': 'Create and delete affiliates.',
 } as const;
 
-export type Scope = keyof typeof SCOPES;
+/** A scope of the contract. */
+export type CoreScope = keyof typeof SCOPES;
 
-export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
+/**
+ * A scope as tokens, routes and the guard carry it: one of the contract's, or one a plugin
+ * registered. Start-up fails when a route names a scope nobody registered (RouteCatalogService).
+ */
+export type Scope = CoreScope | (string & {});
 
-export function isScope(value: string): value is Scope {
-  return Object.prototype.hasOwnProperty.call(SCOPES, value);
-}
+/** The contract's scopes; the app's scopes (with plugins') come from `ScopeRegistry.all()`. */
+export const ALL_SCOPES = Object.keys(SCOPES) as CoreScope[];
+
+/** `resource.action`, lower case, as the contract spells its scopes. */
+export const SCOPE_PATTERN = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;

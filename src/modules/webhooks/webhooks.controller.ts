@@ -16,7 +16,7 @@ import {
 } from './dto/webhook-response.dto';
 import { toDeliveryDto, toWebhookDto } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
-import { Idempotent } from '../billing/idempotency/idempotent.decorator';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 
 const NotFound = () => ApiNotFound('No such webhook (or delivery) in this store.');
 

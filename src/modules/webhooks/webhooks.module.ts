@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Product } from '../catalog/products/product.entity';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { WebhookNotifier } from './delivery/webhook-notifier';
+import { WebhookEventKinds } from './event-kinds/webhook-event-kinds';
 import { WebhookQueue } from './delivery/webhook-queue';
 import { WebhookWorker } from './delivery/webhook-worker';
 import { WorkerLease } from './delivery/worker-lease';
@@ -15,7 +16,7 @@ import { WebhooksProductDeletedListener } from './product-deleted.listener';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 import { BillingModule } from '../billing/billing.module';
-import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /**
  * Webhook endpoints, the notifier (transactional outbox on order events) and the delivery worker
@@ -31,11 +32,12 @@ import { IdempotencyModule } from '../billing/idempotency/idempotency.module';
     WebhooksService,
     WebhookQueue,
     WebhookNotifier,
+    WebhookEventKinds,
     WebhookDeliverer,
     WebhookWorker,
     WorkerLease,
     WebhooksProductDeletedListener,
   ],
-  exports: [WebhooksService],
+  exports: [WebhooksService, WebhookEventKinds],
 })
 export class WebhooksModule {}

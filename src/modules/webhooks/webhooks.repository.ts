@@ -4,7 +4,6 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/raw-rows';
-import type { OrderEventKind } from '../billing/events/order-events';
 import { Product } from '../catalog/products/product.entity';
 import { Webhook } from './entities/webhook.entity';
 
@@ -76,10 +75,10 @@ export class WebhooksRepository {
   }
 
   /**
-   * The store's active webhooks that subscribe to `kind` and cover `productId` (spec §6.1.1–2), read
-   * inside the order's transaction.
+   * The store's active webhooks that subscribe to `kind` and cover `productId` (spec §6.1.1–2; null:
+   * an event of no product reaches the store-wide webhooks only), read inside the change's transaction.
    */
-  async findSubscribed(storeId: number, kind: OrderEventKind, productId: number, manager: EntityManager): Promise<Webhook[]> {
+  async findSubscribed(storeId: number, kind: string, productId: number | null, manager: EntityManager): Promise<Webhook[]> {
     const rows = await this.subscribed.rows([storeId, kind, productId], manager);
     return rows.map((row) => this.columns.hydrate(row));
   }

@@ -14,6 +14,7 @@ import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { Webhook } from './entities/webhook.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { LastDelivery, WebhookProductRef, WebhooksRepository } from './webhooks.repository';
+import { WebhookEventKinds } from './event-kinds/webhook-event-kinds';
 
 /** A webhook with what its output shows beside its own columns. */
 export interface WebhookView {
@@ -43,9 +44,11 @@ export class WebhooksService {
     private readonly queue: WebhookQueue,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly kinds: WebhookEventKinds,
   ) {}
 
   async create(storeId: number, dto: CreateWebhookDto): Promise<WebhookView> {
+    this.kinds.assertKnown(dto.events);
     const product = await this.resolveProduct(storeId, dto.product_details);
     await this.assertReachable(dto.url);
     const webhook = await this.webhooks.create({
@@ -70,6 +73,7 @@ export class WebhooksService {
 
   async update(storeId: number, id: number, dto: UpdateWebhookDto): Promise<WebhookView> {
     const webhook = await this.require(storeId, id);
+    this.kinds.assertKnown(dto.events);
     if (dto.product_details !== undefined) {
       webhook.productId = (await this.resolveProduct(storeId, dto.product_details))?.id ?? null;
     }

@@ -1,4 +1,4 @@
-import { IdempotencyRepository } from '../../../src/modules/billing/idempotency/idempotency.repository';
+import { IdempotencyRepository } from '../../../src/common/idempotency/idempotency.repository';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createOrder, customer, insertProduct, orderBody, payJson } from './fixtures';

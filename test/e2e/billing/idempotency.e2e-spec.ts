@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { IdempotencyRepository } from '../../../src/modules/billing/idempotency/idempotency.repository';
+import { IdempotencyRepository } from '../../../src/common/idempotency/idempotency.repository';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { addLinkFile, COMPLETE_PRODUCT, createProduct } from '../catalog/catalog-fixtures';

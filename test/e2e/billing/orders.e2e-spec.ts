@@ -276,6 +276,7 @@ describe('orders API', () => {
       expect(res.body).toEqual({ status: 'error', message: 'Only approved orders can be refunded.' });
       await payJson(t, pending.pay_token, { payment_method: 'mpesa', payment_number: '841230002' }).expect(200);
       res = await t.http.post(`/v1/orders/${pending.order_number}/refund`).set(seller.auth).expect(409);
+      expect(res.body).toEqual({ status: 'error', message: 'Only approved orders can be refunded.' });
       const approved = await createOrder(t, seller, orderBody(product.pid));
       await payJson(t, approved.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
       await t.http.post(`/v1/orders/${approved.order_number}/refund`).set(seller.auth).expect(200);

@@ -3,7 +3,6 @@ import { createTestApp, TestApp } from '../../utils/test-app';
 
 describe('Catalog in OpenAPI and on the surfaces', () => {
   let t: TestApp;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let doc: any;
 
   beforeAll(async () => {

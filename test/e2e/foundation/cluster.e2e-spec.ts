@@ -33,7 +33,9 @@ async function servedConnections(port: number, count: number): Promise<Socket[]>
         let head = '';
         socket.on('data', (chunk: Buffer) => {
           head += chunk.toString();
-          if (head.includes('\r\n\r\n')) (head.startsWith('HTTP/1.1 200') ? resolve(socket) : reject(new Error(head)));
+          if (!head.includes('\r\n\r\n')) return;
+          if (head.startsWith('HTTP/1.1 200')) resolve(socket);
+          else reject(new Error(head));
         });
         socket.once('error', reject);
       }),

@@ -178,8 +178,12 @@ describe('storage configuration', () => {
     });
   });
 
-  it('stops on an S3 driver without a bucket or an unknown driver', () => {
+  it('stops on an S3 driver without a bucket or a driver name that cannot be one', () => {
     expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(ConfigError);
-    expect(() => loadConfig({ STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/);
+    expect(() => loadConfig({ STORAGE_DRIVER: 'Ftp!' })).toThrow(/STORAGE_DRIVER/);
+  });
+
+  it("keeps another driver's name for a plugin to provide (checked when storage is created)", () => {
+    expect(loadConfig({ STORAGE_DRIVER: 'ftp', DATA_DIR: '/srv/data' }).storage).toEqual({ driver: 'ftp', directory: '/srv/data/files' });
   });
 });

@@ -178,4 +178,12 @@ describe('createFileStorage', () => {
     expect(await createFileStorage(loadConfig({}))).toBeInstanceOf(LocalFileStorage);
     expect(await createFileStorage(loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b' }))).toBeInstanceOf(S3FileStorage);
   });
+
+  it('stops on a name no built-in driver or plugin provides', async () => {
+    const { createFileStorage } = await import('../../../src/modules/catalog/files/storage/file-storage.module');
+    const { loadConfig } = await import('../../../src/config/app-config');
+    await expect(createFileStorage(loadConfig({ STORAGE_DRIVER: 'ftp' }))).rejects.toThrow(
+      'Invalid configuration: STORAGE_DRIVER="ftp" names no storage driver (local, s3)',
+    );
+  });
 });

@@ -8,7 +8,7 @@ import { CreateOrderDto, CreateOrderResponseDto } from './dto/create-order.dto';
 import { ListOrdersQueryDto, OrderEnvelopeDto, OrderListDto, RefundResponseDto } from './dto/order-response.dto';
 import { toOrderDto } from './order.mapper';
 import { OrdersService } from './orders.service';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 const ApiOrderRef = () => ApiRefParam('Order id or order_number.', 'ORD-8K2M4Q7XPA3Z');
 

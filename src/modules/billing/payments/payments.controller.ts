@@ -1,9 +1,9 @@
 import { Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestWithRawBody } from '../../../app.factory';
 import { ApiNotFound } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
+import { KeepRawBody, RequestWithRawBody } from '../../../common/http/raw-body';
 import { Public } from '../../identity/auth/auth.decorators';
 import { PaymentsService } from './payments.service';
 
@@ -20,6 +20,7 @@ export class PaymentsController {
 
   @Post(':provider/callback')
   @Public()
+  @KeepRawBody()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Payment gateway callback (no token: verified by the gateway signature over the raw body)',

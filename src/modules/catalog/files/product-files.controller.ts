@@ -23,7 +23,7 @@ import {
 } from './dto/product-file.dto';
 import { ProductFilesService } from './product-files.service';
 import { FileUploadInterceptor, StoredUpload, type UploadedFile } from './file-upload.interceptor';
-import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 @ApiTags('Files')
 @Controller('v1/products/:id/files')

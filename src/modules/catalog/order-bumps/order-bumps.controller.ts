@@ -8,7 +8,7 @@ import { CreateOrderBumpDto } from './dto/create-order-bump.dto';
 import { CreateOrderBumpResponseDto, OrderBumpDeletedResponseDto, OrderBumpListResponseDto } from './dto/order-bump-response.dto';
 import { toOrderBumpDto } from './order-bump.mapper';
 import { OrderBumpsService } from './order-bumps.service';
-import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 @ApiTags('Products')
 @Controller('v1/products/:id/order-bumps')

@@ -4,7 +4,7 @@ import { OrderBumpsRepository } from './order-bumps.repository';
 import { OrderBumpsProductDeletedListener } from './product-deleted.listener';
 import { OrderBumpsService } from './order-bumps.service';
 import { ProductLookupRepository } from './product-lookup.repository';
-import { IdempotencyModule } from '../../billing/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../../common/idempotency/idempotency.module';
 
 /**
  * Order bumps of a product: `/v1/products/{id}/order-bumps` (issue #8). Checkout reads the offer

@@ -1,6 +1,6 @@
 import { centsToNumber } from '../../../common/money';
 import { formatTimestamp } from '../../../common/time';
-import { SubscriberRow } from '../sales/sales.repository';
+import { SubscriberRow } from '../../billing/sales/sales-query.service';
 import { PlanDto, SubscriberDto } from './dto/plan.dto';
 import { Plan } from './plan.entity';
 

@@ -17,7 +17,7 @@ import {
 } from './dto/plan.dto';
 import { toPlanDto, toSubscriberDto } from './plan.mapper';
 import { PlansService, PlanView } from './plans.service';
-import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 const planDto = (view: PlanView) => toPlanDto(view.plan, view.productPid, view.currency);
 

@@ -18,7 +18,7 @@ import {
 } from './dto/product.dto';
 import { toProductDto } from './product.mapper';
 import { ProductsService } from './products.service';
-import { Idempotent } from '../../billing/idempotency/idempotent.decorator';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 @ApiTags('Products')
 @Controller('v1/products')

@@ -10,7 +10,7 @@ import { CatalogRef, newProductPid, parseRef } from '../catalog-refs';
 import { ProductFilesRepository } from '../files/product-files.repository';
 import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
 import { PlansRepository } from '../plans/plans.repository';
-import { SalesRepository } from '../sales/sales.repository';
+import { SalesQueryService } from '../../billing/sales/sales-query.service';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { ProductDeletedEvent } from './product-deleted.event';
 import { productChanges } from './product.mapper';
@@ -29,7 +29,7 @@ export class ProductsService {
     private readonly products: ProductsRepository,
     private readonly files: ProductFilesRepository,
     private readonly plans: PlansRepository,
-    private readonly sales: SalesRepository,
+    private readonly sales: SalesQueryService,
     private readonly sellers: SellersService,
     private readonly events: EventEmitter2,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,

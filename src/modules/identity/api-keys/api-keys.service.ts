@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { generateToken, sha256Hex } from '../../../common/crypto';
 import { ValidationError } from '../../../common/errors/app-error';
 import { Principal } from '../auth/principal';
-import { isScope, Scope } from '../scopes';
+import { Scope } from '../scopes';
+import { ScopeRegistry } from '../scopes/scope-registry';
 import { ApiKey } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
 
@@ -13,11 +14,14 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class ApiKeysService {
   private readonly lastTouched = new Map<number, number>();
 
-  constructor(private readonly keys: ApiKeysRepository) {}
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly scopes: ScopeRegistry,
+  ) {}
 
   /** Creates a key; the token is returned here once and only its hash is kept. */
   async create(input: { storeId: number; sellerId: number; name: string; scopes: string[] }): Promise<{ apiKey: ApiKey; token: string }> {
-    const unknown = input.scopes.filter((scope) => !isScope(scope));
+    const unknown = input.scopes.filter((scope) => !this.scopes.has(scope));
     if (unknown.length) throw ValidationError.field('scopes', `Unknown scope: ${unknown.join(', ')}.`);
     if (!input.scopes.length) throw ValidationError.field('scopes', 'Choose at least one scope.');
     const token = generateToken('sk');

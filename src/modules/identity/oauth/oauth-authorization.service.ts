@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBase62, sha256Hex } from '../../../common/crypto';
 import { Clock, CLOCK } from '../../../common/time';
-import { isScope, Scope } from '../scopes';
+import { Scope } from '../scopes';
+import { ScopeRegistry } from '../scopes/scope-registry';
 import { OAuthApp } from './oauth-app.entity';
 import { OAuthAppsService } from './oauth-apps.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
@@ -36,6 +37,7 @@ export class OAuthAuthorizationService {
   constructor(
     private readonly apps: OAuthAppsService,
     private readonly grants: OAuthGrantsRepository,
+    private readonly scopes: ScopeRegistry,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -55,7 +57,7 @@ export class OAuthAuthorizationService {
     const { app, redirectUri } = await this.resolveClient(params);
     const requested = (single(params.scope) ?? '').split(/[\s,]+/).filter(Boolean);
     if (!requested.length) throw new AuthorizationRequestError('The scope parameter is required.');
-    const unknown = requested.filter((scope) => !isScope(scope));
+    const unknown = requested.filter((scope) => !this.scopes.has(scope));
     if (unknown.length) throw new AuthorizationRequestError(`Unknown scope: ${unknown.join(', ')}.`);
     const challenge = single(params.code_challenge) || null;
     const method = single(params.code_challenge_method);

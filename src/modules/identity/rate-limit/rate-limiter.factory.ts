@@ -16,6 +16,7 @@ export class RateLimiterFactory implements OnApplicationShutdown {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     if (config.redisUrl) {
       // Required only with REDIS_URL: without it the client would sit unused in every process's heap.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
       const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
       this.redis = new RedisClient(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
       // Errors are reported through the limiter's insurance fallback; an unhandled 'error' event would crash.

@@ -1,9 +1,10 @@
 import { Injectable, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { IDEMPOTENT_KEY } from '../../billing/idempotency/idempotent.decorator';
+import { IDEMPOTENT_KEY } from '../../../common/idempotency/idempotent.decorator';
 import { ANY_TOKEN_KEY, PUBLIC_KEY, SCOPES_KEY } from '../auth/auth.decorators';
 import { Scope } from '../scopes';
+import { ScopeRegistry } from './scope-registry';
 
 /** One route as the global guard sees it. */
 export interface RouteAccess {
@@ -29,10 +30,16 @@ export function postsWithoutIdempotency(routes: RouteAccess[]): RouteAccess[] {
   return routes.filter((route) => route.method === 'POST' && underV1(route) && !route.public && !route.idempotent);
 }
 
+/** Routes whose `@RequireScopes()` names a scope nobody registered (a typo, or a plugin's forgotten scope). */
+export function routesWithUnknownScopes(routes: RouteAccess[], known: (scope: string) => boolean): RouteAccess[] {
+  return routes.filter((route) => (route.scopes ?? []).some((scope) => !known(scope)));
+}
+
 /**
  * Every controller route with the access metadata the guard enforces, read from the same
  * decorators, so `GET /v1/scopes` cannot drift from enforcement. Start-up fails when a `/v1`
- * route forgot to declare its access, or an authenticated `/v1` POST forgot `@Idempotent()`.
+ * route forgot to declare its access, names an unregistered scope, or is an authenticated `/v1`
+ * POST without `@Idempotent()`.
  */
 @Injectable()
 export class RouteCatalogService implements OnModuleInit {
@@ -42,12 +49,15 @@ export class RouteCatalogService implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
+    private readonly scopes: ScopeRegistry,
   ) {}
 
   onModuleInit(): void {
     this.routes = this.collect();
     const undeclared = undeclaredRoutes(this.routes);
     if (undeclared.length) throw new Error(`Routes without @Public(), @AnyToken() or @RequireScopes(): ${listed(undeclared)}`);
+    const unknownScopes = routesWithUnknownScopes(this.routes, (scope) => this.scopes.has(scope));
+    if (unknownScopes.length) throw new Error(`Routes requiring a scope nobody registered: ${listed(unknownScopes)}`);
     const withoutKey = postsWithoutIdempotency(this.routes);
     if (withoutKey.length) throw new Error(`POST routes under /v1 without @Idempotent(): ${listed(withoutKey)}`);
   }

@@ -1,18 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_SCOPES, SCOPES } from '../scopes';
 import { Principal } from '../auth/principal';
 import { RouteCatalogService } from './route-catalog.service';
+import { ScopeRegistry } from './scope-registry';
 import { ScopesResponseDto } from './scopes-response.dto';
 
 @Injectable()
 export class ScopesService {
-  constructor(private readonly catalog: RouteCatalogService) {}
+  constructor(
+    private readonly catalog: RouteCatalogService,
+    private readonly registry: ScopeRegistry,
+  ) {}
 
   describe(principal: Principal): ScopesResponseDto {
     const endpoints = this.catalog.endpointsByScope();
     return {
       status: 'success',
-      scopes: ALL_SCOPES.map((scope) => ({ scope, description: SCOPES[scope], endpoints: endpoints.get(scope) ?? [] })),
+      scopes: this.registry.all().map((scope) => ({ scope, description: this.registry.describe(scope), endpoints: endpoints.get(scope) ?? [] })),
       granted_scopes: principal.scopes,
     };
   }

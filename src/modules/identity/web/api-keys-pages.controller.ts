@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { Public } from '../auth/auth.decorators';
-import { ALL_SCOPES, SCOPES } from '../scopes';
+import { ScopeRegistry } from '../scopes/scope-registry';
 import { ViewsService } from './views.service';
 import { formList, formString, requireSeller } from './web-auth';
 import { CsrfGuard } from './sessions/web-session.middleware';
@@ -20,6 +20,7 @@ export class ApiKeysPagesController {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly views: ViewsService,
+    private readonly scopes: ScopeRegistry,
   ) {}
 
   @Get()
@@ -57,7 +58,7 @@ export class ApiKeysPagesController {
       req,
       res,
       'api-keys',
-      { title: 'API keys', keys, allScopes: ALL_SCOPES, descriptions: SCOPES, form: { name: '', scopes: [] }, ...data },
+      { title: 'API keys', keys, allScopes: this.scopes.all(), descriptions: Object.fromEntries(this.scopes.all().map((s) => [s, this.scopes.describe(s)])), form: { name: '', scopes: [] }, ...data },
       status,
     );
   }

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators';
 import { AuthorizationParams, OAuthAuthorizationService } from '../oauth/oauth-authorization.service';
-import { SCOPES } from '../scopes';
+import { ScopeRegistry } from '../scopes/scope-registry';
 import { SellersService } from '../sellers/sellers.service';
 import { ViewsService } from './views.service';
 import { formList, formString, requireSeller } from './web-auth';
@@ -23,6 +23,7 @@ export class AuthorizeController {
     private readonly authorization: OAuthAuthorizationService,
     private readonly sellers: SellersService,
     private readonly views: ViewsService,
+    private readonly scopes: ScopeRegistry,
   ) {}
 
   @Get()
@@ -37,7 +38,7 @@ export class AuthorizeController {
       title: `Authorize ${request.app.name}`,
       app: request.app,
       store,
-      scopes: request.scopes.map((scope) => ({ scope, description: SCOPES[scope] })),
+      scopes: request.scopes.map((scope) => ({ scope, description: this.scopes.describe(scope) })),
       params,
     });
   }

@@ -13,7 +13,8 @@ import {
   ValidateIf,
   ValidationOptions,
 } from 'class-validator';
-import { ORDER_EVENT_KINDS, OrderEventKind } from '../../billing/events/order-events';
+import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
+import { IsWebhookEventKind } from '../event-kinds/known-kinds';
 
 const URL_OPTIONS: Parameters<typeof IsUrl>[0] = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
@@ -42,8 +43,8 @@ export class CreateWebhookDto {
   @IsArray({ message: 'events must be an array.' })
   @ArrayNotEmpty({ message: 'events must not be empty.' })
   @ArrayUnique({ message: 'events must not repeat an event.' })
-  @IsIn(ORDER_EVENT_KINDS, { each: true, message: `events must be among ${ORDER_EVENT_KINDS.join(', ')}.` })
-  events: OrderEventKind[];
+  @IsWebhookEventKind()
+  events: string[];
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'integer' }, { type: 'string' }],
@@ -73,8 +74,8 @@ export class UpdateWebhookDto {
   @IsArray({ message: 'events must be an array.' })
   @ArrayNotEmpty({ message: 'events must not be empty.' })
   @ArrayUnique({ message: 'events must not repeat an event.' })
-  @IsIn(ORDER_EVENT_KINDS, { each: true, message: `events must be among ${ORDER_EVENT_KINDS.join(', ')}.` })
-  events?: OrderEventKind[];
+  @IsWebhookEventKind()
+  events?: string[];
 
   @ApiNullable({
     schema: { oneOf: [{ type: 'integer' }, { type: 'string' }] },

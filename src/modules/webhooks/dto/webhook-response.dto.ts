@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiNullable, ApiTimestamp } from '../../../common/http/api-docs';
 import { PageEnvelopeDto } from '../../../common/pagination/pagination';
-import { ORDER_EVENT_KINDS, OrderEventKind } from '../../billing/events/order-events';
+import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
 
 export class WebhookProductDto {
   @ApiProperty({ type: 'integer', example: 12 }) id: number;
@@ -24,7 +24,7 @@ export class WebhookDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiNullable({ type: 'string', example: 'Orders to CRM' }) name: string | null;
   @ApiProperty({ example: 'https://example.com/hooks/orders' }) url: string;
-  @ApiProperty({ enum: ORDER_EVENT_KINDS, isArray: true, example: ['order_approved'] }) events: OrderEventKind[];
+  @ApiProperty({ enum: ORDER_EVENT_KINDS, isArray: true, example: ['order_approved'] }) events: string[];
   @ApiNullable({ type: WebhookProductDto }) product: WebhookProductDto | null;
   @ApiProperty({ enum: ['active', 'inactive'], example: 'active' }) status: 'active' | 'inactive';
   @ApiProperty({
@@ -92,8 +92,9 @@ class DeliveryResponseDto {
 
 export class WebhookDeliveryDto {
   @ApiProperty({ type: 'integer', example: 41 }) id: number;
-  @ApiProperty({ enum: ORDER_EVENT_KINDS, example: 'order_approved' }) event: OrderEventKind;
-  @ApiProperty({ type: 'integer', example: 1203 }) order_id: number;
+  @ApiProperty({ enum: ORDER_EVENT_KINDS, example: 'order_approved' }) event: string;
+  @ApiProperty({ type: 'integer', nullable: true, example: 1203, description: 'null only for an event kind of a plugin that is about no order' })
+  order_id: number | null;
   @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status: 'pending' | 'success' | 'failed';
   @ApiProperty({ type: 'integer', isArray: true, example: [7, 9], description: 'Webhooks of the URL group this delivery was sent for' })
   webhook_ids: number[];

@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { OrderEventKind, OrderEventPayload } from '../../billing/events/order-events';
 
 /**
  * pending → sending (claimed by one worker) → success | failed. A `sending` row whose worker died
@@ -24,17 +23,18 @@ export class WebhookDelivery {
   storeId: number;
 
   @Column({ type: 'varchar', length: 32 })
-  eventKind: OrderEventKind;
+  eventKind: string;
 
-  @Column()
-  orderId: number;
+  /** The order of the event; null for a plugin's event kind about no order. */
+  @Column({ type: 'int', nullable: true })
+  orderId: number | null;
 
   @Column({ type: 'text' })
   url: string;
 
-  /** `json`, not `jsonb`: the body keeps billing's field order byte for byte. */
+  /** `json`, not `jsonb`: the body keeps billing's field order byte for byte (spec §6.3 for order kinds). */
   @Column({ type: 'json' })
-  payload: OrderEventPayload;
+  payload: object;
 
   /** Standard Webhooks `webhook-id`: shared by redeliveries of the same event, so receivers can dedupe. */
   @Column()

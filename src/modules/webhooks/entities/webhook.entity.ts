@@ -1,11 +1,10 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Timestamped } from '../../../common/entities/timestamps';
-import type { OrderEventKind } from '../../billing/events/order-events';
 
 export type WebhookStatus = 'active' | 'inactive';
 
 /**
- * A URL the store wants order events posted to (spec §6.1). Several webhooks of a store may share
+ * A URL the store wants order events (and the plugins' webhook event kinds) posted to (spec §6.1). Several webhooks of a store may share
  * a URL; they are then delivered to as one group.
  */
 @Entity('webhooks')
@@ -22,7 +21,8 @@ export class Webhook extends Timestamped {
   url: string;
 
   @Column({ type: 'text', array: true })
-  events: OrderEventKind[];
+  /** Webhook event kinds: spec §6.2's, or a plugin's (WebhookEventKinds). */
+  events: string[];
 
   /** Null: every product of the store (spec §6.1.2). */
   @Column({ type: 'int', nullable: true })

@@ -5,11 +5,10 @@ import { Cents } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, offsets, PickedColumns } from '../../../database/raw-rows';
-import { Customer } from '../../billing/customers/customer.entity';
-import { Order } from '../../billing/orders/order.entity';
-import { Plan } from '../plans/plan.entity';
-import type { OrderStatus } from '../../billing/orders/order-status';
-import { CatalogRef } from '../catalog-refs';
+import { Customer } from '../customers/customer.entity';
+import { Order } from '../orders/order.entity';
+import { Plan } from '../../catalog/plans/plan.entity';
+import type { OrderStatus } from '../orders/order-status';
 
 /** Orders that count as sales: approved once, whether or not refunded since (decisions §5, §7). */
 const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
@@ -47,12 +46,16 @@ export const SUBSCRIBER_COLUMNS = {
   customer: ['name', 'email', 'mobileNumber'],
 } as const satisfies { plan: ReadonlyArray<keyof Plan>; order: ReadonlyArray<keyof Order>; customer: ReadonlyArray<keyof Customer> };
 
+/** A plan named by its numeric id or its public `plan_id` (the catalog's `CatalogRef`). */
+export type PlanRef = { id: number } | { publicId: string };
+
 /**
- * Read-only view of billing's orders and customers, for the catalog's questions ("does this product
- * have sales?", "who subscribed to this plan?"). It never writes: orders belong to billing.
+ * Billing's read-only answers about its orders for other modules: the catalog's "does this product
+ * have sales?", "who subscribed to this plan?", and the discounts' "does this customer hold this
+ * coupon?". Only billing reads its tables; others ask here. It never writes.
  */
 @Injectable()
-export class SalesRepository {
+export class SalesQueryService {
   private readonly subscribers: { byId: PreparedStatement; byPublicId: PreparedStatement; count: PreparedStatement };
   private readonly shown: {
     plan: PickedColumns<Plan, (typeof SUBSCRIBER_COLUMNS.plan)[number]>;
@@ -130,7 +133,7 @@ export class SalesRepository {
    */
   async subscribersOfPlan(
     storeId: number,
-    ref: CatalogRef,
+    ref: PlanRef,
     page: PageRequest,
   ): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number } | null> {
     const statement = 'id' in ref ? this.subscribers.byId : this.subscribers.byPublicId;
@@ -154,6 +157,16 @@ export class SalesRepository {
     const shownPlan = plan.read(found[0], at[0]);
     const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, shownPlan.id));
     return { view: { plan: shownPlan, productPid: found[0][at[1]] as string }, rows, total };
+  }
+
+  /** Whether `email` holds a pending or approved order with the coupon (a single-use coupon's check). */
+  async isCouponHeldByEmail(manager: EntityManager, discountId: number, email: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM orders o JOIN customers c ON c.id = o.customer_id
+        WHERE o.discount_id = $1 AND c.email = $2 AND o.status IN ('pending', 'approved') LIMIT 1`,
+      [discountId, email.trim().toLowerCase()],
+    );
+    return rows.length > 0;
   }
 
   private async countSales(storeId: number, planId: number): Promise<number> {

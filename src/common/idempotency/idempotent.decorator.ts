@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
-import { ApiIdempotencyKey } from '../../../common/http/api-docs';
+import { ApiIdempotencyKey } from '../http/api-docs';
 import { IdempotencyGuard } from './idempotency.guard';
 
 export const IDEMPOTENT_KEY = 'http:idempotent';

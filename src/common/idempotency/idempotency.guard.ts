@@ -1,11 +1,22 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
-import { sha256Hex } from '../../../common/crypto';
-import { ConflictError, UnprocessableError, ValidationError } from '../../../common/errors/app-error';
-import { PresetResponse } from '../../../common/http/preset-response';
-import type { AuthenticatedRequest } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import type { FastifyRequest } from 'fastify';
+import { sha256Hex } from '../crypto';
+import { ConflictError, UnprocessableError, ValidationError } from '../errors/app-error';
+import { PresetResponse } from '../http/preset-response';
 import { IdempotencyClaims } from './idempotency-claims';
 import { IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
+
+/**
+ * What the guard needs of the authenticated caller (identity's `Principal` has it): the key is
+ * scoped to the store and the token. Declared here so the kernel does not depend on identity.
+ */
+export interface IdempotencyCaller {
+  storeId: number;
+  tokenType: string;
+  tokenId: number;
+}
+
+type CallerRequest = FastifyRequest & { principal?: IdempotencyCaller };
 
 const TTL_SECONDS = 24 * 60 * 60;
 const HEADER = 'idempotency-key';
@@ -42,7 +53,7 @@ export class IdempotencyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const req = context.switchToHttp().getRequest<CallerRequest>();
     const key = req.headers[HEADER];
     // Synchronous without a key: Nest awaits nothing for a boolean.
     if (typeof key !== 'string' || !req.principal) return true;
@@ -52,7 +63,7 @@ export class IdempotencyGuard implements CanActivate {
     return this.claim(req, req.principal, key);
   }
 
-  private async claim(req: AuthenticatedRequest, principal: Principal, key: string): Promise<boolean> {
+  private async claim(req: CallerRequest, principal: IdempotencyCaller, key: string): Promise<boolean> {
     const scope: IdempotencyScope = { storeId: principal.storeId, principalKey: `${principal.tokenType}:${principal.tokenId}`, key };
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
     // Expired keys are also taken over on reuse; this sweep only keeps the table small.

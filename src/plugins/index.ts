@@ -1,0 +1,40 @@
+/**
+ * The plugin API: what a plugin imports from core (docs/extending.md). Everything else under src/
+ * may change without notice; this file's exports change only with a note in docs/extending.md.
+ */
+export {
+  definePlugin,
+  NOTIFICATION_CHANNELS,
+  PAYMENT_GATEWAYS,
+  type EventListenerDefinition,
+  type ListenerContext,
+  type NotificationChannelDefinition,
+  type PluginDefinition,
+  type PluginNotification,
+} from './define-plugin';
+
+// Domain events and jobs.
+export { domainEvent, type DomainEvent } from '../common/events/domain-event';
+export { DomainEvents } from '../common/events/domain-events';
+export { JobQueue, type QueueOptions } from '../common/jobs/job-queue';
+export { Contributions, ExtensionPoint } from '../common/plugins/contributions';
+
+// Routes: access, idempotency, errors, raw bodies.
+export { AnyToken, CurrentPrincipal, Public, RequireScopes } from '../modules/identity/auth/auth.decorators';
+export type { Principal } from '../modules/identity/auth/principal';
+export { Idempotent } from '../common/idempotency/idempotent.decorator';
+export { ConflictError, NotFoundError, ValidationError } from '../common/errors/app-error';
+export { KeepRawBody, type RequestWithRawBody } from '../common/http/raw-body';
+
+// Storage drivers.
+export { StoredObjectMissing, type ByteRange, type FileStorage } from '../modules/catalog/files/storage/file-storage';
+export type { StorageDriver } from '../modules/catalog/files/storage/storage-driver';
+
+// Webhook event kinds, and the order payload of spec §6.3 for listeners.
+export type { PayloadContext, WebhookEventKind } from '../modules/webhooks/event-kinds/webhook-event-kinds';
+export { OrderEventPayloads } from '../modules/billing/events/order-event-payloads.service';
+export type { OrderEventPayload } from '../modules/billing/events/order-events';
+
+// Configuration and the app.
+export type { AppConfig } from '../config/app-config';
+export { APP_CONFIG } from '../config/config.module';
