@@ -20,8 +20,9 @@ export class WebhookDelivery {
   @Column({ type: 'varchar', length: 32 })
   eventKind: OrderEventKind;
 
-  @Column()
-  orderId: number;
+  /** null for a test event (`POST /v1/webhooks/{id}/test`), which has no order behind it. */
+  @Column({ type: 'int', nullable: true })
+  orderId: number | null;
 
   @Column({ type: 'text' })
   url: string;
