@@ -152,6 +152,11 @@ export class WebhooksService {
     return { delivery, webhookIds: [webhook.id] };
   }
 
+  /** The deliveries of one order's events (for the order's page in the dashboard). */
+  async deliveriesOfOrder(storeId: number, orderId: number, limit = 50): Promise<DeliveryView[]> {
+    return this.deliveryViews(await this.deliveries.listForOrder(storeId, orderId, limit));
+  }
+
   /** Every webhook of the store with its `perWebhook` most recent deliveries (dashboard report page). */
   async deliveryReport(storeId: number, perWebhook = 20): Promise<WebhookReport[]> {
     const views = await this.views(await this.webhooks.allForStore(storeId));

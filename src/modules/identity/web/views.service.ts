@@ -26,6 +26,11 @@ export class ViewsService {
     return `${this.webPath}${path}` || '/';
   }
 
+  /** What a template of another module needs to build links and forms: `web`, `csrf`, `time`. */
+  locals(req: FastifyRequest): { web: string; csrf: string } & typeof TEMPLATE_HELPERS {
+    return { web: this.webPath, csrf: sessionOf(req) ? csrfToken(req) : '', ...TEMPLATE_HELPERS };
+  }
+
   render(req: FastifyRequest, res: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200): void {
     const html = this.eta.render(view, {
       web: this.webPath,
