@@ -4,6 +4,7 @@ import { AccountController } from './account.controller';
 import { ApiKeysPagesController } from './api-keys-pages.controller';
 import { AppsPagesController } from './apps-pages.controller';
 import { AuthorizeController } from './authorize.controller';
+import { FaviconController } from './favicon.controller';
 import { LoginThrottleService } from './login-throttle.service';
 import { WebSessionService } from './sessions/web-session.service';
 import { CsrfGuard, WebSessionMiddleware } from './sessions/web-session.middleware';
@@ -17,7 +18,7 @@ import { WebExceptionFilter } from './web-exception.filter';
  */
 @Module({
   imports: [IdentityModule],
-  controllers: [AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController],
+  controllers: [AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController, FaviconController],
   providers: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter, LoginThrottleService],
   exports: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter],
 })

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -65,7 +65,8 @@ export class WebhooksPagesController {
   }
 
   @Get(':id')
-  async detail(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string, @Query() query: Form): Promise<void> {
+  async detail(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const query = req.query as Form;
     await this.detailPage(req, res, webhookId(id), { notice: await this.noticeOf(req, webhookId(id), query) });
   }
 
