@@ -16,8 +16,30 @@ import { AppConfig } from './config/app-config';
  * AsyncLocalStorage put a hook on every promise: 8 % of a request's CPU together.)
  */
 export function createLogger(config: AppConfig): Logger {
-  return pino({ level: config.logLevel });
+  if (!prettyLogs(config)) return pino({ level: config.logLevel });
+  // Loaded only here: production never pays for it. Synchronous, in this thread: a terminal is
+  // slow anyway and a worker-thread transport would lose the last lines of a crash.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pretty = require('pino-pretty') as typeof import('pino-pretty');
+  return pino(
+    { level: config.logLevel },
+    pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,startup,context', messageFormat: '{if context}[{context}] {end}{msg}' }),
+  );
 }
+
+/**
+ * Human-readable lines (pino-pretty) for a person at a terminal in development; JSON lines for
+ * anything else (a pipe, a file, a log collector, production).
+ */
+export function prettyLogs(config: Pick<AppConfig, 'nodeEnv'>, stdoutIsTTY: boolean = Boolean(process.stdout.isTTY)): boolean {
+  return config.nodeEnv === 'development' && stdoutIsTTY;
+}
+
+/**
+ * Nest's start-up chatter (one line per module and per route) is for debugging: at `info` it
+ * buried the lines a person starting the service looks for.
+ */
+const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -51,7 +73,8 @@ export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && DEBUG_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);

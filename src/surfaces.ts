@@ -7,6 +7,7 @@ import { CatalogModule } from './modules/catalog/catalog.module';
 import { CdnModule } from './modules/catalog/cdn/cdn.module';
 import { OrderBumpsModule } from './modules/catalog/order-bumps/order-bumps.module';
 import { CheckoutModule } from './modules/billing/checkout/checkout.module';
+import { BillingWebModule } from './modules/billing/web/billing-web.module';
 import { IdentityWebModule } from './modules/identity/web/identity-web.module';
 import { WebhooksWebModule } from './modules/webhooks/web/webhooks-web.module';
 import { DiscountsModule } from './modules/discounts/discounts.module';
@@ -31,7 +32,7 @@ export const API_MODULES: Type[] = [
   AffiliatesModule,
   NotificationsModule,
 ];
-export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule];
+export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule, BillingWebModule];
 export const PAY_MODULES: Type[] = [CheckoutModule];
 export const CDN_MODULES: Type[] = [CdnModule];
 

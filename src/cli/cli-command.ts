@@ -4,11 +4,17 @@ import type { INestApplicationContext } from '@nestjs/common';
 export type CliFlags = Record<string, string[]>;
 
 /**
- * One operator command (decisions §2.2). `run` resolves to what is printed as JSON on stdout; it
- * throws to fail with one line on stderr and a non-zero exit.
+ * One operator command (decisions §2.2). `run` resolves to what is printed on stdout (JSON unless
+ * it returns a string); it throws to fail with one line on stderr and a non-zero exit.
  */
 export interface CliCommand {
   name: string;
   usage: string;
+  /** One line for `--help`. */
+  summary: string;
+  /** Every flag the command takes, with its meaning; any other flag is refused by name. */
+  flags: Record<string, string>;
+  /** Flags that take no value (`--json`). */
+  switches?: string[];
   run(app: INestApplicationContext, flags: CliFlags): Promise<unknown>;
 }

@@ -3,9 +3,40 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { AppError, ValidationError } from '../common/errors/app-error';
 import { AppConfig, loadConfig } from '../config/app-config';
+import { CliCommand } from './cli-command';
 import { COMMANDS } from './commands';
 import { openCliDatabase } from './database';
 import { CliUsageError, parseFlags } from './flags';
+
+const HELP = new Set(['--help', '-h', 'help']);
+
+/** `npm run cli -- --help`: every command with its one-line summary. */
+function cliHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'Usage: npm run cli -- <command> [--flags]',
+    '',
+    'Operator commands on the configuration of the server (DATABASE_URL, or the embedded database in DATA_DIR).',
+    'They print JSON on stdout; on failure one line on stderr and exit code 1.',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `npm run cli -- <command> --help` for the flags of a command.',
+  ].join('\n');
+}
+
+/** `npm run cli -- <command> --help`: its usage and each flag. */
+function commandHelp(command: CliCommand): string {
+  const names = Object.keys(command.flags);
+  const width = Math.max(0, ...names.map((n) => n.length + 2));
+  return [
+    `Usage: npm run cli -- ${command.usage}`,
+    '',
+    command.summary,
+    ...(names.length ? ['', 'Flags:', ...names.map((n) => `  ${`--${n}`.padEnd(width)}  ${command.flags[n]}`)] : []),
+  ].join('\n');
+}
 
 /**
  * `npm run cli -- <command> [--flags]` (decisions §2.2): a Nest application context without HTTP
@@ -13,12 +44,16 @@ import { CliUsageError, parseFlags } from './flags';
  */
 async function run(argv: string[]): Promise<unknown> {
   const [name, ...rest] = argv;
+  if (name !== undefined && HELP.has(name)) return cliHelp();
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    const usage = COMMANDS.map((candidate) => candidate.usage).join(' | ');
-    throw new CliUsageError(name ? `Unknown command ${name}; commands: ${usage}` : `Usage: npm run cli -- <command>; commands: ${usage}`);
+    const names = COMMANDS.map((candidate) => candidate.name).join(', ');
+    throw new CliUsageError(
+      name ? `Unknown command ${name}; commands: ${names} (npm run cli -- --help)` : `Usage: npm run cli -- <command> [--flags]; commands: ${names} (npm run cli -- --help)`,
+    );
   }
-  const flags = parseFlags(rest);
+  if (rest.some((arg) => HELP.has(arg))) return commandHelp(command);
+  const flags = parseFlags(rest, { command: command.name, names: Object.keys(command.flags), switches: command.switches });
   const loaded = loadConfig();
   // Logs would corrupt the JSON on stdout, and webhook delivery belongs to the server.
   const config: AppConfig = { ...loaded, logLevel: 'silent', webhooks: { ...loaded.webhooks, runWorker: false } };
@@ -52,6 +87,7 @@ function exit(code: number, stream: NodeJS.WriteStream, text: string): void {
 }
 
 run(process.argv.slice(2)).then(
-  (result) => exit(0, process.stdout, JSON.stringify(result)),
+  // A command that returns text (help, the seed:demo guide) prints it as is.
+  (result) => exit(0, process.stdout, typeof result === 'string' ? result : JSON.stringify(result)),
   (error: unknown) => exit(1, process.stderr, `Error: ${oneLine(error)}`),
 );

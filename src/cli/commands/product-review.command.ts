@@ -8,6 +8,8 @@ const DECISIONS: ReviewDecision[] = ['approve', 'reject'];
 export const productReviewCommand: CliCommand = {
   name: 'product:review',
   usage: 'product:review --product PID --decision approve|reject',
+  summary: 'Record the review decision on a product submitted with publish.',
+  flags: { product: 'the product_pid', decision: 'approve or reject' },
   async run(app, flags) {
     const pid = required(flags, 'product');
     const decision = required(flags, 'decision');

@@ -5,6 +5,14 @@ import { CliUsageError, optional, required } from '../flags';
 export const sellerCreate: CliCommand = {
   name: 'seller:create',
   usage: 'seller:create --email E --password P --name N --store S [--currency MZN]',
+  summary: 'Create a seller and their store.',
+  flags: {
+    email: 'login email',
+    password: 'login password, 8+ characters',
+    name: "the seller's name",
+    store: 'the store name',
+    currency: 'three-letter currency of the store (default MZN)',
+  },
   async run(app, flags) {
     const email = required(flags, 'email');
     const password = required(flags, 'password');

@@ -122,6 +122,11 @@ export class WebhookDeliveriesRepository {
       .getManyAndCount();
   }
 
+  /** Every delivery made for one order of the store, newest first (the order's events in the dashboard). */
+  listForOrder(storeId: number, orderId: number, limit: number): Promise<WebhookDelivery[]> {
+    return this.repo.find({ where: { storeId, orderId }, order: { id: 'DESC' }, take: limit });
+  }
+
   /** The most recent deliveries of each webhook (dashboard report). */
   async recentForWebhooks(webhookIds: number[], perWebhook: number): Promise<Map<number, WebhookDelivery[]>> {
     const out = new Map<number, WebhookDelivery[]>(webhookIds.map((id) => [id, []]));

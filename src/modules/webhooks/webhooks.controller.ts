@@ -13,6 +13,7 @@ import {
   WebhookMessageResponseDto,
   WebhookRedeliveryResponseDto,
   WebhookResponseDto,
+  WebhookTestResponseDto,
 } from './dto/webhook-response.dto';
 import { toDeliveryDto, toWebhookDto } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
@@ -84,6 +85,26 @@ export class WebhooksController {
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookDeletedResponseDto> {
     const data = await this.webhooks.remove(principal.storeId, id);
     return { status: 'success', message: 'Webhook deleted.', data };
+  }
+
+  @Post(':id/test')
+  @Idempotent()
+  @HttpCode(200)
+  @RequireScopes('webhooks.write')
+  @ApiOperation({
+    summary: 'Send a test event now',
+    description:
+      'One signed delivery to the webhook\'s URL, made before the answer: the spec §6.3 payload of a sample order ' +
+      '(`order_number` starting `TEST-`, `test: true`; `order_type` is `order_approved` when the webhook listens to it, ' +
+      'else its first event). Sent whether the webhook is active or not, recorded in its delivery log with `order_id` null. ' +
+      'The receiver\'s answer (or the failure) is in `delivery`.',
+  })
+  @ApiIdParam('id')
+  @ApiOkResponse({ type: WebhookTestResponseDto })
+  @NotFound()
+  async test(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookTestResponseDto> {
+    const view = await this.webhooks.sendTest(principal.storeId, id);
+    return { status: 'success', delivery: toDeliveryDto(view) };
   }
 
   @Get(':id/deliveries')

@@ -88,6 +88,15 @@ export class WebhooksRepository {
     return this.webhooks(manager).find({ where: { id: In(ids) }, order: { id: 'ASC' } });
   }
 
+  /** The store's brand and currency, for a test event's sample order. */
+  async storeOf(storeId: number): Promise<{ brand: string; currency: string }> {
+    const rows: Array<{ brand: string; currency: string }> = await this.repo.manager.query(
+      `SELECT brand, currency FROM stores WHERE id = $1`,
+      [storeId],
+    );
+    return rows[0] ?? { brand: '', currency: 'MZN' };
+  }
+
   /** A product of the store by numeric id or `pid`. */
   async findStoreProduct(storeId: number, ref: number | string): Promise<WebhookProductRef | null> {
     // An id outside int4 names no product (and must not reach PostgreSQL as one).

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ORDER_EVENT_KINDS, OrderEventKind } from '../billing/events/order-events';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
@@ -7,8 +8,10 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { inTransaction } from '../../database/transaction';
 import { DestinationRefusedError, resolveDestination } from './delivery/destination-guard';
+import { buildTestEventPayload } from './delivery/test-event';
+import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { WebhookQueue } from './delivery/webhook-queue';
-import { generateSigningSecret } from './delivery/webhook-signer';
+import { generateMessageId, generateSigningSecret } from './delivery/webhook-signer';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook-input.dto';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { Webhook } from './entities/webhook.entity';
@@ -42,6 +45,7 @@ export class WebhooksService {
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly queue: WebhookQueue,
+    private readonly deliverer: WebhookDeliverer,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly kinds: WebhookEventKinds,
@@ -128,6 +132,36 @@ export class WebhooksService {
       return created;
     });
     return { delivery, webhookIds: targets };
+  }
+
+  /**
+   * decisions §9 `POST /v1/webhooks/{id}/test`: one signed delivery of a sample order to this
+   * webhook's URL, now, whatever its status (a seller checks a receiver before turning it on).
+   * The delivery row commits first, then the attempt is made outside any transaction and recorded
+   * on it like any other, so it shows in the delivery log and can be redelivered.
+   */
+  async sendTest(storeId: number, id: number): Promise<DeliveryView> {
+    const webhook = await this.require(storeId, id);
+    const [store, product] = await Promise.all([
+      this.webhooks.storeOf(storeId),
+      webhook.productId === null ? null : this.webhooks.productsByIds([webhook.productId]).then((m) => m.get(webhook.productId!) ?? null),
+    ]);
+    // A sample order fits the order kinds; a webhook listening only to a plugin's kinds gets order_approved.
+    const orderKinds = webhook.events.filter((k): k is OrderEventKind => (ORDER_EVENT_KINDS as string[]).includes(k));
+    const kind = orderKinds.includes('order_approved') ? 'order_approved' : (orderKinds[0] ?? 'order_approved');
+    const payload = buildTestEventPayload({ kind, store, product, payUrl: this.config.urls.pay });
+    const created = await this.deliveries.createForGroup(
+      { storeId, eventKind: kind, orderId: null, url: webhook.url, payload, messageId: generateMessageId(), redeliveryOf: null },
+      [webhook.id],
+    );
+    await this.deliverer.deliver(created.id);
+    const delivery = (await this.deliveries.findById(created.id)) ?? created;
+    return { delivery, webhookIds: [webhook.id] };
+  }
+
+  /** The deliveries of one order's events (for the order's page in the dashboard). */
+  async deliveriesOfOrder(storeId: number, orderId: number, limit = 50): Promise<DeliveryView[]> {
+    return this.deliveryViews(await this.deliveries.listForOrder(storeId, orderId, limit));
   }
 
   /** Every webhook of the store with its `perWebhook` most recent deliveries (dashboard report page). */

@@ -112,6 +112,15 @@ describe('hosted checkout, payments and the order portal', () => {
     expect(declined.headers.location).toBe(plain.checkout_url);
     const page = await t.http.get(pathOf(plain.checkout_url)).expect(200);
     expect(page.text).toContain('cancelled');
+    // The reason in words, with the number that was tried.
+    expect(page.text).toMatch(/data-testid="decline-reason">Payment declined: M-Pesa did not accept the payment from 841110002 .*No money was taken\.</);
+  });
+
+  it("a checkout the customer cancelled says so, not 'declined'", async () => {
+    const created = await createOrder(t, seller, orderBody(product.pid));
+    await t.http.post(`/pay/token/${created.pay_token}/cancel`).expect(303);
+    const page = await t.http.get(pathOf(created.checkout_url)).expect(200);
+    expect(page.text).toContain('data-testid="decline-reason">You cancelled this checkout. No payment was made.<');
   });
 
   it('answers JSON clients with {status, order_number, order_status}', async () => {
@@ -150,7 +159,10 @@ describe('hosted checkout, payments and the order portal', () => {
     const json = await payJson(t, created.pay_token, { payment_method: 'visa', payment_number: '12' }).expect(422);
     expect(Object.keys(json.body.errors).sort()).toEqual(['payment_method', 'payment_number']);
     const html = await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send({ payment_method: 'mpesa', payment_number: 'abc' }).expect(422);
-    expect(html.text).toContain('payment_number must be');
+    // The customer's words on the page; the JSON answer keeps the API's field messages.
+    expect(html.text).toContain('Enter the mobile number you pay with, digits only (for example 841234567).');
+    expect(html.text).not.toContain('payment_number must be');
+    expect(json.body.errors.payment_number).toEqual(['payment_number must be a phone number of 8 to 15 digits.']);
     expect((await order(created.order_number)).status).toBe('pending');
   });
 

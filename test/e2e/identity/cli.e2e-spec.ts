@@ -124,15 +124,18 @@ describe('seed:demo and product:review', () => {
   afterAll(() => t.close());
 
   it('seeds a store whose product can be published at once, and the operator approves it', async () => {
-    const seed = await cli(['seed:demo'], env);
+    const seed = await cli(['seed:demo', '--json'], env);
     expect(seed.code).toBe(0);
     expect(seed.json).toEqual({
       seller: { email: expect.stringMatching(/@example\.com$/), password: expect.any(String) },
       store_id: expect.any(Number),
       api_key: expect.stringMatching(/^sk_[0-9A-Za-z]{40}$/),
       product_pid: expect.any(String),
+      recurring_product_pid: expect.any(String),
       plan_id: expect.any(String),
       discount_code: expect.any(String),
+      webhook: null,
+      checkout_url: expect.stringMatching(/\/pay\/token\/[0-9A-Za-z]{32}$/),
     });
     const auth = { Authorization: `Bearer ${seed.json.api_key}` };
     const user = await t.http.get('/v1/user').set(auth).expect(200);

@@ -98,7 +98,7 @@ describe('seller dashboard', () => {
       expect(list.text).not.toContain(token);
       expect(list.text).not.toContain('data-testid="api-key-token"');
       expect(list.text).toContain('Zapier');
-      expect(list.text).toContain('user.read orders.read');
+      expect(list.text).toContain('<code class="scope">user.read</code> <code class="scope">orders.read</code>');
       expect(list.text).toContain(`${token.slice(0, 10)}…`);
       expect(testId(list.text, 'api-key-last-used')).toBe('never');
 

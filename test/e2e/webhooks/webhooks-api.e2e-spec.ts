@@ -230,6 +230,7 @@ describe('Webhooks API', () => {
       '/v1/webhooks/{id}',
       '/v1/webhooks/{id}/deliveries',
       '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+      '/v1/webhooks/{id}/test',
     ]);
     expect(doc.paths['/v1/webhooks'].post['x-required-scopes']).toEqual(['webhooks.write']);
     expect(doc.paths['/v1/webhooks/{id}'].get['x-required-scopes']).toEqual(['webhooks.read']);

@@ -8,6 +8,7 @@ import { PaymentResult, PaymentsService } from '../payments/payments.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutService } from './checkout.service';
 import { wantsJson } from './content-negotiation';
+import { cancellationReason, customerFieldErrors } from './customer-messages';
 import { CheckoutViews } from './views.service';
 
 type Form = Record<string, unknown>;
@@ -42,7 +43,7 @@ export class CheckoutController {
       const order = await this.payments.orderOfToken(payToken);
       const page = await this.checkout.pageOf(order);
       const number = typeof body?.payment_number === 'string' ? body.payment_number : '';
-      return this.renderPage(res, payToken, order, page, form.errors, number, 422);
+      return this.renderPage(res, payToken, order, page, customerFieldErrors(form.errors), number, 422);
     }
     await this.answer(req, res, payToken, await this.payments.pay(payToken, form.attempt));
   }
@@ -92,6 +93,7 @@ export class CheckoutController {
         paymentNumber,
         action: this.checkout.checkoutUrl(payToken),
         portalUrl: order.transactionId && order.status !== 'pending' ? this.checkout.portalUrl(order) : null,
+        reason: cancellationReason(order),
       },
       status,
     );

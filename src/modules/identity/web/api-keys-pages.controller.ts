@@ -44,6 +44,21 @@ export class ApiKeysPagesController {
     }
   }
 
+  @Get('keys/:id/revoke')
+  async confirmRevoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const { storeId } = requireSeller(req);
+    const key = /^\d+$/.test(id) ? (await this.keys.list(storeId)).find((k) => k.id === Number(id) && !k.revokedAt) : undefined;
+    if (!key) throw new NotFoundError();
+    this.views.confirm(req, res, {
+      title: 'Revoke API key',
+      message: `Revoke “${key.name}”? Every request with it fails from now on; this cannot be undone.`,
+      detail: `${key.prefix}…`,
+      action: this.views.url(`/settings/api/keys/${key.id}/revoke`),
+      button: 'Revoke key',
+      cancel: this.views.url('/settings/api'),
+    });
+  }
+
   @Post('keys/:id/revoke')
   async revoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { storeId } = requireSeller(req);

@@ -43,6 +43,32 @@ export class AppsPagesController {
     }
   }
 
+  @Get(':id/deactivate')
+  async confirmDeactivate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const app = await this.appOf(req, id);
+    this.views.confirm(req, res, {
+      title: 'Deactivate app',
+      message: `Deactivate “${app.name}”? Its tokens stop working and sellers cannot authorize it until you activate it again.`,
+      detail: app.clientId,
+      action: this.views.url(`/apps/${app.id}/deactivate`),
+      button: 'Deactivate app',
+      cancel: this.views.url('/apps'),
+    });
+  }
+
+  @Get(':id/rotate-secret')
+  async confirmRotate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const app = await this.appOf(req, id);
+    this.views.confirm(req, res, {
+      title: 'Rotate client secret',
+      message: `Rotate the secret of “${app.name}”? The current secret stops working at once; the new one is shown once.`,
+      detail: app.clientId,
+      action: this.views.url(`/apps/${app.id}/rotate-secret`),
+      button: 'Rotate secret',
+      cancel: this.views.url('/apps'),
+    });
+  }
+
   @Post(':id/deactivate')
   async deactivate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     await this.apps.setActive(requireSeller(req).storeId, appId(id), false);
@@ -59,6 +85,13 @@ export class AppsPagesController {
   async rotateSecret(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { app, clientSecret } = await this.apps.rotateSecret(requireSeller(req).storeId, appId(id));
     await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret, rotated: true } });
+  }
+
+  private async appOf(req: FastifyRequest, id: string) {
+    const { storeId } = requireSeller(req);
+    const app = (await this.apps.list(storeId)).find((candidate) => candidate.id === appId(id));
+    if (!app) throw new NotFoundError();
+    return app;
   }
 
   private async page(req: FastifyRequest, res: FastifyReply, data: Record<string, unknown>, status = 200): Promise<void> {

@@ -5,6 +5,7 @@ import { ApiKeysPagesController } from './api-keys-pages.controller';
 import { AppsPagesController } from './apps-pages.controller';
 import { AuthorizeController } from './authorize.controller';
 import { EmailSettingsPagesController } from './email-settings-pages.controller';
+import { FaviconController } from './favicon.controller';
 import { LoginThrottleService } from './login-throttle.service';
 import { WebSessionService } from './sessions/web-session.service';
 import { CsrfGuard, WebSessionMiddleware } from './sessions/web-session.middleware';
@@ -18,7 +19,7 @@ import { WebExceptionFilter } from './web-exception.filter';
  */
 @Module({
   imports: [IdentityModule],
-  controllers: [AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController, EmailSettingsPagesController],
+  controllers: [AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController, EmailSettingsPagesController, FaviconController],
   providers: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter, LoginThrottleService],
   exports: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter],
 })

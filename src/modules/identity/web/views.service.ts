@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
+import { ConfirmPage, TEMPLATE_HELPERS } from './format';
 import { csrfToken } from './sessions/csrf';
 import { sessionOf } from './web-auth';
 
@@ -25,14 +26,28 @@ export class ViewsService {
     return `${this.webPath}${path}` || '/';
   }
 
+  /** What a template of another module needs to build links and forms: `web`, `csrf`, `time`. */
+  locals(req: FastifyRequest): { web: string; csrf: string } & typeof TEMPLATE_HELPERS {
+    return { web: this.webPath, csrf: sessionOf(req) ? csrfToken(req) : '', ...TEMPLATE_HELPERS };
+  }
+
   render(req: FastifyRequest, res: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200): void {
     const html = this.eta.render(view, {
       web: this.webPath,
       csrf: sessionOf(req) ? csrfToken(req) : '',
       loggedIn: Boolean(sessionOf(req)?.sellerId),
+      ...TEMPLATE_HELPERS,
       ...data,
     });
     void res.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
+  }
+
+  /**
+   * The confirmation step of a destructive action: a page whose only form POSTs it. It works
+   * without JavaScript (the dashboard runs none) and nothing happens on a mistaken click.
+   */
+  confirm(req: FastifyRequest, res: FastifyReply, page: ConfirmPage): void {
+    this.render(req, res, 'confirm', { ...page });
   }
 
   /**

@@ -25,7 +25,7 @@ export class WebhookDelivery {
   @Column({ type: 'varchar', length: 32 })
   eventKind: string;
 
-  /** The order of the event; null for a plugin's event kind about no order. */
+  /** The order of the event; null for a test event or a plugin's event kind about no order. */
   @Column({ type: 'int', nullable: true })
   orderId: number | null;
 

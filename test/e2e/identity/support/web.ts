@@ -56,6 +56,6 @@ export async function registerApp(
   const res = await submit(agent, '/web/apps', '/web/apps', { name, redirect_uris: redirectUris.join('\n') });
   if (res.status !== 200) throw new Error(`app registration answered ${res.status}: ${res.text.slice(0, 500)}`);
   const clientId = testId(res.text, 'client-id');
-  const id = Number(new RegExp(`data-app-id="(\\d+)">\\s*<td>${name}`).exec(res.text)?.[1]);
+  const id = Number(new RegExp(`data-app-id="(\\d+)">\\s*<td[^>]*>${name}`).exec(res.text)?.[1]);
   return { clientId, clientSecret: testId(res.text, 'client-secret'), id };
 }

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class WebhookEventKindsOfPlugins1795531543759 implements MigrationInterface {
-  name = 'WebhookEventKindsOfPlugins1795531543759';
+export class WebhookTestDeliveries1795530286929 implements MigrationInterface {
+  name = 'WebhookTestDeliveries1795530286929';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "webhook_deliveries" ALTER COLUMN "order_id" DROP NOT NULL`);

@@ -1,0 +1,26 @@
+/**
+ * The checkout page speaks to the customer, not to a developer: each field error of the pay form
+ * in words a buyer understands (the JSON answer keeps the API's messages, decisions §8).
+ */
+const FIELD_MESSAGES: Record<string, string> = {
+  payment_method: 'Choose how you want to pay: M-Pesa or e-Mola.',
+  payment_number: 'Enter the mobile number you pay with, digits only (for example 841234567).',
+  bumps: 'One of the add-ons is no longer available. Reload the page and try again.',
+};
+
+export function customerFieldErrors(errors: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.keys(errors).map((field) => [field, [FIELD_MESSAGES[field] ?? 'Check this field and try again.']]));
+}
+
+const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola' };
+
+/**
+ * Why a checkout ended cancelled, in words: a payment attempt that was declined (the order keeps
+ * the number it was tried with), or the customer's own cancel.
+ */
+export function cancellationReason(order: { status: string; paymentMethod: string | null; paymentNumber: string | null }): string | null {
+  if (order.status !== 'cancelled') return null;
+  if (!order.paymentNumber) return 'You cancelled this checkout. No payment was made.';
+  const method = METHOD_NAMES[order.paymentMethod ?? ''] ?? 'Your mobile money provider';
+  return `Payment declined: ${method} did not accept the payment from ${order.paymentNumber} (for example, not enough balance or the request was refused on the phone). No money was taken.`;
+}

@@ -1,0 +1,122 @@
+import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Eta } from 'eta';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { join } from 'node:path';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { pageRequest } from '../../../common/pagination/pagination';
+import { Public } from '../../identity/auth/auth.decorators';
+import { validateForm } from '../../identity/web/form-validation';
+import { ViewsService } from '../../identity/web/views.service';
+import { formString, requireSeller } from '../../identity/web/web-auth';
+import { CsrfGuard } from '../../identity/web/sessions/web-session.middleware';
+import { WebExceptionFilter } from '../../identity/web/web-exception.filter';
+import { WebhooksService } from '../../webhooks/webhooks.service';
+import { ListOrdersQueryDto } from '../orders/dto/order-response.dto';
+import { toOrderDto } from '../orders/order.mapper';
+import { ORDER_STATUSES } from '../orders/order-status';
+import { OrdersService } from '../orders/orders.service';
+
+/** Read from `req.query`: the global validation pipe whitelists an untyped `@Query()` down to nothing. */
+type Query = Record<string, unknown>;
+
+const PER_PAGE = 25;
+
+/**
+ * Dashboard → Orders: the store's orders with filters (status, product, customer email), each
+ * order as `GET /v1/orders/{id}` shows it (same service and mapper, so `payments` appear when the
+ * API has them) with its events (the webhook deliveries made for it), and the refund of an
+ * approved order after a confirmation page.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(WebExceptionFilter)
+@UseGuards(CsrfGuard)
+@Controller('orders')
+export class OrdersPagesController {
+  private readonly eta = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
+
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly webhooks: WebhooksService,
+    private readonly views: ViewsService,
+  ) {}
+
+  @Get()
+  async list(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const { storeId } = requireSeller(req);
+    const query = req.query as Query;
+    const filters = { status: formString(query.status), product: formString(query.product), email: formString(query.email) };
+    const values = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
+    const checked = await validateForm(ListOrdersQueryDto, { ...values, page: formString(query.page) || '1', per_page: String(PER_PAGE) });
+    let orders: ReturnType<typeof toOrderDto>[] = [];
+    let total = 0;
+    let page = 1;
+    if (checked.dto) {
+      const request = pageRequest(checked.dto);
+      page = request.page;
+      const [views, count] = await this.orders.list(
+        storeId,
+        { status: checked.dto.status, product: checked.dto.product, email: checked.dto.email },
+        request,
+      );
+      orders = views.map(toOrderDto);
+      total = count;
+    }
+    const search = (p: number) => new URLSearchParams({ ...values, page: String(p) }).toString();
+    const body = this.eta.render('orders', {
+      ...this.views.locals(req),
+      orders,
+      total,
+      page,
+      lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      search,
+      filters,
+      statuses: ORDER_STATUSES,
+      errors: checked.errors ?? {},
+    });
+    // A bad filter in the address bar is shown on the page, not answered as a failed request.
+    this.views.renderContent(req, res, 'Orders', body);
+  }
+
+  @Get(':id')
+  async detail(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const query = req.query as Query;
+    const { storeId } = requireSeller(req);
+    const order = toOrderDto(await this.orders.get(storeId, orderRef(id)));
+    const deliveries = await this.webhooks.deliveriesOfOrder(storeId, order.id);
+    const body = this.eta.render('order', {
+      ...this.views.locals(req),
+      order: order as ReturnType<typeof toOrderDto> & { payments?: Array<Record<string, unknown>> },
+      deliveries,
+      notice: query.refunded ? 'Order refunded; order_refund is on its way to your webhooks.' : null,
+      date: (iso: string | null) => (iso ? new Date(iso) : null),
+    });
+    this.views.renderContent(req, res, `Order ${order.order_number}`, body);
+  }
+
+  @Get(':id/refund')
+  async confirmRefund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const order = toOrderDto(await this.orders.get(requireSeller(req).storeId, orderRef(id)));
+    this.views.confirm(req, res, {
+      title: 'Refund order',
+      message:
+        `Refund ${order.order_number}: ${order.amount.toFixed(2)} ${order.currency} to ${order.customer.name} (${order.customer.email})? ` +
+        'The order becomes refunded and your webhooks receive order_refund; this cannot be undone.',
+      action: this.views.url(`/orders/${order.order_number}/refund`),
+      button: 'Refund order',
+      cancel: this.views.url(`/orders/${order.order_number}`),
+    });
+  }
+
+  @Post(':id/refund')
+  async refund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const view = await this.orders.refund(requireSeller(req).storeId, orderRef(id));
+    res.redirect(this.views.url(`/orders/${view.order.orderNumber}?refunded=1`), 303);
+  }
+}
+
+function orderRef(id: string): string {
+  if (!/^[\w-]{1,64}$/.test(id)) throw new NotFoundError();
+  return id;
+}
