@@ -10,6 +10,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseConnection } from './database/database-connection';
 import { DatabaseModule } from './database/database.module';
+import { BUILT_IN_PAYMENT_GATEWAYS } from './modules/billing/payments/gateways';
 import { API_MODULES, CDN_MODULES, PAY_MODULES, surfaceRoutes, WEB_MODULES } from './surfaces';
 
 export interface AppOptions {
@@ -40,6 +41,8 @@ export class AppModule {
         ...WEB_MODULES,
         ...PAY_MODULES,
         ...CDN_MODULES,
+        // Gateways register themselves for payment methods; they serve no routes of their own.
+        ...BUILT_IN_PAYMENT_GATEWAYS,
         ...plugins,
         RouterModule.register(surfaceRoutes(config, plugins)),
       ],

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { PaymentGatewayRegistry } from './modules/billing/payments/payment-gateway.registry';
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { createApp } from './app.factory';
@@ -17,12 +18,12 @@ export async function serve(config: AppConfig): Promise<void> {
   // Every interface, as Express did (Fastify's default is localhost only).
   await app.listen(config.port, '0.0.0.0');
   // In a cluster the first worker speaks for all of them.
-  if (cluster.isPrimary || cluster.worker?.id === 1) announce(config);
+  if (cluster.isPrimary || cluster.worker?.id === 1) announce(config, enabledGateways(app.get(PaymentGatewayRegistry)));
 }
 
-/** The payment gateways this configuration turns on, by name (the one place that reads it). */
-export function enabledGateways(config: AppConfig): string[] {
-  return [config.paymentProvider];
+/** The payment gateways registered at start-up, with the methods each serves. */
+export function enabledGateways(registry: PaymentGatewayRegistry): string[] {
+  return registry.all().map((gateway) => `${gateway.provider} (${gateway.methods.join(', ')})`);
 }
 
 /** The database in use, without credentials: the embedded files, or DATABASE_URL's host and database. */
@@ -45,14 +46,14 @@ export interface StartupSummary {
   gateways: string[];
 }
 
-export function startupSummary(config: AppConfig): StartupSummary {
+export function startupSummary(config: AppConfig, gateways: string[] = []): StartupSummary {
   return {
     api: `${config.urls.base}/v1`,
     docs: `${config.urls.base}/docs`,
     dashboard: `${config.urls.web}/`,
     checkout: `${config.urls.pay}/token/<pay_token>`,
     database: describeDatabase(config),
-    gateways: enabledGateways(config),
+    gateways,
   };
 }
 
@@ -70,9 +71,9 @@ export function startupBlock(summary: StartupSummary): string {
   return ['Commerce API is ready', ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)].join('\n');
 }
 
-function announce(config: AppConfig): void {
+function announce(config: AppConfig, gateways: string[]): void {
   const logger = createLogger(config);
-  const summary = startupSummary(config);
+  const summary = startupSummary(config, gateways);
   // A terminal gets the block; a log collector gets one line with the same facts as fields.
   if (prettyLogs(config)) logger.info({ startup: summary }, `${startupBlock(summary)}\n`);
   else logger.info({ startup: summary }, 'Commerce API is ready');

@@ -31,8 +31,26 @@ const env = z.object({
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  PAYMENT_SANDBOX: boolean.optional(),
   PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
+  PAYMENT_RECONCILE_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  MPESA_API_KEY: z.string().min(1).optional(),
+  MPESA_PUBLIC_KEY: z.string().min(1).optional(),
+  MPESA_SERVICE_PROVIDER_CODE: z.string().min(1).optional(),
+  MPESA_INITIATOR_IDENTIFIER: z.string().min(1).optional(),
+  MPESA_SECURITY_CREDENTIAL: z.string().min(1).optional(),
+  MPESA_API_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a host name')
+    .default('api.vm.co.mz'),
+  MPESA_ORIGIN: z.string().min(1).default('developer.mpesa.vm.co.mz'),
+  MPESA_C2B_URL: httpUrl.optional(),
+  MPESA_QUERY_URL: httpUrl.optional(),
+  MPESA_REVERSAL_URL: httpUrl.optional(),
+  MPESA_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_URL: httpUrl.optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   MAX_FILE_MB: z.coerce.number().positive().max(10240).default(100),
@@ -91,9 +109,8 @@ export interface AppConfig {
   paths: { base: string; web: string; pay: string; cdn: string };
   database: { url?: string; poolSize: number };
   dataDir: string;
-  paymentProvider: 'sandbox';
-  /** HMAC-SHA256 key the sandbox gateway's callbacks are signed with; random per boot when unset. */
-  paymentSandboxSecret: string;
+  /** Payment gateways (decisions §8, §10); each gateway module reads its own part. */
+  payments: PaymentsConfig;
   maxFileBytes: number;
   rateLimitPerMinute: number;
   redisUrl?: string;
@@ -128,7 +145,84 @@ export interface AppConfig {
   };
 }
 
+export interface MpesaConfig {
+  apiKey: string;
+  /** The RSA public key of Vodacom's portal, as PEM. */
+  publicKey: string;
+  serviceProviderCode: string;
+  /** For reversals (refunds); refunds are refused by the gateway adapter without them. */
+  initiatorIdentifier?: string;
+  securityCredential?: string;
+  origin: string;
+  urls: { c2b: string; query: string; reversal: string };
+  /** How long a C2B request may take before its outcome is `unknown` (decisions §10: 120 s). */
+  timeoutMs: number;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Where the SDK sends its requests instead of api.stripe.com (tests). */
+  apiUrl?: string;
+}
+
+export interface PaymentsConfig {
+  /** `PAYMENT_SANDBOX`: the sandbox serves every method no real gateway serves (default: not in production). */
+  sandbox: boolean;
+  /** HMAC-SHA256 key the sandbox gateway's callbacks are signed with; random per boot when unset. */
+  sandboxSecret: string;
+  /** How often unconfirmed attempts are looked up (decisions §10: 30 s). */
+  reconcileIntervalMs: number;
+  mpesa?: MpesaConfig;
+  stripe?: StripeConfig;
+}
+
 export class ConfigError extends Error {}
+
+/** Vodacom's portal hands out the key as bare base64 (DER); PEM is accepted as well. */
+function publicKeyPem(value: string): string {
+  if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
+  const body = value.replace(/\s+/g, '');
+  return `-----BEGIN PUBLIC KEY-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END PUBLIC KEY-----\n`;
+}
+
+function paymentsConfig(e: z.output<typeof env>): PaymentsConfig {
+  const mpesaKeys = ['MPESA_API_KEY', 'MPESA_PUBLIC_KEY', 'MPESA_SERVICE_PROVIDER_CODE'] as const;
+  const mpesaGiven = mpesaKeys.filter((key) => e[key] !== undefined);
+  if (mpesaGiven.length && mpesaGiven.length < mpesaKeys.length) {
+    const missing = mpesaKeys.find((key) => e[key] === undefined)!;
+    throw new ConfigError(`Invalid configuration: ${missing} is required when ${mpesaGiven[0]} is set`);
+  }
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration: STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
+  }
+  const host = e.MPESA_API_HOST;
+  return {
+    sandbox: e.PAYMENT_SANDBOX ?? e.NODE_ENV !== 'production',
+    sandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString('hex'),
+    reconcileIntervalMs: Math.round(e.PAYMENT_RECONCILE_SECONDS * 1000),
+    mpesa: mpesaGiven.length
+      ? {
+          apiKey: e.MPESA_API_KEY!,
+          publicKey: publicKeyPem(e.MPESA_PUBLIC_KEY!),
+          serviceProviderCode: e.MPESA_SERVICE_PROVIDER_CODE!,
+          initiatorIdentifier: e.MPESA_INITIATOR_IDENTIFIER,
+          securityCredential: e.MPESA_SECURITY_CREDENTIAL,
+          origin: e.MPESA_ORIGIN,
+          urls: {
+            // Vodacom's paths end in a slash; httpUrl strips it from an override, so it comes back here.
+            c2b: `${e.MPESA_C2B_URL ?? `https://${host}:18352/ipg/v1x/c2bPayment/singleStage`}/`,
+            query: `${e.MPESA_QUERY_URL ?? `https://${host}:18353/ipg/v1x/queryTransactionStatus`}/`,
+            reversal: `${e.MPESA_REVERSAL_URL ?? `https://${host}:18354/ipg/v1x/reversal`}/`,
+          },
+          timeoutMs: e.MPESA_TIMEOUT_MS,
+        }
+      : undefined,
+    stripe: e.STRIPE_SECRET_KEY
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
+      : undefined,
+  };
+}
 
 function pathOf(url: string): string {
   return new URL(url).pathname.replace(/\/+$/, '');
@@ -177,8 +271,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // per process): WEB_CONCURRENCY=auto on a large machine must not exhaust max_connections.
     database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? Math.max(4, Math.ceil(20 / webConcurrency)) },
     dataDir: e.DATA_DIR,
-    paymentProvider: e.PAYMENT_PROVIDER,
-    paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString('hex'),
+    payments: paymentsConfig(e),
     maxFileBytes: Math.round(e.MAX_FILE_MB * 1024 * 1024),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     redisUrl: e.REDIS_URL,

@@ -5,6 +5,8 @@ import { DomainEvents, EventTypes } from '../common/events/domain-events';
 import { IdempotencyModule } from '../common/idempotency/idempotency.module';
 import type { QueueOptions } from '../common/jobs/job-queue';
 import { attachContributions, Contribution, ExtensionPoint } from '../common/plugins/contributions';
+import type { PaymentGateway } from '../modules/billing/payments/payment-gateway';
+import { PAYMENT_GATEWAYS } from '../modules/billing/payments/payment-gateway.registry';
 import { STORAGE_DRIVERS, StorageDriver } from '../modules/catalog/files/storage/storage-driver';
 import { SCOPE_EXTENSIONS } from '../modules/identity/scopes/scope-registry';
 import { WEBHOOK_EVENT_KINDS, WebhookEventKind } from '../modules/webhooks/event-kinds/webhook-event-kinds';
@@ -52,13 +54,6 @@ export interface PluginNotification {
  */
 export const NOTIFICATION_CHANNELS = new ExtensionPoint<NotificationChannelDefinition>('notification channels');
 
-/**
- * Where the payment gateways of plugins are collected: the gateway registry of billing/payments
- * reads `Contributions.of(PAYMENT_GATEWAYS)` and offers each by its provider name (docs/extending.md).
- * The value's type is the registry's gateway definition.
- */
-export const PAYMENT_GATEWAYS = new ExtensionPoint<unknown>('payment gateways');
-
 export interface PluginDefinition {
   /** Unique among the plugins of the app: names the Nest module and appears in start-up errors. */
   name: string;
@@ -75,8 +70,11 @@ export interface PluginDefinition {
   webhookEventKinds?: WebhookEventKind[];
   eventListeners?: EventListenerDefinition[];
   notificationChannels?: NotificationChannelDefinition[];
-  /** Payment gateways for the gateway registry of billing/payments (its definition type). */
-  paymentGateways?: unknown[];
+  /**
+   * Payment gateways registered for their methods (a gateway that needs injected services is a
+   * provider that calls `PaymentGatewayRegistry.register` in `onModuleInit` instead).
+   */
+  paymentGateways?: PaymentGateway[];
 }
 
 /** The plugin names of this process: one module class per name. */

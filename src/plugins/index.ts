@@ -5,7 +5,6 @@
 export {
   definePlugin,
   NOTIFICATION_CHANNELS,
-  PAYMENT_GATEWAYS,
   type EventListenerDefinition,
   type ListenerContext,
   type NotificationChannelDefinition,
@@ -38,3 +37,8 @@ export type { OrderEventPayload } from '../modules/billing/events/order-events';
 // Configuration and the app.
 export type { AppConfig } from '../config/app-config';
 export { APP_CONFIG } from '../config/config.module';
+
+// Payments: a gateway for payment methods (decisions §10).
+export type { PaymentGateway } from '../modules/billing/payments/payment-gateway';
+export { PAYMENT_GATEWAYS, PaymentGatewayRegistry } from '../modules/billing/payments/payment-gateway.registry';
+export { PaymentGatewayRegistryModule } from '../modules/billing/payments/payment-gateway-registry.module';

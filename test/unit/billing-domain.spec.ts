@@ -1,5 +1,7 @@
 import { canTransition, ORDER_STATUSES, ORDER_TRANSITIONS } from '../../src/modules/billing/orders/order-status';
-import { signSandboxCallback, SandboxGateway } from '../../src/modules/billing/payments/sandbox.gateway';
+import { loadConfig } from '../../src/config/app-config';
+import { signSandboxCallback, SandboxGateway } from '../../src/modules/billing/payments/gateways/sandbox/sandbox.gateway';
+import { PaymentGatewayRegistry } from '../../src/modules/billing/payments/payment-gateway.registry';
 import { addInterval } from '../../src/modules/billing/subscriptions/subscription-period';
 
 describe('addInterval (calendar arithmetic)', () => {
@@ -36,23 +38,50 @@ describe('order state table', () => {
 });
 
 describe('sandbox gateway', () => {
-  const gateway = new SandboxGateway('s'.repeat(32));
-  const charge = (paymentNumber: string) =>
-    gateway.charge({ orderNumber: 'ORD-1', amount: 1000, currency: 'MZN', paymentMethod: 'mpesa', paymentNumber });
+  const gateway = new SandboxGateway(loadConfig({ NODE_ENV: 'test', PAYMENT_SANDBOX_SECRET: 's'.repeat(32) }), new PaymentGatewayRegistry());
+  const charge = (paymentNumber: string, offSession = false) =>
+    gateway.charge({
+      reference: 'ref',
+      orderNumber: 'ORD-1',
+      amount: 1000,
+      currency: 'MZN',
+      method: 'mpesa',
+      paymentNumber,
+      description: 'Course',
+      offSession,
+      returnUrls: null,
+    });
 
   it('declines numbers ending in 0002 and approves the others, each with a transaction id', async () => {
     const declined = await charge('841230002');
     const approved = await charge('841230003');
-    expect(declined.status).toBe('declined');
-    expect(approved.status).toBe('approved');
-    expect(declined.transactionId).toMatch(/^sbx_\w{20}$/);
-    expect(approved.transactionId).not.toBe(declined.transactionId);
+    expect(declined).toMatchObject({ status: 'failed', code: 'declined', transactionId: expect.stringMatching(/^sbx_\w{20}$/) });
+    expect(approved).toMatchObject({ status: 'succeeded', transactionId: expect.stringMatching(/^sbx_\w{20}$/) });
+  });
+
+  it('decisions §11: a number ending in 0003 is approved on a first payment and declined on renewals', async () => {
+    expect((await charge('841230003')).status).toBe('succeeded');
+    expect((await charge('841230003', true)).status).toBe('failed');
+    expect((await charge('841234567', true)).status).toBe('succeeded');
+  });
+
+  it('serves mpesa and emola as a fallback, and only while PAYMENT_SANDBOX is on', () => {
+    const on = new PaymentGatewayRegistry();
+    new SandboxGateway(loadConfig({ NODE_ENV: 'test' }), on).onModuleInit();
+    expect(on.methods()).toEqual(['mpesa', 'emola']);
+    expect(on.hasFallback()).toBe(true);
+    const off = new PaymentGatewayRegistry();
+    new SandboxGateway(loadConfig({ NODE_ENV: 'production' }), off).onModuleInit();
+    expect(off.methods()).toEqual([]);
+    const forced = new PaymentGatewayRegistry();
+    new SandboxGateway(loadConfig({ NODE_ENV: 'production', PAYMENT_SANDBOX: 'true' }), forced).onModuleInit();
+    expect(forced.methods()).toEqual(['mpesa', 'emola']);
   });
 
   it('accepts a callback only with the HMAC of its exact bytes', () => {
     const body = Buffer.from(JSON.stringify({ order_number: 'ORD-1', transaction_id: 'tx', status: 'approved' }));
     const good = { 'x-sandbox-signature': signSandboxCallback('s'.repeat(32), body) };
-    expect(gateway.verifyCallback(body, good)).toEqual({ orderNumber: 'ORD-1', transactionId: 'tx', status: 'approved' });
+    expect(gateway.verifyCallback(body, good)).toEqual({ orderNumber: 'ORD-1', outcome: { status: 'succeeded', transactionId: 'tx' } });
     expect(gateway.verifyCallback(Buffer.concat([body, Buffer.from(' ')]), good)).toBeNull();
     expect(gateway.verifyCallback(body, { 'x-sandbox-signature': signSandboxCallback('other-secret-xxxxxxxx', body) })).toBeNull();
     expect(gateway.verifyCallback(body, {})).toBeNull();

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
 import { AffiliatesModule } from '../affiliates/affiliates.module';
 import { DiscountsModule } from '../discounts/discounts.module';
 import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
@@ -13,25 +11,21 @@ import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersRepository } from './orders/orders.repository';
 import { OrdersService } from './orders/orders.service';
-import { PAYMENT_GATEWAY, PaymentGateway } from './payments/payment-gateway';
+import { PaymentAttemptsRepository } from './payments/payment-attempts.repository';
+import { PaymentGatewayRegistryModule } from './payments/payment-gateway-registry.module';
+import { PaymentReconciler } from './payments/payment-reconciler';
 import { PaymentsController } from './payments/payments.controller';
 import { PaymentsService } from './payments/payments.service';
-import { SandboxGateway } from './payments/sandbox.gateway';
 import { SalesModule } from './sales/sales.module';
 import { SubscriptionsRepository } from './subscriptions/subscriptions.repository';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
-/** `PAYMENT_PROVIDER` picks the adapter; real gateways add a case here. */
-function gatewayFor(config: AppConfig): PaymentGateway {
-  switch (config.paymentProvider) {
-    case 'sandbox':
-      return new SandboxGateway(config.paymentSandboxSecret);
-  }
-}
-
-/** Orders, customers, checkout, payments and subscriptions (issue #5). */
+/**
+ * Orders, customers, checkout, payments and subscriptions (issue #5). Payment gateways are not
+ * named here: their modules register in the {@link PaymentGatewayRegistryModule} (decisions §10).
+ */
 @Module({
-  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule, SalesModule],
+  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule, SalesModule, PaymentGatewayRegistryModule],
   controllers: [OrdersController, CustomersController, PaymentsController],
   providers: [
     CatalogReadRepository,
@@ -44,7 +38,8 @@ function gatewayFor(config: AppConfig): PaymentGateway {
     SubscriptionsService,
     PaymentsService,
     OrderEventPayloads,
-    { provide: PAYMENT_GATEWAY, useFactory: gatewayFor, inject: [APP_CONFIG] },
+    PaymentAttemptsRepository,
+    PaymentReconciler,
   ],
   exports: [
     OrderEventPayloads,

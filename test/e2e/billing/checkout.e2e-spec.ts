@@ -1,4 +1,4 @@
-import { signSandboxCallback } from '../../../src/modules/billing/payments/sandbox.gateway';
+import { signSandboxCallback } from '../../../src/modules/billing/payments/gateways/sandbox/sandbox.gateway';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import {

@@ -72,8 +72,11 @@ describe('order representation: the single read, the list and the customer list 
       const byId = await t.http.get(`/v1/orders/${listed.id}`).set(seller.auth).expect(200);
       const byNumber = await t.http.get(`/v1/orders/${listed.order_number}`).set(seller.auth).expect(200);
       expect(byId.text).toBe(byNumber.text);
-      expect(bytesOf(byId.body.order)).toBe(bytesOf(listed));
-      expect(byId.text).toBe(bytesOf({ status: 'success', order: listed }));
+      // The single read adds the payment attempts (decisions §10) after every field the list shows.
+      const { payments, ...shown } = byId.body.order as { payments: unknown[] };
+      expect(Array.isArray(payments)).toBe(true);
+      expect(bytesOf(shown)).toBe(bytesOf(listed));
+      expect(byId.text).toBe(bytesOf({ status: 'success', order: { ...listed, payments } }));
     }
   });
 
@@ -82,7 +85,7 @@ describe('order representation: the single read, the list and the customer list 
     expect(Object.keys(order)).toEqual([
       'id', 'order_number', 'amount', 'currency', 'status', 'created_at', 'updated_at', 'original_amount', 'discount_amount', 'coupon_code',
       'discount', 'product', 'plan', 'customer', 'tracking', 'transaction_id', 'transaction', 'affiliate', 'order_bump', 'subscription',
-      'return_url', 'cancel_url', 'approved_at', 'cancelled_at', 'refunded_at',
+      'return_url', 'cancel_url', 'approved_at', 'cancelled_at', 'refunded_at', 'payments',
     ]);
     expect(order).toEqual({
       id: expect.any(Number),
@@ -115,6 +118,17 @@ describe('order representation: the single read, the list and the customer list 
       approved_at: expect.stringMatching(TIMESTAMP),
       cancelled_at: null,
       refunded_at: null,
+      payments: [
+        {
+          method: 'mpesa',
+          provider: 'sandbox',
+          status: 'succeeded',
+          transaction_id: order.transaction_id,
+          error_code: null,
+          error_message: null,
+          created_at: expect.stringMatching(TIMESTAMP),
+        },
+      ],
     });
   });
 

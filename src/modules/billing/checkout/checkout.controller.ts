@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, ValidationError } from '../../../common/errors/app-error';
 import { Public } from '../../identity/auth/auth.decorators';
 import type { Order } from '../orders/order.entity';
+import type { PaymentAttempt } from '../payments/payment-attempt.entity';
 import { PaymentResult, PaymentsService } from '../payments/payments.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutService } from './checkout.service';
@@ -13,9 +14,12 @@ import { CheckoutViews } from './views.service';
 
 type Form = Record<string, unknown>;
 
+/** How often the waiting page asks again (seconds). */
+const WAITING_REFRESH_SECONDS = 3;
+
 /**
- * The hosted checkout (decisions §8) on the `{pay_url}` surface. No bearer token: the pay_token in
- * the path is the credential. Customer pages, so they are not part of the API's OpenAPI document.
+ * The hosted checkout (decisions §8, §10) on the `{pay_url}` surface. No bearer token: the pay_token
+ * in the path is the credential. Customer pages, so they are not part of the API's OpenAPI document.
  */
 @ApiExcludeController()
 @Public()
@@ -45,7 +49,10 @@ export class CheckoutController {
       const number = typeof body?.payment_number === 'string' ? body.payment_number : '';
       return this.renderPage(res, payToken, order, page, customerFieldErrors(form.errors), number, 422);
     }
-    await this.answer(req, res, payToken, await this.payments.pay(payToken, form.attempt));
+    // A hosted payment page (Stripe Checkout) sends the customer back to the status route either way.
+    const back = this.checkout.statusUrl(payToken);
+    const result = await this.payments.pay(payToken, form.attempt, { success: back, cancel: this.checkout.checkoutUrl(payToken) });
+    await this.answer(req, res, payToken, result);
   }
 
   @Post('cancel')
@@ -54,26 +61,63 @@ export class CheckoutController {
     await this.answer(req, res, payToken, await this.payments.cancel(payToken));
   }
 
-  /** JSON: `{status, order_number, order_status}`. Browsers: 303 as decisions §8 lays out. */
+  /**
+   * decisions §10: `{status, order_number, order_status, payment_status}` for JSON clients; for
+   * browsers the waiting page while the payment is open, otherwise where the payment led.
+   */
+  @Get('status')
+  async status(@Param('payToken') payToken: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const { order, attempt } = await this.payments.status(payToken);
+    if (wantsJson(req)) {
+      void res.header('Cache-Control', 'no-store').send(this.statusBody(order, attempt));
+      return;
+    }
+    const open = attempt !== null && (attempt.status === 'processing' || attempt.status === 'unknown');
+    if (order.status === 'pending' && open) return this.renderWaiting(res, payToken, order, attempt);
+    if (order.status === 'pending') return res.redirect(this.checkout.checkoutUrl(payToken), 303);
+    const outcome = order.status === 'cancelled' ? 'declined' : 'approved';
+    return this.answer(req, res, payToken, { outcome, order });
+  }
+
+  /** JSON: `{status, order_number, order_status}` (202 with `payment_status` while waiting). Browsers: 303 as decisions §8 lays out. */
   private async answer(req: FastifyRequest, res: FastifyReply, payToken: string, result: PaymentResult): Promise<void> {
     const { order, outcome } = result;
     if (outcome === 'not_pending') {
       if (wantsJson(req)) throw new ConflictError('Order is no longer pending.');
       return this.renderPage(res, payToken, order, await this.checkout.pageOf(order), {}, '', 409);
     }
+    if (outcome === 'waiting' || outcome === 'redirect') {
+      if (wantsJson(req)) {
+        const body = this.statusBody(order, result.attempt ?? null);
+        void res.status(202).send(outcome === 'redirect' ? { ...body, redirect_url: result.redirectUrl } : body);
+        return;
+      }
+      if (outcome === 'redirect') return res.redirect(result.redirectUrl!, 303);
+      return this.renderWaiting(res, payToken, order, result.attempt ?? null);
+    }
     if (wantsJson(req)) {
       void res.status(200).send({ status: 'success', order_number: order.orderNumber, order_status: order.status });
       return;
     }
     const back = this.checkout.checkoutUrl(payToken);
-    const target =
-      outcome === 'approved'
-        ? (order.returnUrl ?? this.checkout.portalUrl(order))
-        : outcome === 'pending'
-          ? back
-          : (order.cancelUrl ?? back);
+    const target = outcome === 'approved' ? (order.returnUrl ?? this.checkout.portalUrl(order)) : (order.cancelUrl ?? back);
     res.redirect(target, 303);
   }
+
+  private statusBody(order: Order, attempt: PaymentAttempt | null) {
+    return { status: 'success', order_number: order.orderNumber, order_status: order.status, payment_status: attempt?.status ?? null };
+  }
+
+  /* ---- payments: the "Confirm the payment on your phone" page (decisions §10) ---- */
+  private renderWaiting(res: FastifyReply, payToken: string, order: Order, attempt: PaymentAttempt | null): void {
+    this.views.render(res, 'waiting', {
+      order,
+      attempt,
+      statusUrl: this.checkout.statusUrl(payToken),
+      refreshSeconds: WAITING_REFRESH_SECONDS,
+    });
+  }
+  /* ---- end payments ---- */
 
   private renderPage(
     res: FastifyReply,
@@ -91,6 +135,7 @@ export class CheckoutController {
         page,
         errors,
         paymentNumber,
+        payments: this.checkout.paymentChoices(),
         action: this.checkout.checkoutUrl(payToken),
         portalUrl: order.transactionId && order.status !== 'pending' ? this.checkout.portalUrl(order) : null,
         reason: cancellationReason(order),

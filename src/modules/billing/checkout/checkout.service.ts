@@ -16,8 +16,7 @@ import { bumpsTotal, portalUrl, UTM_KEYS } from '../events/order-event-payload';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
-import { PAYMENT_METHODS, PaymentMethod } from '../payments/payment-gateway';
-import { PaymentAttempt, PaymentsService } from '../payments/payments.service';
+import { PayRequest, PaymentsService } from '../payments/payments.service';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 
@@ -41,7 +40,17 @@ export interface PortalPage {
   downloads: Array<{ name: string; url: string }>;
 }
 
-export type PayForm = { attempt: PaymentAttempt; errors?: undefined } | { attempt?: undefined; errors: Record<string, string[]> };
+export type PayForm = { attempt: PayRequest; errors?: undefined } | { attempt?: undefined; errors: Record<string, string[]> };
+
+/* ---- payments: how the checkout names the methods the gateways offer (decisions §10) ---- */
+const METHOD_LABELS: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'Card' };
+
+export interface PaymentChoices {
+  methods: Array<{ value: string; label: string; needsPaymentNumber: boolean }>;
+  /** The sandbox takes payments: "Test payment: no money moves". */
+  testMode: boolean;
+}
+/* ---- end payments ---- */
 
 /** What the customer's pages show, and reading their forms (decisions §8). */
 @Injectable()
@@ -62,6 +71,19 @@ export class CheckoutService {
 
   checkoutUrl(payToken: string): string {
     return `${this.payUrl}/token/${encodeURIComponent(payToken)}`;
+  }
+
+  /** The route the waiting page polls (decisions §10), also where a hosted payment page returns. */
+  statusUrl(payToken: string): string {
+    return `${this.checkoutUrl(payToken)}/status`;
+  }
+
+  /** The payment methods offered now, in the checkout's order. */
+  paymentChoices(): PaymentChoices {
+    return {
+      methods: this.payments.offeredMethods().map((m) => ({ value: m.method, label: METHOD_LABELS[m.method] ?? m.method, needsPaymentNumber: m.needsPaymentNumber })),
+      testMode: this.payments.isTestMode(),
+    };
   }
 
   portalUrl(order: Order): string {
@@ -111,18 +133,26 @@ export class CheckoutService {
   readPayForm(body: Record<string, unknown>): PayForm {
     const errors: Record<string, string[]> = {};
     const method = body.payment_method;
-    if (typeof method !== 'string' || !(PAYMENT_METHODS as readonly string[]).includes(method)) {
-      errors.payment_method = [`payment_method must be one of: ${PAYMENT_METHODS.join(', ')}.`];
+    const offered = this.payments.offeredMethods();
+    const chosen = offered.find((m) => m.method === method);
+    if (typeof method !== 'string' || !chosen) {
+      errors.payment_method = [offered.length ? `payment_method must be one of: ${offered.map((m) => m.method).join(', ')}.` : 'No payment method is available.'];
     }
     const number = typeof body.payment_number === 'string' ? body.payment_number.replace(/[\s-]/g, '') : body.payment_number;
-    if (typeof number !== 'string' || !/^\+?\d{8,15}$/.test(number)) {
-      errors.payment_number = ['payment_number must be a phone number of 8 to 15 digits.'];
+    const numberGiven = number !== undefined && number !== null && number !== '';
+    if (numberGiven || !chosen || chosen.needsPaymentNumber) {
+      if (typeof number !== 'string' || !/^\+?\d{8,15}$/.test(number)) {
+        errors.payment_number = ['payment_number must be a phone number of 8 to 15 digits.'];
+      } else if (chosen) {
+        const refused = this.payments.paymentNumberError(chosen.method, number);
+        if (refused) errors.payment_number = [refused];
+      }
     }
     const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
     const bumpIds = raw.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN));
     if (bumpIds.some((id) => !Number.isInteger(id))) errors.bumps = ['bumps must be a list of order bump ids.'];
     if (Object.keys(errors).length) return { errors };
-    return { attempt: { paymentMethod: method as PaymentMethod, paymentNumber: number as string, bumpIds } };
+    return { attempt: { method: method as string, paymentNumber: numberGiven ? (number as string) : null, bumpIds } };
   }
 
   /** The order portal: a wrong or missing `transaction_id` looks exactly like an unknown order. */

@@ -4,8 +4,9 @@ import type { Plan } from '../../catalog/plans/plan.entity';
 import type { Product } from '../../catalog/products/product.entity';
 import type { Customer } from '../customers/customer.entity';
 import { trackingPayload } from '../events/order-event-payload';
+import type { PaymentAttempt } from '../payments/payment-attempt.entity';
 import type { Subscription } from '../subscriptions/subscription.entity';
-import type { OrderDto, OrderSummaryDto } from './dto/order-response.dto';
+import type { OrderDto, OrderPaymentDto, OrderSummaryDto } from './dto/order-response.dto';
 import type { OrderBumpItem } from './order-bump-item.entity';
 import type { Order } from './order.entity';
 
@@ -60,6 +61,20 @@ export interface OrderView {
   customer: Shown<Customer, 'customer'>;
   subscription: Shown<Subscription, 'subscription'> | null;
   bumps: Array<Shown<OrderBumpItem, 'bump'>>;
+  /** The payment attempts, newest first; only where the representation shows them (one order). */
+  payments?: PaymentAttempt[];
+}
+
+export function toOrderPayment(attempt: PaymentAttempt): OrderPaymentDto {
+  return {
+    method: attempt.method,
+    provider: attempt.provider,
+    status: attempt.status,
+    transaction_id: attempt.transactionId,
+    error_code: attempt.errorCode,
+    error_message: attempt.errorMessage,
+    created_at: formatTimestamp(attempt.createdAt),
+  };
 }
 
 export function toOrderSummary(order: OrderSummaryFields): OrderSummaryDto {
@@ -80,6 +95,12 @@ export function toOrderSummary(order: OrderSummaryFields): OrderSummaryDto {
  * this 25-property literal take 21 µs instead of 0.1 µs and allocate 13 KB per order shown.
  */
 export function toOrderDto(view: OrderView): OrderDto {
+  const dto = orderDtoOf(view);
+  if (view.payments) dto.payments = view.payments.map(toOrderPayment);
+  return dto;
+}
+
+function orderDtoOf(view: OrderView): OrderDto {
   const { order, product, plan, customer, subscription } = view;
   return {
     id: order.id,

@@ -331,6 +331,10 @@ export class OrdersRepository {
     return rows.length ? this.columns.hydrate(rows[0]) : null;
   }
 
+  findById(id: number, manager?: EntityManager): Promise<Order | null> {
+    return this.m(manager).findOneBy(Order, { id });
+  }
+
   findByOrderNumber(orderNumber: string, manager?: EntityManager): Promise<Order | null> {
     return this.m(manager).findOneBy(Order, { orderNumber });
   }

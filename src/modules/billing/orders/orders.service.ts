@@ -13,6 +13,7 @@ import { codeKey } from '../../discounts/discount-input';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomerDetails, CustomersRepository, normalizedEmail } from '../customers/customers.repository';
 import { UTM_KEYS } from '../events/order-event-payload';
+import { PaymentsService } from '../payments/payments.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderView } from './order.mapper';
@@ -53,6 +54,7 @@ export class OrdersService {
     private readonly subscriptions: SubscriptionsService,
     private readonly transitions: OrderTransitionsService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly payments: PaymentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -143,16 +145,23 @@ export class OrdersService {
   async get(storeId: number, ref: string): Promise<OrderView> {
     const view = await this.orders.findViewOfStore(storeId, ref);
     if (!view) throw new NotFoundError();
+    view.payments = await this.payments.attemptsOf(view.order.id);
     return view;
   }
 
-  /** `POST /v1/orders/{id}/refund` (decisions §9): approved → refunded, sends `order_refund`. */
+  /**
+   * `POST /v1/orders/{id}/refund` (decisions §9, §10): approved → refunded through the gateway that
+   * took the payment, sending `order_refund`; the gateway's refusal is a 502 and changes nothing.
+   */
   async refund(storeId: number, ref: string): Promise<OrderView> {
     const order = await this.orders.findOfStore(storeId, ref);
     if (!order) throw new NotFoundError();
-    const refunded = await this.transitions.transition(order.id, 'refunded');
+    if (order.status !== 'approved') throw new ConflictError('Only approved orders can be refunded.');
+    const refunded = await this.payments.refund(order);
     if (!refunded) throw new ConflictError('Only approved orders can be refunded.');
-    return (await this.views([refunded]))[0];
+    const [view] = await this.views([refunded]);
+    view.payments = await this.payments.attemptsOf(refunded.id);
+    return view;
   }
 
   /** Loads what the representations of these orders show, in a fixed number of queries. */

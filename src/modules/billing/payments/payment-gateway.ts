@@ -1,45 +1,116 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Cents } from '../../../common/money';
 
-export const PAYMENT_METHODS = ['mpesa', 'emola'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-
-export interface ChargeRequest {
-  orderNumber: string;
-  amount: Cents;
-  currency: string;
-  paymentMethod: PaymentMethod;
-  paymentNumber: string;
-}
-
 /**
- * `pending` is for gateways that confirm later through their callback (a USSD push the customer
- * accepts on the phone); the order then stays pending until the callback arrives.
- */
-export interface ChargeResult {
-  status: 'approved' | 'declined' | 'pending';
-  transactionId: string;
-}
-
-/** What a verified gateway callback says about an order. */
-export interface PaymentNotification {
-  orderNumber: string;
-  transactionId: string;
-  status: 'approved' | 'declined';
-}
-
-/**
- * A payment provider (decisions §8). The sandbox implements it; M-Pesa and e-Mola adapters plug in
- * behind the same interface, selected by `PAYMENT_PROVIDER`.
+ * The public contract between the payments core and a payment gateway (decisions §10). A gateway is
+ * a Nest provider in a module of its own that calls {@link PaymentGatewayRegistry.register} when it
+ * is configured; core code never names one. Everything a gateway needs to know about an order comes
+ * in these types, and everything it reports goes back through them.
+ *
+ * Rules every gateway follows:
+ * - No method is called inside a database transaction or under a row lock: a gateway may take as
+ *   long as its protocol allows (a customer typing a PIN), bounded by its own timeout.
+ * - A refusal is an answer, not an exception: `charge` and `lookup` throw only when they cannot tell
+ *   what happened (the core then treats the attempt as `unknown` and reconciles it).
+ * - Secrets never appear in what a gateway returns (codes and messages are stored and shown to sellers).
  */
 export interface PaymentGateway {
-  /** The `{provider}` of `POST /v1/payments/{provider}/callback`. */
+  /** The `{provider}` of `POST /v1/payments/{provider}/callback`, stored on each attempt (`mpesa`, `stripe`, …). */
   readonly provider: string;
-  charge(request: ChargeRequest): Promise<ChargeResult>;
-  /** A transaction id for a checkout the customer cancelled before any charge. */
-  cancellationTransactionId(): string;
-  /** The callback's content when its signature over the exact raw body is valid, otherwise null. */
-  verifyCallback(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentNotification | null;
+  /** The checkout's `payment_method` values this gateway takes (`mpesa`, `card`, …). */
+  readonly methods: readonly string[];
+  /**
+   * A fallback serves a method only while no other gateway does (the sandbox, decisions §1). A
+   * registry holding a fallback shows the "Test payment: no money moves" notice at the checkout.
+   */
+  readonly fallback?: boolean;
+  /** False for gateways that collect the payer's details on their own page (cards): the form's number is optional. */
+  readonly needsPaymentNumber: boolean;
+  /**
+   * How long after its start an attempt still `processing` (no answer recorded, for instance
+   * because the process died mid-call) is looked up by reconciliation. At least the gateway's own
+   * timeout, so a call still in flight is not asked about.
+   */
+  readonly lookupAfterMs: number;
+
+  /** Null when `paymentNumber` can be charged by this gateway, otherwise the 422 message of `payment_number`. */
+  validatePaymentNumber?(paymentNumber: string): string | null;
+
+  /** Starts (and for synchronous protocols finishes) a payment. */
+  charge(request: ChargeRequest): Promise<GatewayOutcome>;
+
+  /** Asks the gateway what became of an attempt with no final outcome (reconciliation). */
+  lookup(attempt: AttemptReference): Promise<GatewayOutcome>;
+
+  /** Refunds a succeeded payment in full. Throws when the gateway cannot be reached. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+
+  /**
+   * Reads a callback at `POST /v1/payments/{provider}/callback`: its content when the gateway's
+   * signature over the exact raw body is valid, otherwise null (401 `Invalid signature.`); a gateway
+   * may throw an `AppError` of its own instead (Stripe answers 400).
+   */
+  verifyCallback?(rawBody: Buffer, headers: IncomingHttpHeaders): CallbackNotification | null;
+
+  /** A transaction id for a checkout the customer cancelled before paying (decisions §8). */
+  cancellationTransactionId?(): string;
 }
 
-export const PAYMENT_GATEWAY = Symbol('PAYMENT_GATEWAY');
+export interface ChargeRequest {
+  /** The attempt's own reference: unique per attempt, usable as an idempotency key or third-party reference. */
+  reference: string;
+  orderNumber: string;
+  amount: Cents;
+  /** ISO 4217, upper case. */
+  currency: string;
+  method: string;
+  /** The customer's number as entered, or null for gateways that do not need one. */
+  paymentNumber: string | null;
+  /** What is bought, for the gateway's own page or statement. */
+  description: string;
+  /**
+   * True for a renewal charged without the customer at the page (decisions §11): a USSD push to the
+   * saved number, a saved card off-session. A gateway that cannot do that answers `failed`.
+   */
+  offSession: boolean;
+  /** Where a hosted payment page sends the customer back (on `{pay_url}`); null off-session. */
+  returnUrls: { success: string; cancel: string } | null;
+}
+
+/** What a gateway knows about a payment. */
+export type GatewayOutcome =
+  | { status: 'succeeded'; transactionId: string; gatewayReference?: string }
+  | { status: 'failed'; code: string; message: string; transactionId?: string; gatewayReference?: string }
+  /** The gateway could not tell (timeout, lost connection, its own "try later"): reconciliation asks again. */
+  | { status: 'unknown'; code: string; message: string; gatewayReference?: string }
+  /** Not finished yet: the customer is on the gateway's page (`redirectUrl`) or still has to confirm. */
+  | { status: 'processing'; redirectUrl?: string; gatewayReference?: string };
+
+/** A recorded attempt, as a gateway sees it when it is asked about it again. */
+export interface AttemptReference {
+  reference: string;
+  amount: Cents;
+  currency: string;
+  /** What the gateway returned as `gatewayReference` when the attempt started (a session id, …). */
+  gatewayReference: string | null;
+  transactionId: string | null;
+  createdAt: Date;
+}
+
+export interface RefundRequest extends AttemptReference {
+  /** The gateway's id of the payment to refund (M-Pesa transaction id, Stripe PaymentIntent id). */
+  transactionId: string;
+}
+
+export type RefundOutcome = { accepted: true; reference: string | null } | { accepted: false; code: string; message: string };
+
+/** A verified callback. `outcome: null` acknowledges an event that changes nothing (another event type). */
+export interface CallbackNotification {
+  orderNumber: string | null;
+  /** The attempt's reference when the gateway echoes it back; otherwise the order's open attempt is meant. */
+  attemptReference?: string;
+  outcome: Extract<GatewayOutcome, { status: 'succeeded' | 'failed' }> | null;
+}
+
+/** Thrown by a gateway's `refund` (or by the core for it) when the provider cannot be reached. */
+export class GatewayUnreachableError extends Error {}

@@ -1,5 +1,5 @@
 import { Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags, ApiUnauthorizedResponse, ApiBadRequestResponse } from '@nestjs/swagger';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiNotFound } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
@@ -9,8 +9,10 @@ import { PaymentsService } from './payments.service';
 
 class PaymentCallbackResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ example: 'ORD-8K2M4Q7XPA3Z' }) order_number: string;
-  @ApiProperty({ example: 'approved', enum: ['pending', 'approved', 'cancelled', 'refunded'] }) order_status: string;
+  @ApiProperty({ type: String, example: 'ORD-8K2M4Q7XPA3Z', nullable: true, description: 'null for an event about no order.' })
+  order_number: string | null;
+  @ApiProperty({ type: String, example: 'approved', enum: ['pending', 'approved', 'cancelled', 'refunded'], nullable: true })
+  order_status: string | null;
 }
 
 @ApiTags('Payments')
@@ -26,9 +28,13 @@ export class PaymentsController {
     summary: 'Payment gateway callback (no token: verified by the gateway signature over the raw body)',
     description:
       'Sandbox: JSON `{order_number, transaction_id, status: "approved"|"declined"}` with header ' +
-      '`X-Sandbox-Signature: sha256=<hex HMAC-SHA256 of the raw body keyed with PAYMENT_SANDBOX_SECRET>`.',
+      '`X-Sandbox-Signature: sha256=<hex HMAC-SHA256 of the raw body keyed with PAYMENT_SANDBOX_SECRET>` ' +
+      '(401 `Invalid signature.` otherwise). Stripe (`stripe`): the Checkout Session events, verified with ' +
+      '`Stripe-Signature` and `STRIPE_WEBHOOK_SECRET` (400 `Invalid signature.` otherwise). A callback about an ' +
+      'attempt whose outcome is already recorded (a repeat, or the gateway answered first) changes nothing.',
   })
-  @ApiParam({ name: 'provider', example: 'sandbox' })
+  @ApiParam({ name: 'provider', example: 'sandbox', description: 'A configured gateway: `sandbox`, `stripe`, …' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: '`Invalid signature.` (Stripe)' })
   @ApiHeader({ name: 'X-Sandbox-Signature', required: false, example: 'sha256=5d41402abc4b2a76b9719d911017c592…' })
   @ApiOkResponse({ type: PaymentCallbackResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: '`Invalid signature.`' })
@@ -38,7 +44,7 @@ export class PaymentsController {
     @Req() req: RequestWithRawBody,
     @Headers() headers: IncomingHttpHeaders,
   ): Promise<PaymentCallbackResponseDto> {
-    const order = await this.payments.handleCallback(provider, req.rawBody, headers);
-    return { status: 'success', order_number: order.orderNumber, order_status: order.status };
+    const result = await this.payments.handleCallback(provider, req.rawBody, headers);
+    return { status: 'success', order_number: result.orderNumber, order_status: result.orderStatus };
   }
 }

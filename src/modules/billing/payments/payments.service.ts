@@ -1,41 +1,99 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingHttpHeaders } from 'node:http';
-import { DataSource } from 'typeorm';
-import { sha256Hex } from '../../../common/crypto';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, EntityManager } from 'typeorm';
+import { randomBase62, sha256Hex } from '../../../common/crypto';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
+import { Clock, CLOCK } from '../../../common/time';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { bumpsTotal } from '../events/order-event-payload';
 import { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
-import { PAYMENT_GATEWAY, PaymentGateway, PaymentMethod } from './payment-gateway';
+import { PaymentAttempt } from './payment-attempt.entity';
+import { PaymentAttemptsRepository } from './payment-attempts.repository';
+import { PaymentProviderError } from './payment-errors';
+import { AttemptReference, ChargeRequest, GatewayOutcome, PaymentGateway } from './payment-gateway';
+import { PaymentGatewayRegistry } from './payment-gateway.registry';
 
-export interface PaymentAttempt {
-  paymentMethod: PaymentMethod;
-  paymentNumber: string;
+/** What the checkout's pay form asks for. */
+export interface PayRequest {
+  method: string;
+  /** Digits (and a leading +) as entered; null for methods whose gateway collects the details itself. */
+  paymentNumber: string | null;
   /** Ids of the product's order bumps the customer accepted. */
   bumpIds: number[];
 }
 
-/** `not_pending`: the order had already left `pending`; nothing was charged, changed or sent. */
-export type PaymentOutcome = 'approved' | 'declined' | 'pending' | 'cancelled' | 'not_pending';
+/**
+ * How a payment went, as the pay route answers it. `waiting`: no outcome yet (the customer confirms
+ * on the phone, or the answer was lost and reconciliation will tell). `redirect`: the customer pays
+ * on the gateway's page at `redirectUrl`. `not_pending`: the order had already left `pending`;
+ * nothing was charged, changed or sent.
+ */
+export type PaymentOutcome = 'approved' | 'declined' | 'cancelled' | 'waiting' | 'redirect' | 'not_pending';
 
 export interface PaymentResult {
   outcome: PaymentOutcome;
   order: Order;
+  attempt?: PaymentAttempt;
+  redirectUrl?: string;
 }
 
-/** Charging and cancelling checkouts through the configured {@link PaymentGateway}. */
+export interface StartAttemptOptions {
+  method: string;
+  paymentNumber: string | null;
+  /** True (the default) for a charge without the customer at the page: a renewal (decisions §11). */
+  offSession?: boolean;
+}
+
+/** decisions §10: the pay route waits this long for an outcome before showing the waiting page. */
+export const PAY_WAIT_MS = 5_000;
+/** A refund claimed by a process that died is free again after this long. */
+const REFUND_CLAIM_STALE_MS = 10 * 60_000;
+
+const newReference = (): string => randomBase62(20);
+
+/**
+ * Payment attempts (decisions §10): the one path every gateway goes through. An attempt is claimed
+ * in a short transaction (one `processing` attempt per order), the gateway is called with no
+ * transaction or row lock held, and the outcome is applied in a second transaction through the
+ * order state machine, conditionally on the attempt still being open: of the gateway's answer, its
+ * callback and reconciliation, the first wins and the others change and send nothing.
+ */
 @Injectable()
-export class PaymentsService {
+export class PaymentsService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Payments');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogReadRepository,
     private readonly transitions: OrderTransitionsService,
-    @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
+    private readonly attempts: PaymentAttemptsRepository,
+    private readonly registry: PaymentGatewayRegistry,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.registry.methods().length) {
+      this.logger.warn('No payment gateway is configured and PAYMENT_SANDBOX is off: the checkout takes no payments.');
+    }
+  }
+
+  /** The methods the checkout offers, and whether each needs the customer's number. */
+  offeredMethods(): Array<{ method: string; needsPaymentNumber: boolean }> {
+    return this.registry.methods().map((method) => ({ method, needsPaymentNumber: this.registry.forMethod(method)!.needsPaymentNumber }));
+  }
+
+  /** True while a test gateway takes payments: the checkout shows "Test payment: no money moves". */
+  isTestMode(): boolean {
+    return this.registry.hasFallback();
+  }
 
   /**
    * The order a checkout link opens, or the 404 of an unknown (or replaced) pay_token. The checkout
@@ -47,69 +105,339 @@ export class PaymentsService {
     return order;
   }
 
+  /** The 422 of a payment number the method's gateway cannot charge, or null. */
+  paymentNumberError(method: string, paymentNumber: string | null): string | null {
+    const gateway = this.registry.forMethod(method);
+    if (!gateway) return null;
+    if (paymentNumber === null) return gateway.needsPaymentNumber ? 'payment_number must be a phone number of 8 to 15 digits.' : null;
+    return gateway.validatePaymentNumber?.(paymentNumber) ?? null;
+  }
+
   /**
-   * One payment attempt. The order row stays locked from the status check to the new state, so two
-   * simultaneous confirmations charge once and send one event; the second sees `not_pending`.
+   * `POST {pay_url}/token/{pay_token}/pay`: claims an attempt and waits up to `waitMs` for the
+   * gateway; past that the answer is `waiting` and the gateway's outcome is applied when it comes.
    */
-  async pay(payToken: string, attempt: PaymentAttempt): Promise<PaymentResult> {
+  async pay(payToken: string, request: PayRequest, returnUrls: ChargeRequest['returnUrls'], waitMs = PAY_WAIT_MS): Promise<PaymentResult> {
     const found = await this.orderOfToken(payToken);
-    return this.dataSource.transaction(async (manager) => {
-      const order = (await this.orders.lockById(manager, found.id))!;
-      if (order.status !== 'pending') return { outcome: 'not_pending', order };
+    const gateway = this.gatewayFor(request.method);
+    const claimed = await this.claim(found.id, gateway, request, request.bumpIds, false);
+    if (claimed.result) return claimed.result;
+    const settled = this.run(claimed.attempt, gateway, await this.chargeRequest(claimed.attempt, claimed.order, returnUrls));
+    // Past the wait nobody awaits it: its failure is logged in run().
+    settled.catch(() => undefined);
+    const timeout = new AbortController();
+    const first = await Promise.race([settled, sleep(waitMs, null, { signal: timeout.signal }).catch(() => null)]);
+    timeout.abort();
+    if (first) return first;
+    return { outcome: 'waiting', order: claimed.order, attempt: claimed.attempt };
+  }
 
-      // Bumps are chosen again on every attempt; the order's own amount is what is left without them.
-      const offered = await this.catalog.findBumpsOffered(order.storeId, order.productId, manager);
-      const chosen = [...new Set(attempt.bumpIds)];
-      const unknown = chosen.filter((id) => !offered.some((o) => o.bump.id === id));
-      if (unknown.length) throw ValidationError.field('bumps', 'Unknown order bump.');
-      const previous = await this.orders.bumpItemsOf(order.id, manager);
-      const items = offered
-        .filter((o) => chosen.includes(o.bump.id))
-        .map((o) => ({ productId: o.product.id, productPid: o.product.pid, name: o.product.name, price: o.bump.price }));
-      // Nothing chosen now or before: nothing to replace (the common case, one statement fewer).
-      if (previous.length || items.length) await this.orders.replaceBumpItems(manager, order.id, items);
-      order.originalAmount = order.originalAmount - bumpsTotal(previous) + bumpsTotal(items);
-      order.amount = order.originalAmount - order.discountAmount;
-      await this.orders.save(manager, order);
-
-      const charge = await this.gateway.charge({
-        orderNumber: order.orderNumber,
-        amount: order.amount,
-        currency: order.currency,
-        paymentMethod: attempt.paymentMethod,
-        paymentNumber: attempt.paymentNumber,
-      });
-      const details = { transactionId: charge.transactionId, paymentMethod: attempt.paymentMethod, paymentNumber: attempt.paymentNumber };
-      if (charge.status === 'pending') {
-        Object.assign(order, details);
-        return { outcome: 'pending', order: await this.orders.save(manager, order) };
-      }
-      const to = charge.status === 'approved' ? 'approved' : 'cancelled';
-      const changed = await this.transitions.transition(order.id, to, details, manager);
-      return { outcome: charge.status, order: changed! };
-    });
+  /**
+   * Charges `order` without the checkout page: renewals (decisions §11) call this with the last
+   * successful method and saved number. It waits for the gateway's answer (at most the gateway's own
+   * timeout, 120 s for M-Pesa); the result's `attempt.status` tells what happened. With
+   * `offSession` (the default) a failure leaves the order `pending` rather than `cancelled`.
+   * Throws the 409 `A payment is already in progress.` while another attempt of the order is
+   * processing, and a 422 on `payment_method` when no gateway takes the method.
+   */
+  async startAttempt(order: Pick<Order, 'id'>, options: StartAttemptOptions): Promise<PaymentResult> {
+    const gateway = this.gatewayFor(options.method);
+    const request: PayRequest = { method: options.method, paymentNumber: options.paymentNumber, bumpIds: [] };
+    const claimed = await this.claim(order.id, gateway, request, null, options.offSession ?? true);
+    if (claimed.result) return claimed.result;
+    return this.run(claimed.attempt, gateway, await this.chargeRequest(claimed.attempt, claimed.order, null));
   }
 
   /** The customer's cancel button: pending → cancelled with a transaction id of its own. */
   async cancel(payToken: string): Promise<PaymentResult> {
     const found = await this.orderOfToken(payToken);
-    const changed = await this.transitions.transition(found.id, 'cancelled', {
-      transactionId: this.gateway.cancellationTransactionId(),
+    return this.dataSource.transaction(async (manager) => {
+      const order = (await this.orders.lockById(manager, found.id))!;
+      if (order.status !== 'pending') return { outcome: 'not_pending', order };
+      // Cancelling while the customer may be confirming would leave a payment without its order.
+      if (await this.attempts.findProcessingOfOrder(order.id, manager)) throw new ConflictError('A payment is already in progress.');
+      const gateway = this.registry.all().find((g) => g.cancellationTransactionId);
+      const transactionId = gateway?.cancellationTransactionId?.() ?? `cxl_${randomBase62(20)}`;
+      const changed = await this.transitions.transition(order.id, 'cancelled', { transactionId }, manager);
+      return { outcome: 'cancelled', order: changed! };
     });
-    if (!changed) return { outcome: 'not_pending', order: (await this.orders.findByOrderNumber(found.orderNumber))! };
-    return { outcome: 'cancelled', order: changed };
   }
 
-  /** `POST /v1/payments/{provider}/callback`: a gateway's signed confirmation of a pending charge. */
-  async handleCallback(provider: string, rawBody: Buffer | undefined, headers: IncomingHttpHeaders): Promise<Order> {
-    if (provider !== this.gateway.provider) throw new NotFoundError();
-    const notification = rawBody ? this.gateway.verifyCallback(rawBody, headers) : null;
+  /** `GET {pay_url}/token/{pay_token}/status`: the order and its newest attempt. */
+  async status(payToken: string): Promise<{ order: Order; attempt: PaymentAttempt | null }> {
+    const order = await this.orderOfToken(payToken);
+    return { order, attempt: await this.attempts.latestOfOrder(order.id) };
+  }
+
+  /** `payments` of `GET /v1/orders/{id}`, newest first. */
+  attemptsOf(orderId: number): Promise<PaymentAttempt[]> {
+    return this.attempts.listOfOrder(orderId);
+  }
+
+  /** `POST /v1/payments/{provider}/callback`: a gateway's signed word on an attempt. */
+  async handleCallback(provider: string, rawBody: Buffer | undefined, headers: IncomingHttpHeaders): Promise<{ orderNumber: string | null; orderStatus: string | null }> {
+    const gateway = this.registry.forProvider(provider);
+    if (!gateway?.verifyCallback) throw new NotFoundError();
+    const notification = rawBody ? gateway.verifyCallback(rawBody, headers) : null;
     if (!notification) throw new UnauthorizedError('Invalid signature.');
-    const order = await this.orders.findByOrderNumber(notification.orderNumber);
+    let attempt = notification.attemptReference ? await this.attempts.findByReference(notification.attemptReference) : null;
+    if (attempt && attempt.provider !== provider) attempt = null;
+    const order = attempt
+      ? await this.orders.findById(attempt.orderId)
+      : notification.orderNumber
+        ? await this.orders.findByOrderNumber(notification.orderNumber)
+        : null;
+    if (!notification.outcome) return { orderNumber: order?.orderNumber ?? notification.orderNumber, orderStatus: order?.status ?? null };
     if (!order) throw new NotFoundError('Order not found.');
-    const to = notification.status === 'approved' ? 'approved' : 'cancelled';
-    // Gateways repeat callbacks: one for an order that already left pending changes nothing.
-    const changed = await this.transitions.transition(order.id, to, { transactionId: notification.transactionId });
-    return changed ?? (await this.orders.findByOrderNumber(notification.orderNumber))!;
+    attempt ??= await this.attempts.findOpenOfOrder(order.id, provider);
+    if (!attempt) {
+      // A gateway confirming a payment started elsewhere (the sandbox's callback): recorded as an
+      // attempt of its own, so the order's payments show it. Gateways repeat callbacks: one for an
+      // order that already left pending changes nothing.
+      const request = { method: order.paymentMethod ?? gateway.methods[0], paymentNumber: order.paymentNumber, bumpIds: [] };
+      const claimed = await this.claim(order.id, gateway, request, null, false);
+      if (claimed.result) return { orderNumber: order.orderNumber, orderStatus: claimed.result.order.status };
+      attempt = claimed.attempt;
+    }
+    const result = await this.apply(attempt, notification.outcome);
+    return { orderNumber: result.order.orderNumber, orderStatus: result.order.status };
+  }
+
+  /**
+   * Refunds an approved order through the gateway that took its payment (decisions §10): only when
+   * the gateway accepts does the order become `refunded` (with `order_refund`); a refusal or an
+   * unreachable gateway is the 502 of decisions §5 and changes nothing. No lock is held across the
+   * gateway call; a refund of the attempt already with the gateway is a 409. An approved order with
+   * no recorded payment (approved before payment attempts existed) is refunded without a gateway.
+   */
+  async refund(order: Order): Promise<Order | null> {
+    const attempt = await this.attempts.findRefundable(order.id);
+    if (!attempt) return this.transitions.transition(order.id, 'refunded');
+    const gateway = this.registry.forProvider(attempt.provider);
+    if (!gateway) throw new PaymentProviderError('not_configured', `The ${attempt.provider} gateway is not configured.`);
+    const now = this.clock.now();
+    if (!(await this.attempts.claimRefund(attempt.id, now, new Date(now.getTime() - REFUND_CLAIM_STALE_MS)))) {
+      throw new ConflictError('A refund is already in progress.');
+    }
+    let outcome;
+    try {
+      outcome = await gateway.refund({ ...this.referenceOf(attempt), transactionId: attempt.transactionId ?? '' });
+    } catch (error) {
+      await this.attempts.releaseRefund(attempt.id);
+      this.logger.warn({ err: error, provider: gateway.provider, attempt: attempt.reference }, 'Refund: payment provider unreachable');
+      throw new PaymentProviderError('unreachable', 'The payment provider could not be reached.');
+    }
+    if (!outcome.accepted) {
+      await this.attempts.releaseRefund(attempt.id);
+      throw new PaymentProviderError(outcome.code, outcome.message);
+    }
+    return this.dataSource.transaction(async (manager) => {
+      await this.attempts.recordRefund(manager, attempt.id, this.clock.now(), outcome.reference);
+      return this.transitions.transition(order.id, 'refunded', {}, manager);
+    });
+  }
+
+  /**
+   * Applies an outcome to an attempt, from any source (the gateway's answer, a callback,
+   * reconciliation). A final outcome is applied only while the attempt is still open, with the
+   * order's change and its event, in one transaction.
+   */
+  async apply(attempt: PaymentAttempt, outcome: GatewayOutcome): Promise<PaymentResult> {
+    const now = this.clock.now();
+    if (outcome.status === 'processing') {
+      const changed = await this.dataSource.transaction((manager) =>
+        this.attempts.change(manager, attempt.id, ['processing'], {
+          gatewayReference: outcome.gatewayReference ?? attempt.gatewayReference,
+          redirectUrl: outcome.redirectUrl ?? null,
+          updatedAt: now,
+        }),
+      );
+      const order = (await this.orders.findById(attempt.orderId))!;
+      if (changed && outcome.redirectUrl) return { outcome: 'redirect', order, attempt: changed, redirectUrl: outcome.redirectUrl };
+      return this.resultOf(order, changed ?? attempt);
+    }
+    if (outcome.status === 'unknown') {
+      const changed = await this.dataSource.transaction((manager) =>
+        this.attempts.change(manager, attempt.id, ['processing'], {
+          status: 'unknown',
+          gatewayReference: outcome.gatewayReference ?? attempt.gatewayReference,
+          errorCode: outcome.code.slice(0, 64),
+          errorMessage: outcome.message.slice(0, 500),
+          updatedAt: now,
+        }),
+      );
+      if (changed) this.logger.warn({ attempt: attempt.reference, code: outcome.code }, 'Payment outcome unknown: reconciliation will ask the gateway');
+      return this.resultOf((await this.orders.findById(attempt.orderId))!, changed ?? attempt);
+    }
+    return this.dataSource.transaction(async (manager) => {
+      // The order row first, as a claim takes it: no lock-order inversion with a concurrent claim.
+      const locked = (await this.orders.lockById(manager, attempt.orderId))!;
+      const changed = await this.attempts.change(manager, attempt.id, ['processing', 'unknown'], {
+        status: outcome.status,
+        transactionId: outcome.transactionId ?? attempt.transactionId,
+        gatewayReference: outcome.gatewayReference ?? attempt.gatewayReference,
+        redirectUrl: null,
+        errorCode: outcome.status === 'failed' ? outcome.code.slice(0, 64) : null,
+        errorMessage: outcome.status === 'failed' ? outcome.message.slice(0, 500) : null,
+        finishedAt: now,
+        updatedAt: now,
+      });
+      // Another source applied an outcome first: this one changes and sends nothing.
+      if (!changed) return this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
+      const details = {
+        // decisions §8: every attempt, declined ones too, gives the order a transaction id.
+        transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
+        paymentMethod: changed.method,
+        paymentNumber: changed.paymentNumber,
+      };
+      if (changed.status === 'succeeded') {
+        const approved = await this.transitions.transition(locked.id, 'approved', details, manager);
+        if (!approved) {
+          // Paid while the order had already left pending (a second attempt approved it, or the
+          // customer cancelled it): the money is the seller's to give back, the order stays as it is.
+          this.logger.warn({ attempt: changed.reference, order: locked.orderNumber, status: locked.status }, 'Payment succeeded for an order no longer pending');
+        }
+        return this.resultOf(approved ?? locked, changed);
+      }
+      // decisions §11: a failed renewal charge leaves the order pending (the customer can still pay it).
+      if (changed.offSession) return this.resultOf(locked, changed);
+      const cancelled = await this.transitions.transition(locked.id, 'cancelled', details, manager);
+      return this.resultOf(cancelled ?? locked, changed);
+    });
+  }
+
+  /** What a gateway is told about a recorded attempt. */
+  referenceOf(attempt: PaymentAttempt): AttemptReference {
+    return {
+      reference: attempt.reference,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      gatewayReference: attempt.gatewayReference,
+      transactionId: attempt.transactionId,
+      createdAt: attempt.createdAt,
+    };
+  }
+
+  private gatewayFor(method: string): PaymentGateway {
+    const gateway = this.registry.forMethod(method);
+    if (!gateway) {
+      const offered = this.registry.methods();
+      throw ValidationError.field(
+        'payment_method',
+        offered.length ? `payment_method must be one of: ${offered.join(', ')}.` : 'No payment method is available.',
+      );
+    }
+    return gateway;
+  }
+
+  /**
+   * The first transaction: the order row locked only for this, bumps chosen again, and the attempt
+   * inserted as `processing` (the partial unique index refuses a second one).
+   */
+  private async claim(
+    orderId: number,
+    gateway: PaymentGateway,
+    request: PayRequest,
+    bumpIds: number[] | null,
+    offSession: boolean,
+  ): Promise<{ result: PaymentResult; attempt?: undefined; order?: undefined } | { result?: undefined; attempt: PaymentAttempt; order: Order }> {
+    return this.dataSource.transaction(async (manager) => {
+      const order = await this.orders.lockById(manager, orderId);
+      if (!order) throw new NotFoundError();
+      if (order.status !== 'pending') return { result: { outcome: 'not_pending' as const, order } };
+      if (bumpIds) await this.chooseBumps(manager, order, bumpIds);
+      const now = this.clock.now();
+      const attempt = await this.attempts.insertProcessing(manager, {
+        reference: newReference(),
+        orderId: order.id,
+        storeId: order.storeId,
+        method: request.method,
+        provider: gateway.provider,
+        amount: order.amount,
+        currency: order.currency,
+        paymentNumber: request.paymentNumber,
+        offSession,
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (attempt) return { attempt, order };
+      const open = await this.attempts.findProcessingOfOrder(order.id, manager);
+      // The customer is back on the checkout while the gateway's page is still open: send them back there.
+      if (open?.redirectUrl && open.method === request.method) {
+        return { result: { outcome: 'redirect' as const, order, attempt: open, redirectUrl: open.redirectUrl } };
+      }
+      throw new ConflictError('A payment is already in progress.');
+    });
+  }
+
+  /** Bumps are chosen again on every attempt; the order's own amount is what is left without them. */
+  private async chooseBumps(manager: EntityManager, order: Order, bumpIds: number[]): Promise<void> {
+    const offered = await this.catalog.findBumpsOffered(order.storeId, order.productId, manager);
+    const chosen = [...new Set(bumpIds)];
+    if (chosen.some((id) => !offered.some((o) => o.bump.id === id))) throw ValidationError.field('bumps', 'Unknown order bump.');
+    const previous = await this.orders.bumpItemsOf(order.id, manager);
+    const items = offered
+      .filter((o) => chosen.includes(o.bump.id))
+      .map((o) => ({ productId: o.product.id, productPid: o.product.pid, name: o.product.name, price: o.bump.price }));
+    // Nothing chosen now or before: nothing to replace (the common case, one statement fewer).
+    if (!previous.length && !items.length) return;
+    await this.orders.replaceBumpItems(manager, order.id, items);
+    order.originalAmount = order.originalAmount - bumpsTotal(previous) + bumpsTotal(items);
+    order.amount = order.originalAmount - order.discountAmount;
+    await this.orders.save(manager, order);
+  }
+
+  private async chargeRequest(attempt: PaymentAttempt, order: Order, returnUrls: ChargeRequest['returnUrls']): Promise<ChargeRequest> {
+    const product = await this.catalog.findProduct(order.productId);
+    return {
+      reference: attempt.reference,
+      orderNumber: order.orderNumber,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      method: attempt.method,
+      paymentNumber: attempt.paymentNumber,
+      description: product?.name ?? order.orderNumber,
+      offSession: attempt.offSession,
+      returnUrls,
+    };
+  }
+
+  /** The gateway call, outside any transaction; whatever it throws means "we cannot tell". */
+  private async run(attempt: PaymentAttempt, gateway: PaymentGateway, request: ChargeRequest): Promise<PaymentResult> {
+    let outcome: GatewayOutcome;
+    try {
+      outcome = await gateway.charge(request);
+    } catch (error) {
+      this.logger.warn({ err: error, provider: gateway.provider, attempt: attempt.reference }, 'Payment gateway call failed');
+      outcome = { status: 'unknown', code: 'gateway_error', message: 'The payment provider gave no usable answer.' };
+    }
+    try {
+      return await this.apply(attempt, outcome);
+    } catch (error) {
+      // The outcome could not be recorded (database down): reconciliation asks the gateway again.
+      this.logger.error({ err: error, attempt: attempt.reference }, 'Recording a payment outcome failed');
+      throw error;
+    }
+  }
+
+  private resultOf(order: Order, attempt: PaymentAttempt): PaymentResult {
+    const outcome: PaymentOutcome =
+      order.status === 'approved' || order.status === 'refunded'
+        ? 'approved'
+        : order.status === 'cancelled'
+          ? 'declined'
+          : attempt.status === 'failed'
+            ? 'declined'
+            : 'waiting';
+    return { outcome, order, attempt };
+  }
+
+  /** For the reconciliation job: the registry's gateway of an attempt. */
+  gatewayOf(attempt: PaymentAttempt): PaymentGateway | undefined {
+    return this.registry.forProvider(attempt.provider);
+  }
+
+  get payUrl(): string {
+    return this.config.urls.pay;
   }
 }

@@ -67,6 +67,18 @@ export class OrderSubscriptionDto {
   @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;
 }
 
+/** decisions §10: one payment attempt of the order. */
+export class OrderPaymentDto {
+  @ApiProperty({ example: 'mpesa', description: 'The checkout payment method.' }) method: string;
+  @ApiProperty({ example: 'mpesa', description: 'The gateway that handled it (`sandbox`, `mpesa`, `stripe`, …).' }) provider: string;
+  @ApiProperty({ example: 'succeeded', enum: ['processing', 'succeeded', 'failed', 'unknown'] }) status: string;
+  @ApiProperty({ type: String, example: 'ABC1DEF2GH', nullable: true, description: "The gateway's transaction id." }) transaction_id: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true, description: 'The gateway\'s code (`INS-2006`, `expired`, `unconfirmed`, …).' })
+  error_code: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) error_message: string | null;
+  @ApiProperty({ example: '2026-01-31T10:01:40.000000Z' }) created_at: string;
+}
+
 /** Spec §2.4: the order summary of the customer-orders list. */
 export class OrderSummaryDto {
   @ApiProperty({ type: 'integer', example: 41 }) id: number;
@@ -98,6 +110,12 @@ export class OrderDto extends OrderSummaryDto {
   @ApiTimestamp({ example: '2026-01-31T10:02:11.000000Z', nullable: true }) approved_at: string | null;
   @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;
   @ApiTimestamp({ example: null, nullable: true }) refunded_at: string | null;
+  @ApiProperty({
+    type: [OrderPaymentDto],
+    required: false,
+    description: 'The payment attempts, newest first (decisions §10). On `GET /v1/orders/{id}` and the refund answer; not in lists.',
+  })
+  payments?: OrderPaymentDto[];
 }
 
 export class OrderEnvelopeDto {

@@ -1,0 +1,97 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { randomBase62 } from '../../../../../common/crypto';
+import { AppConfig } from '../../../../../config/app-config';
+import { APP_CONFIG } from '../../../../../config/config.module';
+import type { AttemptReference, CallbackNotification, ChargeRequest, GatewayOutcome, PaymentGateway, RefundOutcome } from '../../payment-gateway';
+import { PaymentGatewayRegistry } from '../../payment-gateway.registry';
+
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
+
+/** `sha256=<hex HMAC-SHA256 of the raw body>` with `PAYMENT_SANDBOX_SECRET`. */
+export function signSandboxCallback(secret: string, rawBody: Buffer | string): string {
+  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+/**
+ * The test gateway (decisions §8, §11): a payment number ending in `0002` is declined; one ending
+ * in `0003` is approved on a first payment and declined on every renewal (off-session charge); any
+ * other is approved at once. It serves `mpesa` and `emola` while no real gateway does. Callbacks
+ * carry `{order_number, transaction_id, status}` signed as {@link signSandboxCallback} in the
+ * `X-Sandbox-Signature` header. Refunds are always accepted.
+ */
+@Injectable()
+export class SandboxGateway implements PaymentGateway, OnModuleInit {
+  readonly provider = 'sandbox';
+  readonly methods = ['mpesa', 'emola'];
+  readonly fallback = true;
+  readonly needsPaymentNumber = true;
+  readonly lookupAfterMs = 60_000;
+  private readonly secret: string;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: PaymentGatewayRegistry,
+  ) {
+    this.secret = config.payments.sandboxSecret;
+  }
+
+  onModuleInit(): void {
+    if (this.config.payments.sandbox) this.registry.register(this);
+  }
+
+  charge(request: ChargeRequest): Promise<GatewayOutcome> {
+    return Promise.resolve(this.decide(request.paymentNumber ?? '', request.offSession));
+  }
+
+  /** The sandbox answers at once, so an attempt left open means the process died mid-call: it is approved. */
+  lookup(attempt: AttemptReference): Promise<GatewayOutcome> {
+    return Promise.resolve({ status: 'succeeded', transactionId: attempt.transactionId ?? this.newTransactionId() });
+  }
+
+  refund(): Promise<RefundOutcome> {
+    return Promise.resolve({ accepted: true, reference: this.newTransactionId() });
+  }
+
+  cancellationTransactionId(): string {
+    return this.newTransactionId();
+  }
+
+  verifyCallback(rawBody: Buffer, headers: IncomingHttpHeaders): CallbackNotification | null {
+    const given = headers[SANDBOX_SIGNATURE_HEADER];
+    if (typeof given !== 'string') return null;
+    const expected = Buffer.from(signSandboxCallback(this.secret, rawBody));
+    const actual = Buffer.from(given);
+    if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      return null;
+    }
+    const b = body as Record<string, unknown>;
+    if (typeof b.order_number !== 'string' || typeof b.transaction_id !== 'string') return null;
+    if (b.status !== 'approved' && b.status !== 'declined') return null;
+    return {
+      orderNumber: b.order_number,
+      outcome:
+        b.status === 'approved'
+          ? { status: 'succeeded', transactionId: b.transaction_id }
+          : { status: 'failed', code: 'declined', message: 'Declined by the sandbox.', transactionId: b.transaction_id },
+    };
+  }
+
+  private decide(paymentNumber: string, offSession: boolean): GatewayOutcome {
+    const transactionId = this.newTransactionId();
+    if (paymentNumber.endsWith('0002')) return { status: 'failed', code: 'declined', message: 'Declined by the sandbox.', transactionId };
+    if (offSession && paymentNumber.endsWith('0003')) {
+      return { status: 'failed', code: 'declined', message: 'Renewal declined by the sandbox.', transactionId };
+    }
+    return { status: 'succeeded', transactionId };
+  }
+
+  private newTransactionId(): string {
+    return `sbx_${randomBase62(20)}`;
+  }
+}
