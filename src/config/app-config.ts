@@ -55,6 +55,9 @@ const env = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: boolean.default(false),
+  SUBSCRIPTION_RENEWAL_LEAD_HOURS: z.coerce.number().int().min(0).max(24 * 366).default(72),
+  SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(366).default(7),
+  SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 type Env = z.input<typeof env>;
@@ -79,6 +82,8 @@ export interface AppConfig {
   redisUrl?: string;
   webhooks: { allowPrivate: boolean; runWorker: boolean };
   sessionSecret?: string;
+  /** decisions §11: renewal orders `renewalLeadHours` before end_date, `expired` `graceDays` after it. */
+  subscriptions: { renewalLeadHours: number; graceDays: number; sweepSeconds: number };
   /** Where uploaded product files live: `$DATA_DIR/files`, or an S3-compatible bucket. */
   storage:
     | { driver: 'local'; directory: string }
@@ -148,6 +153,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: e.REDIS_URL,
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, runWorker: e.WEBHOOK_WORKER },
     sessionSecret: e.SESSION_SECRET,
+    subscriptions: {
+      renewalLeadHours: e.SUBSCRIPTION_RENEWAL_LEAD_HOURS,
+      graceDays: e.SUBSCRIPTION_GRACE_DAYS,
+      sweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
+    },
     storage:
       e.STORAGE_DRIVER === 's3'
         ? {

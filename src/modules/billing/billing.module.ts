@@ -17,6 +17,10 @@ import { PAYMENT_GATEWAY, PaymentGateway } from './payments/payment-gateway';
 import { PaymentsController } from './payments/payments.controller';
 import { PaymentsService } from './payments/payments.service';
 import { SandboxGateway } from './payments/sandbox.gateway';
+import { RenewalCharger } from './subscriptions/renewal-charger';
+import { SubscriptionLifecycle } from './subscriptions/subscription-lifecycle.service';
+import { SubscriptionSweep } from './subscriptions/subscription-sweep.service';
+import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions/subscriptions.repository';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
@@ -31,7 +35,7 @@ function gatewayFor(config: AppConfig): PaymentGateway {
 /** Orders, customers, checkout, payments and subscriptions (issue #5). */
 @Module({
   imports: [DiscountsModule, AffiliatesModule, IdempotencyModule],
-  controllers: [OrdersController, CustomersController, PaymentsController],
+  controllers: [OrdersController, CustomersController, PaymentsController, SubscriptionsController],
   providers: [
     CatalogReadRepository,
     OrdersRepository,
@@ -41,6 +45,9 @@ function gatewayFor(config: AppConfig): PaymentGateway {
     OrderTransitionsService,
     CustomersService,
     SubscriptionsService,
+    SubscriptionLifecycle,
+    RenewalCharger,
+    SubscriptionSweep,
     PaymentsService,
     OrderEventPayloads,
     { provide: PAYMENT_GATEWAY, useFactory: gatewayFor, inject: [APP_CONFIG] },
@@ -51,6 +58,8 @@ function gatewayFor(config: AppConfig): PaymentGateway {
     OrderTransitionsService,
     PaymentsService,
     SubscriptionsService,
+    SubscriptionLifecycle,
+    SubscriptionSweep,
     CustomersService,
     OrdersRepository,
     CatalogReadRepository,

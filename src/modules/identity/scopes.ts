@@ -1,4 +1,4 @@
-/** Every scope of spec §5.4, declared once. Routes name them through `@RequireScopes`. */
+/** Every scope of spec §5.4 (and decisions §11's subscriptions scopes), declared once. Routes name them through `@RequireScopes`. */
 export const SCOPES = {
   'user.read': 'Read the seller profile and store.',
   'products.read': 'List and read products.',
@@ -16,6 +16,8 @@ export const SCOPES = {
   'discounts.write': 'Create, update and delete discounts.',
   'affiliates.read': 'List and read affiliates.',
   'affiliates.write': 'Create and delete affiliates.',
+  'subscriptions.read': 'List and read subscriptions and the orders of their periods.',
+  'subscriptions.write': 'Cancel subscriptions.',
 } as const;
 
 export type Scope = keyof typeof SCOPES;

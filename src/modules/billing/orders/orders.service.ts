@@ -137,6 +137,8 @@ export class OrdersService {
       if (!found) throw new NotFoundError('Order not found.');
       let order = (await this.orders.lockById(manager, found.id))!;
       if (order.status === 'approved' || order.status === 'refunded') throw new ConflictError('Order cannot be reused.');
+      // A renewal order is cancelled only with its subscription's end (decisions §11): it stays closed.
+      if (order.status === 'cancelled' && order.subscriptionId !== null) throw new ConflictError('Order cannot be reused.');
       if (order.status === 'cancelled') order = (await this.transitions.transition(order.id, 'pending', {}, manager))!;
       await this.orders.setPayTokenHash(manager, order.id, sha256Hex(payToken));
       return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: true };
@@ -170,7 +172,7 @@ export class OrdersService {
       this.catalog.findProducts(orders.map((o) => o.productId), manager),
       this.catalog.findPlans(orders.flatMap((o) => (o.planId === null ? [] : [o.planId])), manager),
       this.customers.findByIds(orders.map((o) => o.customerId), manager),
-      this.subscriptions.findOfOrders(ids),
+      this.subscriptions.findByIds(orders.flatMap((o) => (o.subscriptionId === null ? [] : [o.subscriptionId]))),
       this.orders.bumpItemsOfOrders(ids),
     ]);
     return orders.map((order) => ({
@@ -178,9 +180,25 @@ export class OrdersService {
       product: products.get(order.productId) ?? null,
       plan: order.planId === null ? null : (plans.get(order.planId) ?? null),
       customer: customers.get(order.customerId)!,
-      subscription: subscriptions.get(order.id) ?? null,
+      subscription: order.subscriptionId === null ? null : (subscriptions.get(order.subscriptionId) ?? null),
       bumps: bumps.get(order.id) ?? [],
     }));
+  }
+
+  /**
+   * A fresh checkout link of a pending order (a renewal's, for the customer's email or the portal):
+   * rotates its pay_token as `from_order` does, so earlier links stop working. 404 `Order not
+   * found.` for an unknown order, 409 `Order cannot be reused.` once it is no longer pending.
+   */
+  async checkoutUrlFor(orderId: number): Promise<string> {
+    const payToken = newPayToken();
+    await this.dataSource.transaction(async (manager) => {
+      const order = await this.orders.lockById(manager, orderId);
+      if (!order) throw new NotFoundError('Order not found.');
+      if (order.status !== 'pending') throw new ConflictError('Order cannot be reused.');
+      await this.orders.setPayTokenHash(manager, order.id, sha256Hex(payToken));
+    });
+    return this.checkoutUrl(payToken);
   }
 
   checkoutUrl(payToken: string): string {

@@ -10,6 +10,8 @@ export interface ChargeRequest {
   currency: string;
   paymentMethod: PaymentMethod;
   paymentNumber: string;
+  /** An automatic renewal charge of a subscription's saved method, without the customer at the page (decisions §11). */
+  renewal?: boolean;
 }
 
 /**

@@ -4,11 +4,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../../common/crypto';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
+import { Clock, CLOCK } from '../../../common/time';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { bumpsTotal } from '../events/order-event-payload';
 import { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { PAYMENT_GATEWAY, PaymentGateway, PaymentMethod } from './payment-gateway';
 
 export interface PaymentAttempt {
@@ -35,6 +37,8 @@ export class PaymentsService {
     private readonly catalog: CatalogReadRepository,
     private readonly transitions: OrderTransitionsService,
     @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
+    private readonly subscriptions: SubscriptionsService,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
@@ -84,6 +88,11 @@ export class PaymentsService {
         Object.assign(order, details);
         return { outcome: 'pending', order: await this.orders.save(manager, order) };
       }
+      if (charge.status === 'declined' && order.subscriptionId !== null) {
+        // decisions §11: a declined renewal stays pending (payable by its link, retried by dunning).
+        await this.subscriptions.paymentFailed(manager, order, this.clock.now());
+        return { outcome: 'declined', order };
+      }
       const to = charge.status === 'approved' ? 'approved' : 'cancelled';
       const changed = await this.transitions.transition(order.id, to, details, manager);
       return { outcome: charge.status, order: changed! };
@@ -107,6 +116,11 @@ export class PaymentsService {
     if (!notification) throw new UnauthorizedError('Invalid signature.');
     const order = await this.orders.findByOrderNumber(notification.orderNumber);
     if (!order) throw new NotFoundError('Order not found.');
+    if (notification.status === 'declined' && order.subscriptionId !== null) {
+      // decisions §11: a declined renewal stays pending.
+      if (order.status === 'pending') await this.dataSource.transaction((m) => this.subscriptions.paymentFailed(m, order, this.clock.now()));
+      return order;
+    }
     const to = notification.status === 'approved' ? 'approved' : 'cancelled';
     // Gateways repeat callbacks: one for an order that already left pending changes nothing.
     const changed = await this.transitions.transition(order.id, to, { transactionId: notification.transactionId });

@@ -12,7 +12,7 @@ export function signSandboxCallback(secret: string, rawBody: Buffer | string): s
 
 /**
  * The default gateway (decisions §8): a payment number ending in `0002` is declined, any other is
- * approved at once. Callbacks carry `{order_number, transaction_id, status}` signed as
+ * approved at once; one ending in `0003` is declined on automatic renewal charges (decisions §11). Callbacks carry `{order_number, transaction_id, status}` signed as
  * {@link signSandboxCallback} in the `X-Sandbox-Signature` header.
  */
 export class SandboxGateway implements PaymentGateway {
@@ -21,7 +21,8 @@ export class SandboxGateway implements PaymentGateway {
   constructor(private readonly secret: string) {}
 
   charge(request: ChargeRequest): Promise<ChargeResult> {
-    const declined = request.paymentNumber.endsWith('0002');
+    // decisions §11: a number ending in 0003 pays the first time and is declined on every renewal.
+    const declined = request.paymentNumber.endsWith('0002') || (request.renewal === true && request.paymentNumber.endsWith('0003'));
     return Promise.resolve({ status: declined ? 'declined' : 'approved', transactionId: this.newTransactionId() });
   }
 

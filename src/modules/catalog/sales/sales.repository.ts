@@ -15,6 +15,13 @@ const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
  */
 const IS_SALE = `status IN (${SALE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
+/**
+ * Spec §4.9 lists subscribers, not payments: a subscription's renewal orders (period 2 on,
+ * decisions §11) are sales of the plan but not new subscribers, so each subscription shows once,
+ * as the order that started it.
+ */
+const NOT_A_RENEWAL = `(o.subscription_period IS NULL OR o.subscription_period = 1)`;
+
 export interface SubscriberRow {
   orderNumber: string;
   amount: Cents;
@@ -73,7 +80,7 @@ export class SalesRepository {
                     c.name AS customer_name, c.email AS customer_email, c.mobile_number AS customer_mobile_number
                FROM orders o
                JOIN customers c ON c.id = o.customer_id
-              WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.${IS_SALE}
+              WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.${IS_SALE} AND ${NOT_A_RENEWAL}
               ORDER BY o.created_at DESC, o.id DESC
               LIMIT $3 OFFSET $4
            ) s ON true
@@ -83,10 +90,10 @@ export class SalesRepository {
       byId: page('pl.id = $2'),
       byPublicId: page('pl.plan_id = $2'),
       // Every order has its customer (created with it, never deleted), so the count needs no join
-      // to customers: an index-only scan of the partial index of sales.
+      // to customers: a scan of the partial index of sales.
       count: new PreparedStatement(
         dataSource,
-        `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE}`,
+        `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE} AND ${NOT_A_RENEWAL}`,
       ),
     };
   }
