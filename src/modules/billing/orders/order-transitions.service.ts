@@ -68,13 +68,14 @@ export class OrderTransitionsService {
         order.status = to;
         await this.applySideEffects(manager, order, from, now);
         const saved = await this.orders.save(manager, order);
-        const kind = EVENT_OF[to];
-        if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
-        // decisions §11: a refund cancels the subscription at once (after the order's own event, so
-        // the subscription's shows the order refunded), with its open renewal order.
+        // decisions §11: a refund cancels the subscription at once, with its open renewal order;
+        // after the order is saved (subscription_cancelled shows it refunded) and before its event
+        // (order_refund shows the subscription cancelled).
         if (to === 'refunded' && saved.subscriptionId !== null) {
           await this.subscriptions.end(manager, saved.subscriptionId, 'cancelled', now, (id) => this.transition(id, 'cancelled', {}, manager));
         }
+        const kind = EVENT_OF[to];
+        if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
         return saved;
       },
       outer,
