@@ -33,7 +33,7 @@ export async function subscribe(
   const plan = await insertPlan(t, seller.storeId, product.id, { name: 'Mensal', price: options.price ?? '300.00', interval: options.interval ?? 'month' });
   t.clock.set(options.at);
   const body = orderBody(product.pid, { amount: Number(options.price ?? '300'), plan_id: plan.planId });
-  if (options.email) body.customer = { ...(body.customer as object), email: options.email };
+  if (options.email) body.customer = { ...body.customer, email: options.email };
   const created = await createOrder(t, seller, body);
   await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: options.paymentNumber ?? '841230001' }).expect(200);
   const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
