@@ -98,7 +98,7 @@ export function cli(t: TestApp, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.config.database.url!, DATA_DIR: t.config.dataDir },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.config.database.url!, DATA_DIR: t.config.dataDir, BASE_URL: t.config.urls.base },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
