@@ -147,7 +147,13 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
 
     const link = await t.http.post(`/pay/order/${s.orderNumber}/subscription/renewal`).type('form').send({ transaction_id: s.transactionId }).expect(303);
     expect(link.headers.location).toMatch(new RegExp(`^${t.config.urls.pay}/token/[A-Za-z0-9]{32}$`));
-    const token = link.headers.location.split('/').pop()!;
+    const stale = link.headers.location.split('/').pop()!;
+    await t.http.get(`/pay/token/${stale}`).expect(200);
+    // Each press makes a fresh link (OrdersService.checkoutUrlFor rotates the pay token): the previous one stops working.
+    const fresh = await t.http.post(`/pay/order/${s.orderNumber}/subscription/renewal`).type('form').send({ transaction_id: s.transactionId }).expect(303);
+    const token = fresh.headers.location.split('/').pop()!;
+    expect(token).not.toBe(stale);
+    await t.http.get(`/pay/token/${stale}`).expect(404);
     await t.http.post(`/pay/order/${s.orderNumber}/subscription/renewal`).type('form').send({ transaction_id: 'wrong' }).expect(404);
 
     const paid = await t.http.post(`/pay/token/${token}/pay`).set('Accept', 'application/json').send({ payment_method: 'mpesa', payment_number: '841239999' }).expect(200);
