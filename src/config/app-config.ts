@@ -90,6 +90,9 @@ const env = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3).optional(),
   MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  SUBSCRIPTION_RENEWAL_LEAD_HOURS: z.coerce.number().int().min(0).max(24 * 366).default(72),
+  SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(366).default(7),
+  SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 /** Never echoed in a configuration error: they carry credentials. */
@@ -116,6 +119,8 @@ export interface AppConfig {
   redisUrl?: string;
   webhooks: { allowPrivate: boolean; runWorker: boolean };
   sessionSecret?: string;
+  /** decisions §11: renewal orders `renewalLeadHours` before end_date, `expired` `graceDays` after it. */
+  subscriptions: { renewalLeadHours: number; graceDays: number; sweepSeconds: number };
   /**
    * Where uploaded product files live: `$DATA_DIR/files`, an S3-compatible bucket, or a plugin's
    * driver (its own settings come with the plugin; `directory` is offered to drivers on disk).
@@ -277,6 +282,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: e.REDIS_URL,
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, runWorker: e.WEBHOOK_WORKER },
     sessionSecret: e.SESSION_SECRET,
+    subscriptions: {
+      renewalLeadHours: e.SUBSCRIPTION_RENEWAL_LEAD_HOURS,
+      graceDays: e.SUBSCRIPTION_GRACE_DAYS,
+      sweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
+    },
     storage:
       e.STORAGE_DRIVER === 's3'
         ? {

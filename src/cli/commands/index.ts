@@ -4,6 +4,7 @@ import { oauthAppCreate } from './oauth-app-create.command';
 import { productReviewCommand } from './product-review.command';
 import { seedDemo } from './seed-demo.command';
 import { sellerCreate } from './seller-create.command';
+import { subscriptionsSweep } from './subscriptions-sweep.command';
 
 /** Every operator command (decisions §2.2). A new command is one line here. */
 export const COMMANDS: CliCommand[] = [
@@ -12,4 +13,5 @@ export const COMMANDS: CliCommand[] = [
   oauthAppCreate,
   productReviewCommand,
   seedDemo,
+  subscriptionsSweep,
 ];

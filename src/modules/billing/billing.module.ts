@@ -17,6 +17,10 @@ import { PaymentReconciler } from './payments/payment-reconciler';
 import { PaymentsController } from './payments/payments.controller';
 import { PaymentsService } from './payments/payments.service';
 import { SalesModule } from './sales/sales.module';
+import { RenewalCharger } from './subscriptions/renewal-charger';
+import { SubscriptionLifecycle } from './subscriptions/subscription-lifecycle.service';
+import { SubscriptionSweep } from './subscriptions/subscription-sweep.service';
+import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions/subscriptions.repository';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
@@ -26,7 +30,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
  */
 @Module({
   imports: [DiscountsModule, AffiliatesModule, IdempotencyModule, SalesModule, PaymentGatewayRegistryModule],
-  controllers: [OrdersController, CustomersController, PaymentsController],
+  controllers: [OrdersController, CustomersController, PaymentsController, SubscriptionsController],
   providers: [
     CatalogReadRepository,
     OrdersRepository,
@@ -36,6 +40,9 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     OrderTransitionsService,
     CustomersService,
     SubscriptionsService,
+    SubscriptionLifecycle,
+    RenewalCharger,
+    SubscriptionSweep,
     PaymentsService,
     OrderEventPayloads,
     PaymentAttemptsRepository,
@@ -47,6 +54,8 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     OrderTransitionsService,
     PaymentsService,
     SubscriptionsService,
+    SubscriptionLifecycle,
+    SubscriptionSweep,
     CustomersService,
     OrdersRepository,
     CatalogReadRepository,

@@ -1,5 +1,5 @@
 /**
- * Every scope of spec §5.4, declared once. Routes name them through `@RequireScopes`; plugins add
+ * Every scope of spec §5.4 (and decisions §11's subscriptions scopes), declared once. Routes name them through `@RequireScopes`; plugins add
  * theirs through `definePlugin({ scopes })`, and {@link ScopeRegistry} holds both.
  */
 export const SCOPES = {
@@ -19,6 +19,8 @@ export const SCOPES = {
   'discounts.write': 'Create, update and delete discounts.',
   'affiliates.read': 'List and read affiliates.',
   'affiliates.write': 'Create and delete affiliates.',
+  'subscriptions.read': 'List and read subscriptions and the orders of their periods.',
+  'subscriptions.write': 'Cancel subscriptions.',
 } as const;
 
 /** A scope of the contract. */

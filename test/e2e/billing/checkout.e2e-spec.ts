@@ -262,7 +262,7 @@ describe('hosted checkout, payments and the order portal', () => {
     expect(unknown.body.errors).toEqual({ coupon_code: ['Coupon code is invalid.'] });
   });
 
-  it('recurring plan: approval starts the subscription, the portal shows it and its cancel button cancels it', async () => {
+  it('recurring plan: approval starts the subscription, the portal shows it and its cancel button cancels it at period end', async () => {
     const course = await insertProduct(t, seller.storeId, { name: 'Clube', type: 'recurring', price: null });
     const plan = await insertPlan(t, seller.storeId, course.id, { name: 'Mensal', price: '300.00', interval: 'month' });
     const created = await createOrder(t, seller, orderBody(course.pid, { amount: 300, plan_id: plan.planId }));
@@ -281,6 +281,7 @@ describe('hosted checkout, payments and the order portal', () => {
     const portal = await t.http.get(portalUrl).expect(200);
     expect(portal.text).toContain('Cancel subscription');
     expect(portal.text).toContain('Mensal');
+    expect(portal.text).toContain(`Renews on</span><span>${paid.subscription.end_date.slice(0, 10)}`);
     await t.http.get(`/pay/order/${created.order_number}?transaction_id=wrong`).expect(404);
     await t.http.get(`/pay/order/${created.order_number}`).expect(404);
     await t.http.post(`/pay/order/${created.order_number}/subscription/cancel`).type('form').send({ transaction_id: 'wrong' }).expect(404);
@@ -288,9 +289,13 @@ describe('hosted checkout, payments and the order portal', () => {
     const cancel = await t.http.post(`/pay/order/${created.order_number}/subscription/cancel`).type('form').send({ transaction_id: paid.transaction_id }).expect(303);
     expect(cancel.headers.location).toBe(`${t.config.urls.pay}${portalUrl.slice('/pay'.length)}`);
     const after = await order(created.order_number);
-    expect(after.subscription).toMatchObject({ status: 'cancelled', cancelled_at: expect.any(String) });
+    // decisions §11: the portal's button cancels at period end: active until end_date, which it shows.
+    expect(after.subscription).toMatchObject({ status: 'active', cancelled_at: expect.any(String), end_date: paid.subscription.end_date });
     expect(after.status).toBe('approved');
-    expect((await t.http.get(portalUrl).expect(200)).text).not.toContain('Cancel subscription');
+    const cancelled = (await t.http.get(portalUrl).expect(200)).text;
+    expect(cancelled).not.toContain('Cancel subscription');
+    expect(cancelled).not.toContain('Renews on');
+    expect(cancelled).toContain(`Ends on</span><span>${paid.subscription.end_date.slice(0, 10)}`);
   });
 
   it('a pending order has no portal yet; a declined one shows no downloads', async () => {

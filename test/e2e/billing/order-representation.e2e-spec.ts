@@ -136,6 +136,7 @@ describe('order representation: the single read, the list and the customer list 
     const subscribed = await api.getOrder(numbers.subscribed);
     expect(subscribed.plan).toEqual({ plan_id: expect.any(String), name: 'Mensal', price: 299.99, interval: 'month', interval_count: 3 });
     expect(subscribed.subscription).toEqual({
+      id: expect.any(Number),
       status: 'active',
       start_date: expect.stringMatching(TIMESTAMP),
       end_date: expect.stringMatching(TIMESTAMP),

@@ -237,7 +237,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     expect(Math.abs(Date.parse(start) - Date.now())).toBeLessThan(60_000);
     expect(new Date(end).toISOString()).toBe(addMonthsUtc(new Date(start), 1).toISOString());
     expect(end.slice(-8)).toBe(start.slice(-8));
-    expect(order.subscription).toEqual({ status: 'active', start_date: start, end_date: end, cancelled_at: null });
+    expect(order.subscription).toEqual({ id: expect.any(Number), status: 'active', start_date: start, end_date: end, cancelled_at: null });
     expect(verify(everyEvent.secret, request)).toEqual(payload);
 
     // The catalog sees the sale: a subscriber of the plan (spec 2.7), and the plan can no longer go.

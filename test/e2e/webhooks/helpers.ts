@@ -9,7 +9,7 @@ import { loadConfig } from '../../../src/config/app-config';
 import { DatabaseConnection } from '../../../src/database/database-connection';
 import { DomainEvents } from '../../../src/common/events/domain-events';
 import { OrderEventPayloads } from '../../../src/modules/billing/events/order-event-payloads.service';
-import { orderEvent, OrderEventKind, OrderEventPayload } from '../../../src/modules/billing/events/order-events';
+import { orderEvent, OrderEventKind, OrderEventPayload, OrderTransitionKind } from '../../../src/modules/billing/events/order-events';
 
 /** A real HTTP receiver on 127.0.0.1 and a free port, recording every request. */
 export interface Receiver {
@@ -149,7 +149,7 @@ export type EventSource = Pick<INestApplicationContext, 'get'>;
 export async function emitOrderEvent(
   dataSource: DataSource,
   app: EventSource,
-  input: { kind: OrderEventKind; storeId: number; product: TestProduct; recurring?: boolean; fail?: boolean },
+  input: { kind: OrderTransitionKind; storeId: number; product: TestProduct; recurring?: boolean; fail?: boolean },
 ): Promise<EmittedOrder> {
   const orderNumber = `ORD-${suffix().toUpperCase()}`;
   const seed = buildPayload(input.kind, orderNumber, input.product, input.recurring);

@@ -1,9 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { Cents } from '../../../common/money';
-import { Clock, CLOCK } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { ProductFile } from '../../catalog/files/product-file.entity';
@@ -18,7 +15,9 @@ import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { PayRequest, PaymentsService } from '../payments/payments.service';
 import type { Subscription } from '../subscriptions/subscription.entity';
-import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { SubscriptionLifecycle } from '../subscriptions/subscription-lifecycle.service';
+import { isEnded, SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { OrdersService } from '../orders/orders.service';
 
 export interface CheckoutPage {
   order: Order;
@@ -36,6 +35,8 @@ export interface PortalPage {
   product: Product;
   plan: Plan | null;
   subscription: Subscription | null;
+  /** The subscription's renewal order waiting for payment, if any. */
+  renewal: Order | null;
   bumps: OrderBumpItem[];
   downloads: Array<{ name: string; url: string }>;
 }
@@ -56,12 +57,12 @@ export interface PaymentChoices {
 @Injectable()
 export class CheckoutService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly payments: PaymentsService,
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogReadRepository,
     private readonly subscriptions: SubscriptionsService,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly lifecycle: SubscriptionLifecycle,
+    private readonly ordersService: OrdersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -162,22 +163,47 @@ export class CheckoutService {
       this.catalog.findStore(order.storeId),
       this.catalog.findProduct(order.productId),
       order.planId !== null ? this.catalog.findPlan(order.planId) : null,
-      this.subscriptions.findOfOrder(order.id),
+      this.subscriptions.findOfOrder(order),
       this.orders.bumpItemsOf(order.id),
     ]);
     if (!store || !product) throw new NotFoundError();
+    const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
     const files =
       order.status === 'approved'
         ? await this.catalog.findFilesOfProducts(order.storeId, [order.productId, ...bumps.map((b) => b.productId)])
         : [];
-    return { order, store, product, plan, subscription, bumps, downloads: files.map((f) => ({ name: f.name, url: this.fileUrl(f) })) };
+    return {
+      order,
+      store,
+      product,
+      plan,
+      subscription,
+      renewal,
+      bumps,
+      downloads: files.map((f) => ({ name: f.name, url: this.fileUrl(f) })),
+    };
   }
 
-  /** The portal's cancel button: ends the order's subscription (status cancelled, cancelled_at). */
+  /**
+   * The portal's cancel button (decisions §11): cancels the order's subscription at the end of the
+   * paid period; pressed again, or on a subscription that already ended, it changes nothing.
+   */
   async cancelSubscription(orderNumber: string, transactionId: unknown): Promise<Order> {
     const order = await this.orderOfPortal(orderNumber, transactionId);
-    await this.dataSource.transaction((manager) => this.subscriptions.cancel(manager, order.id, this.clock.now()));
+    const subscription = await this.subscriptions.findOfOrder(order);
+    if (subscription && !isEnded(subscription)) await this.lifecycle.cancel(order.storeId, subscription.id, true);
     return order;
+  }
+
+  /**
+   * The portal's "Pay the renewal" button: a fresh checkout link of the subscription's open renewal
+   * order (pay tokens are stored hashed, so the link is made anew). Null when none is open.
+   */
+  async renewalCheckoutUrl(orderNumber: string, transactionId: unknown): Promise<string | null> {
+    const order = await this.orderOfPortal(orderNumber, transactionId);
+    const subscription = await this.subscriptions.findOfOrder(order);
+    const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
+    return renewal ? this.ordersService.checkoutUrlFor(renewal.id) : null;
   }
 
   private async orderOfPortal(orderNumber: string, transactionId: unknown): Promise<Order> {

@@ -45,4 +45,24 @@ export class PortalController {
     }
     res.redirect(this.checkout.portalUrl(order), 303);
   }
+
+  /** "Pay the renewal": 303 to a fresh checkout link of the open renewal order (JSON: the link). */
+  @Post('subscription/renewal')
+  @HttpCode(200)
+  async payRenewal(
+    @Param('orderNumber') orderNumber: string,
+    @Body() body: Record<string, unknown>,
+    @Query('transaction_id') queryTransactionId: unknown,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
+    const transactionId = body?.transaction_id ?? queryTransactionId;
+    const url = await this.checkout.renewalCheckoutUrl(orderNumber, transactionId);
+    if (wantsJson(req)) {
+      void res.send({ status: 'success', order_number: orderNumber, checkout_url: url });
+      return;
+    }
+    if (url) res.redirect(url, 303);
+    else res.redirect(`${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}?transaction_id=${encodeURIComponent(String(transactionId))}`, 303);
+  }
 }

@@ -14,22 +14,40 @@ export const ORDER_EVENT_NAMES = {
   order_refund: 'order.refunded',
 } as const;
 
-/** The event kinds of spec §6.2, as webhooks select them and as `order_type` names them. */
-export type OrderEventKind = keyof typeof ORDER_EVENT_NAMES;
+/**
+ * The subscription events that reach webhooks (decisions §11); their payload is spec §6.3 for the
+ * subscription's latest order (`refs.orderId`) with `order_type` the kind.
+ */
+export const SUBSCRIPTION_EVENT_NAMES = {
+  subscription_past_due: 'subscription.past_due',
+  subscription_cancelled: 'subscription.cancelled',
+  subscription_expired: 'subscription.expired',
+} as const;
 
-export const ORDER_EVENT_KINDS = Object.keys(ORDER_EVENT_NAMES) as OrderEventKind[];
+const EVENT_NAMES = { ...ORDER_EVENT_NAMES, ...SUBSCRIPTION_EVENT_NAMES };
 
-export type OrderEventType = (typeof ORDER_EVENT_NAMES)[OrderEventKind];
+/** The kinds of an order's own state changes (spec §6.2). */
+export type OrderTransitionKind = keyof typeof ORDER_EVENT_NAMES;
 
-/** The spec §6.2 kind of an order event type (`order.refunded` → `order_refund`). */
+/**
+ * The event kinds webhooks select and `order_type` names: spec §6.2's and the subscription kinds of
+ * decisions §11.
+ */
+export type OrderEventKind = keyof typeof EVENT_NAMES;
+
+export const ORDER_EVENT_KINDS = Object.keys(EVENT_NAMES) as OrderEventKind[];
+
+export type OrderEventType = (typeof ORDER_EVENT_NAMES)[OrderTransitionKind];
+
+/** The webhook kind of a domain event type (`order.refunded` → `order_refund`, `subscription.expired` → `subscription_expired`). */
 export const ORDER_EVENT_KIND_OF: ReadonlyMap<string, OrderEventKind> = new Map(
-  ORDER_EVENT_KINDS.map((kind) => [ORDER_EVENT_NAMES[kind], kind]),
+  ORDER_EVENT_KINDS.map((kind) => [EVENT_NAMES[kind], kind]),
 );
 
 /** An order's domain event: `refs` holds `orderId`, `productId`, `planId`. */
 export type OrderDomainEvent = DomainEvent<OrderEventType>;
 
-export function orderEvent(kind: OrderEventKind, order: Order, from: string, at: Date): OrderDomainEvent {
+export function orderEvent(kind: OrderTransitionKind, order: Order, from: string, at: Date): OrderDomainEvent {
   return domainEvent({
     type: ORDER_EVENT_NAMES[kind],
     storeId: order.storeId,

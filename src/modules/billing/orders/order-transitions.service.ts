@@ -12,7 +12,7 @@ import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomersRepository } from '../customers/customers.repository';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { bumpsTotal } from '../events/order-event-payload';
-import { orderEvent, OrderEventKind } from '../events/order-events';
+import { orderEvent, OrderTransitionKind } from '../events/order-events';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { canTransition, OrderStatus } from './order-status';
 import { Order } from './order.entity';
@@ -25,7 +25,7 @@ export interface TransitionDetails {
   paymentNumber?: string | null;
 }
 
-const EVENT_OF: Partial<Record<OrderStatus, OrderEventKind>> = {
+const EVENT_OF: Partial<Record<OrderStatus, OrderTransitionKind>> = {
   approved: 'order_approved',
   cancelled: 'order_cancelled',
   refunded: 'order_refund',
@@ -70,6 +70,12 @@ export class OrderTransitionsService {
         order.status = to;
         await this.applySideEffects(manager, order, from, now);
         const saved = await this.orders.save(manager, order);
+        // decisions §11: a refund cancels the subscription at once, with its open renewal order;
+        // after the order is saved (subscription_cancelled shows it refunded) and before its event
+        // (order_refund shows the subscription cancelled).
+        if (to === 'refunded' && saved.subscriptionId !== null) {
+          await this.subscriptions.end(manager, saved.subscriptionId, 'cancelled', now, (id) => this.transition(id, 'cancelled', {}, manager));
+        }
         const kind = EVENT_OF[to];
         if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
         return saved;
@@ -86,7 +92,10 @@ export class OrderTransitionsService {
           const affiliate = await this.affiliates.find(order.storeId, order.affiliateId, manager);
           order.commissionAmount = affiliate ? commissionFor(order.amount, affiliate.commissionPercent) : null;
         }
-        if (order.planId !== null) {
+        if (order.subscriptionId !== null) {
+          // A renewal order (decisions §11): the subscription's next period is paid.
+          await this.subscriptions.renew(manager, order);
+        } else if (order.planId !== null) {
           const plan = await this.catalog.findPlan(order.planId, manager);
           if (plan) await this.subscriptions.start(manager, order, plan, now);
         }
@@ -98,7 +107,6 @@ export class OrderTransitionsService {
         return;
       case 'refunded':
         order.refundedAt = now;
-        await this.subscriptions.cancel(manager, order.id, now);
         return;
       case 'pending':
         // A cancelled order reused by `from_order`: its cancellation gave the coupon use back, so it

@@ -36,6 +36,8 @@ const money = { type: 'numeric', precision: 12, scale: 2, transformer: centsColu
   unique: true,
   where: `"coupon_single_use" AND "status" IN ('pending', 'approved')`,
 })
+// decisions §11: one order per period of a subscription, however many sweeps race to create it.
+@Index(['subscriptionId', 'subscriptionPeriod'], { unique: true })
 export class Order extends Timestamped {
   @PrimaryGeneratedColumn()
   id: number;
@@ -111,6 +113,14 @@ export class Order extends Timestamped {
 
   @Column({ type: 'jsonb', default: {} })
   tracking: Partial<OrderTracking>;
+
+  /** The subscription this order started (set on approval) or renews (set on creation). */
+  @Column({ type: 'int', nullable: true })
+  subscriptionId: number | null;
+
+  /** The period of the subscription it pays for: 1 for the order that started it, 2… for renewals. */
+  @Column({ type: 'int', nullable: true })
+  subscriptionPeriod: number | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   approvedAt: Date | null;

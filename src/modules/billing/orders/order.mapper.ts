@@ -146,6 +146,7 @@ function orderDtoOf(view: OrderView): OrderDto {
     order_bump: view.bumps.map((b) => ({ product_pid: b.productPid, name: b.name, price: centsToNumber(b.price) })),
     subscription: subscription
       ? {
+          id: subscription.id,
           status: subscription.status,
           start_date: formatTimestamp(subscription.startDate),
           end_date: formatTimestamp(subscription.endDate),

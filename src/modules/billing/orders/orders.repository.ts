@@ -104,7 +104,7 @@ export class OrdersRepository {
       `LEFT JOIN ${related.products.table} p ON p.id = o.product_id ` +
       `LEFT JOIN ${related.customers.table} c ON c.id = o.customer_id ` +
       `LEFT JOIN ${related.plans.table} pl ON pl.id = o.plan_id ` +
-      `LEFT JOIN ${related.subscriptions.table} s ON s.order_id = o.id `;
+      `LEFT JOIN ${related.subscriptions.table} s ON s.id = o.subscription_id `;
     const shown = (this.shown = {
       order: orders.pick(...ORDER_VIEW_COLUMNS.order),
       product: related.products.pick(...ORDER_VIEW_COLUMNS.product),

@@ -116,6 +116,8 @@ export class OrdersService {
       if (!found) throw new NotFoundError('Order not found.');
       let order = (await this.orders.lockById(manager, found.id))!;
       if (order.status === 'approved' || order.status === 'refunded') throw new ConflictError('Order cannot be reused.');
+      // A renewal order is cancelled only with its subscription's end (decisions §11): it stays closed.
+      if (order.status === 'cancelled' && order.subscriptionId !== null) throw new ConflictError('Order cannot be reused.');
       if (order.status === 'cancelled') order = (await this.transitions.transition(order.id, 'pending', {}, manager))!;
       await this.orders.setPayTokenHash(manager, order.id, sha256Hex(payToken));
       return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: true };
@@ -123,7 +125,8 @@ export class OrdersService {
   }
 
   /**
-   * A fresh checkout link of a pending order (a renewal's, for the customer's email): rotates its
+   * A fresh checkout link of a pending order (a renewal's, for the customer's email or the portal's
+   * "Pay the renewal" button): rotates its
    * pay_token as `from_order` does, so the previous link stops working. Null when the order is
    * no longer pending (paid, or cancelled with its subscription): there is nothing to pay.
    */
@@ -171,7 +174,7 @@ export class OrdersService {
       this.catalog.findProducts(orders.map((o) => o.productId), manager),
       this.catalog.findPlans(orders.flatMap((o) => (o.planId === null ? [] : [o.planId])), manager),
       this.customers.findByIds(orders.map((o) => o.customerId), manager),
-      this.subscriptions.findOfOrders(ids),
+      this.subscriptions.findByIds(orders.flatMap((o) => (o.subscriptionId === null ? [] : [o.subscriptionId]))),
       this.orders.bumpItemsOfOrders(ids),
     ]);
     return orders.map((order) => ({
@@ -179,7 +182,7 @@ export class OrdersService {
       product: products.get(order.productId) ?? null,
       plan: order.planId === null ? null : (plans.get(order.planId) ?? null),
       customer: customers.get(order.customerId)!,
-      subscription: subscriptions.get(order.id) ?? null,
+      subscription: order.subscriptionId === null ? null : (subscriptions.get(order.subscriptionId) ?? null),
       bumps: bumps.get(order.id) ?? [],
     }));
   }

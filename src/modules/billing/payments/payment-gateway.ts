@@ -27,6 +27,11 @@ export interface PaymentGateway {
   /** False for gateways that collect the payer's details on their own page (cards): the form's number is optional. */
   readonly needsPaymentNumber: boolean;
   /**
+   * False when the gateway cannot charge without the customer at its page (Stripe Checkout): a
+   * subscription renewed through it is paid by the renewal's checkout link (decisions §11).
+   */
+  readonly chargesOffSession?: boolean;
+  /**
    * How long after its start an attempt still `processing` (no answer recorded, for instance
    * because the process died mid-call) is looked up by reconciliation. At least the gateway's own
    * timeout, so a call still in flight is not asked about.

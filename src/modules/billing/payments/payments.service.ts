@@ -13,6 +13,7 @@ import { bumpsTotal } from '../events/order-event-payload';
 import { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { PaymentProviderError } from './payment-errors';
@@ -77,6 +78,7 @@ export class PaymentsService implements OnApplicationBootstrap {
     private readonly registry: PaymentGatewayRegistry,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -299,7 +301,12 @@ export class PaymentsService implements OnApplicationBootstrap {
         }
         return this.resultOf(approved ?? locked, changed);
       }
-      // decisions §11: a failed renewal charge leaves the order pending (the customer can still pay it).
+      // decisions §11: a failed attempt on a renewal order leaves it pending (the customer can still
+      // pay it by its link, dunning tries again), and the subscription hears of it.
+      if (locked.subscriptionId !== null) {
+        await this.subscriptions.paymentFailed(manager, locked, now);
+        return this.resultOf(locked, changed);
+      }
       if (changed.offSession) return this.resultOf(locked, changed);
       const cancelled = await this.transitions.transition(locked.id, 'cancelled', details, manager);
       return this.resultOf(cancelled ?? locked, changed);

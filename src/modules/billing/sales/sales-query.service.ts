@@ -18,6 +18,13 @@ const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
  */
 const IS_SALE = `status IN (${SALE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
+/**
+ * Spec §4.9 lists subscribers, not payments: a subscription's renewal orders (period 2 on,
+ * decisions §11) are sales of the plan but not new subscribers, so each subscription shows once,
+ * as the order that started it.
+ */
+const NOT_A_RENEWAL = `(o.subscription_period IS NULL OR o.subscription_period = 1)`;
+
 export interface SubscriberRow {
   orderNumber: string;
   amount: Cents;
@@ -83,7 +90,7 @@ export class SalesQueryService {
           `LEFT JOIN LATERAL (` +
           `SELECT ${shown.order.select('o')}, ${shown.customer.select('c')} FROM ${tables.orders.table} o ` +
           `JOIN ${tables.customers.table} c ON c.id = o.customer_id ` +
-          `WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.${IS_SALE} ` +
+          `WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.${IS_SALE} AND ${NOT_A_RENEWAL} ` +
           `ORDER BY o.created_at DESC, o.id DESC LIMIT $3 OFFSET $4) s ON true ` +
           `WHERE pl.store_id = $1 AND ${planMatch}`,
       );
@@ -94,7 +101,7 @@ export class SalesQueryService {
       // to customers: an index-only scan of the partial index of sales.
       count: new PreparedStatement(
         dataSource,
-        `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE}`,
+        `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE} AND ${NOT_A_RENEWAL}`,
       ),
     };
   }

@@ -34,3 +34,11 @@ function addMonths(start: Date, months: number): Date {
   end.setUTCFullYear(year, month, Math.min(start.getUTCDate(), lastDay));
   return end;
 }
+
+/**
+ * The end of the subscription's `periods`-th period: counted from its start every time, so a
+ * month from Jan 31 gives Feb 28/29, Mar 31, Apr 30 … (never drifting to the 28th).
+ */
+export function periodEnd(start: Date, interval: PlanInterval, intervalCount: number, periods: number): Date {
+  return addInterval(start, interval, intervalCount * periods);
+}

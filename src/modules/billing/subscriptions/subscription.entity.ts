@@ -1,10 +1,21 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Timestamped } from '../../../common/entities/timestamps';
+import type { PlanInterval } from '../../catalog/plans/plan.entity';
 
-export type SubscriptionStatus = 'active' | 'cancelled';
+/** decisions §11: `active` (paid up), `past_due` (renewal unpaid after end_date), then `expired`; or `cancelled`. */
+export type SubscriptionStatus = 'active' | 'past_due' | 'cancelled' | 'expired';
 
-/** Started by the approval of an order with a plan (decisions §8). */
+export const SUBSCRIPTION_STATUSES: SubscriptionStatus[] = ['active', 'past_due', 'cancelled', 'expired'];
+
+/**
+ * Started by the approval of an order with a plan (decisions §8), renewed by one order per period
+ * (decisions §11). Every order of the subscription carries its `subscription_id` and the period it
+ * pays for (`orders.subscription_period`: 1 for the order that started it).
+ */
 @Entity('subscriptions')
+// What the sweep looks for: subscriptions of a status whose end_date has come (or is near).
+@Index(['status', 'endDate'])
+@Index(['storeId', 'createdAt', 'id'])
 export class Subscription extends Timestamped {
   @PrimaryGeneratedColumn()
   id: number;
@@ -13,6 +24,7 @@ export class Subscription extends Timestamped {
   @Column()
   storeId: number;
 
+  /** The order that started it. */
   @Index({ unique: true })
   @Column()
   orderId: number;
@@ -21,6 +33,7 @@ export class Subscription extends Timestamped {
   @Column()
   planId: number;
 
+  @Index()
   @Column()
   customerId: number;
 
@@ -30,9 +43,29 @@ export class Subscription extends Timestamped {
   @Column({ type: 'timestamptz' })
   startDate: Date;
 
+  /** `startDate` plus `periods` intervals, always computed from the start (no drift). */
   @Column({ type: 'timestamptz' })
   endDate: Date;
 
   @Column({ type: 'timestamptz', nullable: true })
   cancelledAt: Date | null;
+
+  /** Cancelled by the customer or seller to end at `endDate` (status stays `active` until then). */
+  @Column({ default: false })
+  cancelAtPeriodEnd: boolean;
+
+  /** The plan's interval when the subscription started: a plan edited later does not move its periods. */
+  @Column({ type: 'varchar', length: 8 })
+  interval: PlanInterval;
+
+  @Column({ type: 'int' })
+  intervalCount: number;
+
+  /** Periods paid for: 1 on start, one more per approved renewal order. */
+  @Column({ type: 'int', default: 1 })
+  periods: number;
+
+  /** Automatic charge attempts claimed on the open renewal order (0 to 3); back to 0 on renewal. */
+  @Column({ type: 'int', default: 0 })
+  renewalAttempts: number;
 }

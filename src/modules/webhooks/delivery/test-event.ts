@@ -17,6 +17,10 @@ const STATUS_OF: Record<OrderEventKind, string> = {
   order_approved: 'approved',
   order_cancelled: 'cancelled',
   order_refund: 'refunded',
+  // A subscription event carries the subscription's latest order.
+  subscription_past_due: 'pending',
+  subscription_expired: 'cancelled',
+  subscription_cancelled: 'approved',
 };
 
 /**

@@ -6,7 +6,7 @@ import { ValidationError } from '../../../common/errors/app-error';
 import { OpenApiAmendments } from '../../../common/http/openapi-amendments';
 import { Contributions, ExtensionPoint } from '../../../common/plugins/contributions';
 import { OrderEventPayloads } from '../../billing/events/order-event-payloads.service';
-import { ORDER_EVENT_KINDS, ORDER_EVENT_NAMES } from '../../billing/events/order-events';
+import { ORDER_EVENT_KIND_OF, ORDER_EVENT_KINDS } from '../../billing/events/order-events';
 import { addKnownKinds } from './known-kinds';
 
 /** What a payload builder may use: the transaction of the change, and the app's providers. */
@@ -53,10 +53,10 @@ export class WebhookEventKinds {
     amendments: OpenApiAmendments,
     @Optional() contributions?: Contributions,
   ) {
-    for (const kind of ORDER_EVENT_KINDS) {
+    for (const [type, kind] of ORDER_EVENT_KIND_OF) {
       this.add('core', {
         kind,
-        eventTypes: [ORDER_EVENT_NAMES[kind]],
+        eventTypes: [type],
         buildPayload: (event, { manager }) => payloads.build(kind, event.refs.orderId!, manager),
       });
     }

@@ -133,7 +133,7 @@ export class FakeMpesa {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => resolve(body));
     });
-    let fields: Record<string, string> = {};
+    let fields: Record<string, string>;
     if (req.method === 'GET') fields = Object.fromEntries(url.searchParams);
     else {
       try {

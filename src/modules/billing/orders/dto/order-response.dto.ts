@@ -61,7 +61,8 @@ export class OrderBumpLineDto {
 }
 
 export class OrderSubscriptionDto {
-  @ApiProperty({ example: 'active', enum: ['active', 'cancelled'] }) status: string;
+  @ApiProperty({ type: 'integer', example: 12, description: 'The subscription this order started or renews (GET /v1/subscriptions/{id}).' }) id: number;
+  @ApiProperty({ example: 'active', enum: ['active', 'past_due', 'cancelled', 'expired'] }) status: string;
   @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
   @ApiTimestamp({ example: '2026-02-28T10:00:00.000000Z' }) end_date: string;
   @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;

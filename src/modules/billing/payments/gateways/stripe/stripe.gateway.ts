@@ -36,6 +36,7 @@ export function stripeAmount(cents: number, currency: string): number {
 export class StripeGateway implements PaymentGateway, OnModuleInit {
   readonly provider = 'stripe';
   readonly methods = ['card'];
+  readonly chargesOffSession = false;
   readonly needsPaymentNumber = false;
   readonly lookupAfterMs = SESSION_LIFETIME_MS;
   private readonly settings: StripeConfig | undefined;
