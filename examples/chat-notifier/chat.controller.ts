@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { CurrentPrincipal, domainEvent, DomainEvents, Idempotent, type Principal, RequireScopes } from '../../src/plugins';
 import { CHAT_TEST_REQUESTED } from './chat-events';
@@ -18,6 +18,14 @@ export class ChatController {
   @RequireScopes('chat.write')
   @Idempotent()
   @ApiOperation({ summary: "Send a test message to the store's chat (after commit) and to the webhooks of `chat_test`" })
+  @ApiAcceptedResponse({
+    description: 'The event is recorded; the chat and the webhooks hear of it after commit.',
+    schema: {
+      type: 'object',
+      required: ['status', 'event_id'],
+      properties: { status: { type: 'string', example: 'success' }, event_id: { type: 'string', format: 'uuid' } },
+    },
+  })
   async test(@CurrentPrincipal() principal: Principal): Promise<{ status: 'success'; event_id: string }> {
     const event = domainEvent({
       type: CHAT_TEST_REQUESTED,

@@ -20,7 +20,6 @@ export interface Exchange {
   body?: string;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, any>>; components?: any };
 
 export class ContractRecorder {

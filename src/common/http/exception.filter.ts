@@ -1,3 +1,4 @@
+import { bearerChallenge } from './auth-challenge';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../database/unavailable';
@@ -90,6 +91,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       reply.raw.end();
       return;
     }
+    // decisions §3.1: every 401 carries a challenge; routes that know more (the auth guard) set theirs.
+    if (status === 401 && !reply.hasHeader('www-authenticate')) headers['WWW-Authenticate'] = bearerChallenge();
     void reply.status(status).headers(headers).send(body);
   }
 }

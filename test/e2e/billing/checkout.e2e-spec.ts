@@ -330,7 +330,10 @@ describe('hosted checkout, payments and the order portal', () => {
     it('401 for a missing or wrong signature, 404 for an unknown provider or order', async () => {
       const created = await createOrder(t, seller, orderBody(product.pid));
       const body = { order_number: created.order_number, transaction_id: 'gw-1', status: 'declined' };
-      expect((await post(body).expect(401)).body).toEqual({ status: 'error', message: 'Invalid signature.' });
+      const unsigned = await post(body).expect(401);
+      expect(unsigned.body).toEqual({ status: 'error', message: 'Invalid signature.' });
+      // decisions §3.1: every 401 of /v1 carries a challenge, this one too.
+      expect(unsigned.headers['www-authenticate']).toBe('Bearer realm="commerce-api"');
       await post(body, signSandboxCallback('another-secret-0123456789', JSON.stringify(body))).expect(401);
       expect((await order(created.order_number)).status).toBe('pending');
       const unknown = { ...body, order_number: 'ORD-none' };

@@ -13,7 +13,6 @@ import { createTestApp, TestApp } from '../../utils/test-app';
 
 jest.setTimeout(120_000);
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const operationsOf = (doc: any) =>
   Object.entries<any>(doc.paths).flatMap(([path, item]) =>
     Object.entries<any>(item).map(([method, operation]) => ({ path, method, operation })),

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, type ApiResponseNoStatusOptions } from '@nestjs/swagger';
 import type { Response } from 'supertest';
 import { ChatNotifierPlugin } from '../../../examples/chat-notifier/chat-notifier.plugin';
 import { MemoryFileStorage, MemoryStoragePlugin } from '../../../examples/memory-storage/memory-storage.plugin';
@@ -8,6 +9,10 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
 
+const RAW_ECHO: ApiResponseNoStatusOptions = {
+  schema: { type: 'object', required: ['raw'], properties: { raw: { oneOf: [{ type: 'string' }, { type: 'null' }] } } },
+};
+
 /** A plugin of this test: two public routes, one of them keeping the raw body. */
 @Controller('v1/raw-echo')
 class RawEchoController {
@@ -15,6 +20,7 @@ class RawEchoController {
   @Public()
   @KeepRawBody()
   @HttpCode(200)
+  @ApiOkResponse(RAW_ECHO)
   kept(@Req() req: RequestWithRawBody): { raw: string | null } {
     return { raw: req.rawBody?.toString('utf8') ?? null };
   }
@@ -22,6 +28,7 @@ class RawEchoController {
   @Post('dropped')
   @Public()
   @HttpCode(200)
+  @ApiOkResponse(RAW_ECHO)
   dropped(@Req() req: RequestWithRawBody): { raw: string | null } {
     return { raw: req.rawBody?.toString('utf8') ?? null };
   }
@@ -116,7 +123,7 @@ describe('plugins from outside core', () => {
   describe('webhook event kind', () => {
     it('is accepted on a webhook, and an unknown kind is refused with every kind listed', async () => {
       const bad = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: hooks.url, events: ['chat_tset'] }).expect(422);
-      expect(bad.body.errors.events).toEqual(['events must be among order_approved, order_cancelled, order_refund, chat_test.']);
+      expect(bad.body.errors.events).toEqual(['events must be among order_approved, order_cancelled, order_refund, subscription_past_due, subscription_cancelled, subscription_expired, chat_test.']);
       await t.http.post('/v1/webhooks').set(seller.auth).send({ url: hooks.url, events: ['chat_test'] }).expect(201);
     });
 
@@ -126,6 +133,9 @@ describe('plugins from outside core', () => {
         'order_approved',
         'order_cancelled',
         'order_refund',
+        'subscription_past_due',
+        'subscription_cancelled',
+        'subscription_expired',
         'chat_test',
       ]);
     });

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiNotFound, ApiRefParam, ApiValidationFailed } from '../../../common/http/api-docs';
 import { paginated, pageRequest } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
@@ -70,7 +70,21 @@ export class OrdersController {
   @ApiOrderRef()
   @ApiOkResponse({ type: RefundResponseDto })
   @ApiNotFound()
-  @ApiConflict('Only approved orders can be refunded.', '`Only approved orders can be refunded.`')
+  @ApiConflict('Only approved orders can be refunded.', '`Only approved orders can be refunded.` or `A refund is already in progress.`')
+  @ApiResponse({
+    status: 502,
+    description: '`Payment provider error.` — the gateway that took the payment refused the refund or could not be reached; nothing changed (decisions §10).',
+    schema: {
+      type: 'object',
+      required: ['status', 'message', 'provider_code', 'provider_message'],
+      properties: {
+        status: { type: 'string', example: 'error' },
+        message: { type: 'string', example: 'Payment provider error.' },
+        provider_code: { type: 'string', example: 'INS-2001' },
+        provider_message: { type: 'string', example: 'Initiator authentication error.' },
+      },
+    },
+  })
   async refund(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<RefundResponseDto> {
     const view = await this.orders.refund(principal.storeId, id);
     return { status: 'success', message: 'Order refunded successfully.', order: toOrderDto(view) };

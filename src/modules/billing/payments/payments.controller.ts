@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags, ApiUnauthorizedResponse, ApiBadRequestResponse } from '@nestjs/swagger';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiNotFound } from '../../../common/http/api-docs';
+import { ApiNotFound, ApiNullable } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { KeepRawBody, RequestWithRawBody } from '../../../common/http/raw-body';
 import { Public } from '../../identity/auth/auth.decorators';
@@ -9,9 +9,9 @@ import { PaymentsService } from './payments.service';
 
 class PaymentCallbackResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
-  @ApiProperty({ type: String, example: 'ORD-8K2M4Q7XPA3Z', nullable: true, description: 'null for an event about no order.' })
+  @ApiNullable({ type: 'string', example: 'ORD-8K2M4Q7XPA3Z', description: 'null for an event about no order.' })
   order_number: string | null;
-  @ApiProperty({ type: String, example: 'approved', enum: ['pending', 'approved', 'cancelled', 'refunded'], nullable: true })
+  @ApiNullable({ type: 'string', example: 'approved', enum: ['pending', 'approved', 'cancelled', 'refunded'] })
   order_status: string | null;
 }
 

@@ -1,3 +1,4 @@
+import { bearerChallenge } from '../../../common/http/auth-challenge';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
@@ -61,13 +62,13 @@ export class AuthGuard implements CanActivate {
 }
 
 /** The realm of every bearer challenge (decisions §3.1). */
-export const AUTH_REALM = 'commerce-api';
+export { AUTH_REALM } from '../../../common/http/auth-challenge';
 
 /**
  * A 401 with its RFC 6750 challenge: `error="invalid_token"` only when a bearer token was sent;
  * a request without one gets the bare challenge (RFC 6750 §3.1).
  */
 function challenge(reply: FastifyReply, message: string, error?: 'invalid_token'): UnauthorizedError {
-  reply.header('WWW-Authenticate', `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`);
+  reply.header('WWW-Authenticate', bearerChallenge(error));
   return new UnauthorizedError(message);
 }

@@ -1,3 +1,5 @@
+import { isStorableText } from '../../../common/http/input-text';
+
 /**
  * Client credentials from HTTP Basic (RFC 6749 §2.3.1: each part form-urlencoded), or undefined
  * when the request does not use Basic.
@@ -15,5 +17,8 @@ export function basicCredentials(header: string | undefined): { client_id: strin
       return value;
     }
   };
-  return { client_id: part(decoded.slice(0, colon)), client_secret: part(decoded.slice(colon + 1)) };
+  const credentials = { client_id: part(decoded.slice(0, colon)), client_secret: part(decoded.slice(colon + 1)) };
+  // Input enters here as well as in the body: text PostgreSQL would refuse is simply wrong credentials.
+  if (!isStorableText(credentials.client_id) || !isStorableText(credentials.client_secret)) return { client_id: '', client_secret: '' };
+  return credentials;
 }

@@ -93,7 +93,7 @@ class DeliveryResponseDto {
 export class WebhookDeliveryDto {
   @ApiProperty({ type: 'integer', example: 41 }) id: number;
   @ApiProperty({ enum: ORDER_EVENT_KINDS, example: 'order_approved' }) event: string;
-  @ApiProperty({ type: 'integer', nullable: true, example: 1203, description: 'null for a test event (`POST /v1/webhooks/{id}/test`) and for an event kind of a plugin that is about no order' })
+  @ApiNullable({ type: 'integer', example: 1203, description: 'null for a test event (`POST /v1/webhooks/{id}/test`) and for an event kind of a plugin that is about no order' })
   order_id: number | null;
   @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status: 'pending' | 'success' | 'failed';
   @ApiProperty({ type: 'integer', isArray: true, example: [7, 9], description: 'Webhooks of the URL group this delivery was sent for' })

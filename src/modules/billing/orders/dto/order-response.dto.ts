@@ -73,11 +73,11 @@ export class OrderPaymentDto {
   @ApiProperty({ example: 'mpesa', description: 'The checkout payment method.' }) method: string;
   @ApiProperty({ example: 'mpesa', description: 'The gateway that handled it (`sandbox`, `mpesa`, `stripe`, …).' }) provider: string;
   @ApiProperty({ example: 'succeeded', enum: ['processing', 'succeeded', 'failed', 'unknown'] }) status: string;
-  @ApiProperty({ type: String, example: 'ABC1DEF2GH', nullable: true, description: "The gateway's transaction id." }) transaction_id: string | null;
-  @ApiProperty({ type: String, example: null, nullable: true, description: 'The gateway\'s code (`INS-2006`, `expired`, `unconfirmed`, …).' })
+  @ApiNullable({ type: 'string', example: 'ABC1DEF2GH', description: "The gateway's transaction id." }) transaction_id: string | null;
+  @ApiNullable({ type: 'string', example: null, description: 'The gateway\'s code (`INS-2006`, `expired`, `unconfirmed`, …).' })
   error_code: string | null;
-  @ApiProperty({ type: String, example: null, nullable: true }) error_message: string | null;
-  @ApiProperty({ example: '2026-01-31T10:01:40.000000Z' }) created_at: string;
+  @ApiNullable({ type: 'string', example: null }) error_message: string | null;
+  @ApiTimestamp({ example: '2026-01-31T10:01:40.000000Z' }) created_at: string;
 }
 
 /** Spec §2.4: the order summary of the customer-orders list. */

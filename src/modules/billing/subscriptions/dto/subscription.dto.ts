@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ApiNullable, ApiTimestamp } from '../../../../common/http/api-docs';
 import { MAX_INT4 } from '../../../../common/http/path-id';
 import { PageEnvelopeDto, PaginationQueryDto } from '../../../../common/pagination/pagination';
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '../subscription.entity';
@@ -25,17 +26,17 @@ export class SubscriptionCustomerDto {
 export class SubscriptionDto {
   @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ enum: SUBSCRIPTION_STATUSES, example: 'active' }) status: SubscriptionStatus;
-  @ApiProperty({ type: SubscriptionPlanDto, nullable: true, description: 'null once the plan was deleted.' }) plan: SubscriptionPlanDto | null;
-  @ApiProperty({ type: SubscriptionCustomerDto, nullable: true }) customer: SubscriptionCustomerDto | null;
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-02-28T10:00:00.000000Z', description: 'End of the paid period.' })
+  @ApiNullable({ type: SubscriptionPlanDto, description: 'null once the plan was deleted.' }) plan: SubscriptionPlanDto | null;
+  @ApiNullable({ type: SubscriptionCustomerDto }) customer: SubscriptionCustomerDto | null;
+  @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
+  @ApiTimestamp({ example: '2026-02-28T10:00:00.000000Z', description: 'End of the paid period.' })
   end_date: string;
-  @ApiProperty({ type: String, format: 'date-time', example: null, nullable: true }) cancelled_at: string | null;
+  @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;
   @ApiProperty({ example: false, description: 'Cancelled to end at end_date; the status stays active until then.' }) cancel_at_period_end: boolean;
   @ApiProperty({ type: [String], example: ['ORD-8K2M4Q7XPA3Z', 'ORD-Q2w3E4r5T6y7'], description: 'The order of every period, first period first (the last may be an open renewal).' })
   orders: string[];
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
+  @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
+  @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
 }
 
 export class SubscriptionEnvelopeDto {
@@ -73,7 +74,7 @@ export class ListSubscriptionsQueryDto extends PaginationQueryDto {
 }
 
 export class CancelSubscriptionDto {
-  @ApiPropertyOptional({ type: Boolean, default: true, example: true, description: 'false: cancelled at once; true: at the end of the paid period.' })
+  @ApiPropertyOptional({ type: Boolean, example: true, description: 'false: cancelled at once; true (the default): at the end of the paid period.' })
   @IsOptional()
   @IsBoolean({ message: 'at_period_end must be a boolean.' })
   at_period_end?: boolean;
