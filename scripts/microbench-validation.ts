@@ -13,17 +13,32 @@ const pipe = createValidationPipe();
 
 const bodies = {
   // What the benchmark's scenario sends (scripts/bench/seed.ts).
-  minimal: { amount: 100, product_pid: 'prd_7Hk2mQ9xLp', customer: { name: 'Customer 1', email: 'customer-1@bench.example', mobile_number: '+258841234567' } },
+  minimal: {
+    amount: 100,
+    product_pid: 'prd_7Hk2mQ9xLp',
+    customer: { name: 'Customer 1', email: 'customer-1@bench.example', mobile_number: '+258841234567' },
+  },
   full: {
     amount: 1500,
     product_pid: 'prd_7Hk2mQ9xLp',
-    customer: { name: 'Ana Macuácua', email: 'ana@example.com', mobile_number: '+258841234567', payment_number: '841234567' },
+    customer: {
+      name: 'Ana Macuácua',
+      email: 'ana@example.com',
+      mobile_number: '+258841234567',
+      payment_number: '841234567',
+    },
     plan_id: 'pln_4f9QaZ',
     affiliate_id: 3,
     return_url: 'https://shop.example.com/thanks',
     cancel_url: 'https://shop.example.com/cart',
     coupon_code: 'WELCOME10',
-    tracking: { utm_source: 'facebook', utm_campaign: 'black-friday', utm_medium: 'cpc', utm_content: 'banner-a', utm_term: 'ebook' },
+    tracking: {
+      utm_source: 'facebook',
+      utm_campaign: 'black-friday',
+      utm_medium: 'cpc',
+      utm_content: 'banner-a',
+      utm_term: 'ebook',
+    },
   },
 };
 
@@ -43,7 +58,9 @@ async function main(): Promise<void> {
     const viaPipe = await nsPerCall(() => pipe.transform(JSON.parse(text), BODY), 200_000);
     const full = await nsPerCall(() => ValidationPipe.prototype.transform.call(pipe, JSON.parse(text), BODY), 20_000);
     const net = (ns: number) => `${Math.round(ns - parse)} ns`;
-    console.log(`${name.padEnd(8)} fast accept ${net(fast)}, pipe (fast path) ${net(viaPipe)}, full path ${net(full)} (JSON.parse ${Math.round(parse)} ns excluded)`);
+    console.log(
+      `${name.padEnd(8)} fast accept ${net(fast)}, pipe (fast path) ${net(viaPipe)}, full path ${net(full)} (JSON.parse ${Math.round(parse)} ns excluded)`,
+    );
   }
 }
 

@@ -31,7 +31,11 @@ export type App = NestFastifyApplication;
  * The HTTP layer is Fastify: on a 2-core machine Nest on Express spent about 0.3 ms of CPU on a
  * request that Nest on Fastify serves in 0.1 ms (docs/performance.md).
  */
-export async function createApp(config: AppConfig, connection: DatabaseConnection, options: AppOptions = {}): Promise<App> {
+export async function createApp(
+  config: AppConfig,
+  connection: DatabaseConnection,
+  options: AppOptions = {},
+): Promise<App> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: 'loopback',
@@ -46,10 +50,14 @@ export async function createApp(config: AppConfig, connection: DatabaseConnectio
     // Path ids that cannot exist (U+0000, invalid UTF-8) are made unmatchable before routing (decisions §5).
     rewriteUrl: (req: { url?: string }) => rewriteUnrepresentableSegments(req.url ?? '/'),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, connection, options), adapter, {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, connection, options),
+    adapter,
+    {
+      bodyParser: false,
+      bufferLogs: true,
+    },
+  );
   const logger = createLogger(config);
   app.useLogger(new PinoNestLogger(logger));
 
@@ -101,16 +109,21 @@ function registerBodyParsers(fastify: FastifyInstance): void {
     // Strict, as body-parser was: a request body is an object or an array, never a bare value.
     // Deeper than 32 levels is malformed too (decisions §5): no DTO nests that far, and
     // class-transformer would recurse through all of it.
-    if (value === null || typeof value !== 'object' || exceedsDepth(value)) return done(new BadRequestError('Malformed JSON body.'));
+    if (value === null || typeof value !== 'object' || exceedsDepth(value))
+      return done(new BadRequestError('Malformed JSON body.'));
     done(null, value);
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, json);
   fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'buffer' }, json);
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
-    keepRaw(req, body);
-    done(null, { ...parseQueryString(body.toString('utf8')) });
-  });
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    (req, body: Buffer, done) => {
+      keepRaw(req, body);
+      done(null, { ...parseQueryString(body.toString('utf8')) });
+    },
+  );
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 }
 
@@ -129,5 +142,7 @@ function setupOpenApi(app: App, config: AppConfig): void {
     scopes: SCOPES,
   });
   app.get(OpenApiAmendments).apply(document);
-  SwaggerModule.setup(`${config.paths.base}/docs`, app, document, { jsonDocumentUrl: `${config.paths.base}/docs-json` });
+  SwaggerModule.setup(`${config.paths.base}/docs`, app, document, {
+    jsonDocumentUrl: `${config.paths.base}/docs-json`,
+  });
 }

@@ -38,7 +38,9 @@ function primaryLog(config: PrimaryConfig): Log {
   const host = hostname();
   return (level, msg) => {
     if (LEVELS[level] < threshold) return;
-    process.stdout.write(`${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, hostname: host, context: 'Cluster', msg })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, hostname: host, context: 'Cluster', msg })}\n`,
+    );
   };
 }
 

@@ -23,7 +23,13 @@ export function createLogger(config: AppConfig): Logger {
   const pretty = require('pino-pretty') as typeof import('pino-pretty');
   return pino(
     { level: config.logLevel },
-    pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,startup,context', messageFormat: '{if context}[{context}] {end}{msg}' }),
+    pretty({
+      colorize: true,
+      sync: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,startup,context',
+      messageFormat: '{if context}[{context}] {end}{msg}',
+    }),
   );
 }
 
@@ -31,7 +37,10 @@ export function createLogger(config: AppConfig): Logger {
  * Human-readable lines (pino-pretty) for a person at a terminal in development; JSON lines for
  * anything else (a pipe, a file, a log collector, production).
  */
-export function prettyLogs(config: Pick<AppConfig, 'nodeEnv'>, stdoutIsTTY: boolean = Boolean(process.stdout.isTTY)): boolean {
+export function prettyLogs(
+  config: Pick<AppConfig, 'nodeEnv'>,
+  stdoutIsTTY: boolean = Boolean(process.stdout.isTTY),
+): boolean {
   return config.nodeEnv === 'development' && stdoutIsTTY;
 }
 
@@ -39,7 +48,13 @@ export function prettyLogs(config: Pick<AppConfig, 'nodeEnv'>, stdoutIsTTY: bool
  * Nest's start-up chatter (one line per module and per route) is for debugging: at `info` it
  * buried the lines a person starting the service looks for.
  */
-const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const DEBUG_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -50,7 +65,11 @@ export function requestIdOf(req: IncomingMessage): string {
 }
 
 /** Echoes the request id and writes one completion line per request (except ignored URLs). */
-export function registerRequestLogging(fastify: FastifyInstance, logger: Logger, options: { ignore?: (url: string) => boolean } = {}): void {
+export function registerRequestLogging(
+  fastify: FastifyInstance,
+  logger: Logger,
+  options: { ignore?: (url: string) => boolean } = {},
+): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     done();
@@ -60,7 +79,12 @@ export function registerRequestLogging(fastify: FastifyInstance, logger: Logger,
     const level: Level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     if (logger.isLevelEnabled(level) && !options.ignore?.(request.url)) {
       logger[level](
-        { reqId: request.id, req: { method: request.method, url: request.url }, res: { statusCode: status }, responseTime: reply.elapsedTime },
+        {
+          reqId: request.id,
+          req: { method: request.method, url: request.url },
+          res: { statusCode: status },
+          responseTime: reply.elapsedTime,
+        },
         'request completed',
       );
     }

@@ -19,14 +19,18 @@ async function bootstrap(): Promise<void> {
     // An embedded database belongs to the server that started it: reach it through its socket.
     const url = announcedEmbeddedUrl(config.dataDir);
     if (!url) {
-      process.stderr.write('The webhook worker needs DATABASE_URL, or a running server with its embedded database in DATA_DIR.\n');
+      process.stderr.write(
+        'The webhook worker needs DATABASE_URL, or a running server with its embedded database in DATA_DIR.\n',
+      );
       process.exit(1);
     }
     config = { ...config, database: { ...config.database, url } };
   }
   const connection = await DatabaseConnection.open(config);
   const workerConfig: AppConfig = { ...config, webhooks: { ...config.webhooks, runWorker: true } };
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(workerConfig, connection), { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(workerConfig, connection), {
+    bufferLogs: true,
+  });
   app.useLogger(new PinoNestLogger(createLogger(config)));
   // SIGTERM/SIGINT: pg-boss finishes in-flight deliveries, then the pool closes.
   app.enableShutdownHooks();

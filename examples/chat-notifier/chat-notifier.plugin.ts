@@ -31,8 +31,14 @@ export const ChatNotifierPlugin = {
           types: ['order.approved'],
           async handle(event, { get }) {
             // After commit: the order is read as committed, outside any transaction.
-            const order = await get(OrderEventPayloads).build('order_approved', event.refs.orderId!, get(DataSource).manager);
-            await chat.post(`Order ${order.order_number} approved: ${order.amount.toFixed(2)} ${order.currency} (${order.product.name}).`);
+            const order = await get(OrderEventPayloads).build(
+              'order_approved',
+              event.refs.orderId!,
+              get(DataSource).manager,
+            );
+            await chat.post(
+              `Order ${order.order_number} approved: ${order.amount.toFixed(2)} ${order.currency} (${order.product.name}).`,
+            );
           },
         },
         {
@@ -45,7 +51,12 @@ export const ChatNotifierPlugin = {
         {
           kind: 'chat_test',
           eventTypes: [CHAT_TEST_REQUESTED],
-          buildPayload: async (event) => ({ event_type: 'chat_test', event_id: event.id, store_id: event.storeId, requested_at: event.occurredAt }),
+          buildPayload: async (event) => ({
+            event_type: 'chat_test',
+            event_id: event.id,
+            store_id: event.storeId,
+            requested_at: event.occurredAt,
+          }),
         },
       ],
       notificationChannels: [

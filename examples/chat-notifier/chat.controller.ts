@@ -1,7 +1,14 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { CurrentPrincipal, domainEvent, DomainEvents, Idempotent, type Principal, RequireScopes } from '../../src/plugins';
+import {
+  CurrentPrincipal,
+  domainEvent,
+  DomainEvents,
+  Idempotent,
+  type Principal,
+  RequireScopes,
+} from '../../src/plugins';
 import { CHAT_TEST_REQUESTED } from './chat-events';
 
 /** `POST /v1/chat/test`: a test message to the store's chat, and a `chat_test` webhook. */
@@ -17,7 +24,9 @@ export class ChatController {
   @HttpCode(202)
   @RequireScopes('chat.write')
   @Idempotent()
-  @ApiOperation({ summary: "Send a test message to the store's chat (after commit) and to the webhooks of `chat_test`" })
+  @ApiOperation({
+    summary: "Send a test message to the store's chat (after commit) and to the webhooks of `chat_test`",
+  })
   @ApiAcceptedResponse({
     description: 'The event is recorded; the chat and the webhooks hear of it after commit.',
     schema: {

@@ -26,7 +26,8 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
   return {
     name,
     url: url.toString(),
-    drop: () => withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
 
@@ -47,7 +48,12 @@ async function columnsOf(client: Client, table: string): Promise<string[]> {
  * except `id` (the sequence assigns it) and the overridden ones. Copying whatever columns exist
  * keeps the clones valid as the schema grows.
  */
-async function cloneSql(client: Client, table: string, overrides: Record<string, string>, from: string): Promise<string> {
+async function cloneSql(
+  client: Client,
+  table: string,
+  overrides: Record<string, string>,
+  from: string,
+): Promise<string> {
   const columns = (await columnsOf(client, table)).filter((c) => c !== 'id');
   const select = columns.map((c) => (c in overrides ? `${overrides[c]} AS "${c}"` : `t."${c}"`));
   return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} ${from}`;
@@ -84,7 +90,9 @@ export async function bulkInsertOrders(url: string, input: BulkOrdersInput): Pro
   const customers = Math.max(1, Math.ceil(input.orders / 10));
   return withClient(url, async (client) => {
     await client.query('BEGIN');
-    const [template] = (await client.query('SELECT customer_id FROM orders WHERE id = $1', [input.oneTimeTemplateOrderId])).rows;
+    const [template] = (
+      await client.query('SELECT customer_id FROM orders WHERE id = $1', [input.oneTimeTemplateOrderId])
+    ).rows;
     const customerColumns = await columnsOf(client, 'customers');
     const customerOverrides: Record<string, string> = {
       email: `'bulk-' || g || '@bench.example'`,
@@ -93,7 +101,12 @@ export async function bulkInsertOrders(url: string, input: BulkOrdersInput): Pro
     if (customerColumns.includes('created_at')) customerOverrides.created_at = `now() - make_interval(secs => g)`;
     if (customerColumns.includes('updated_at')) customerOverrides.updated_at = `now() - make_interval(secs => g)`;
     await client.query(
-      await cloneSql(client, 'customers', customerOverrides, `FROM customers t, generate_series(1, ${customers}) g WHERE t.id = ${Number(template.customer_id)}`),
+      await cloneSql(
+        client,
+        'customers',
+        customerOverrides,
+        `FROM customers t, generate_series(1, ${customers}) g WHERE t.id = ${Number(template.customer_id)}`,
+      ),
     );
     await client.query(
       `CREATE TEMP TABLE bulk_customers ON COMMIT DROP AS
@@ -121,13 +134,24 @@ export async function bulkInsertOrders(url: string, input: BulkOrdersInput): Pro
       `FROM orders t, generate_series(${first}, ${last}) g JOIN bulk_customers c ON c.k = g % ${customers} WHERE t.id = ${template}`;
     const planOrders = Math.min(input.planOrders, input.orders);
     if (planOrders > 0) {
-      await client.query(await cloneSql(client, 'orders', overrides, fromRange(input.planTemplateOrderId, 1, planOrders)));
+      await client.query(
+        await cloneSql(client, 'orders', overrides, fromRange(input.planTemplateOrderId, 1, planOrders)),
+      );
     }
     if (input.orders > planOrders) {
-      await client.query(await cloneSql(client, 'orders', overrides, fromRange(input.oneTimeTemplateOrderId, planOrders + 1, input.orders)));
+      await client.query(
+        await cloneSql(
+          client,
+          'orders',
+          overrides,
+          fromRange(input.oneTimeTemplateOrderId, planOrders + 1, input.orders),
+        ),
+      );
     }
 
-    const [subscription] = (await client.query('SELECT id FROM subscriptions WHERE order_id = $1', [input.planTemplateOrderId])).rows;
+    const [subscription] = (
+      await client.query('SELECT id FROM subscriptions WHERE order_id = $1', [input.planTemplateOrderId])
+    ).rows;
     if (subscription && planOrders > 0) {
       const subscriptionOverrides: Record<string, string> = { order_id: 'o.id', customer_id: 'o.customer_id' };
       await client.query(

@@ -39,12 +39,18 @@ export async function startFloor(script: string, adminUrl: string): Promise<Floo
   const database = await createBenchDatabase(adminUrl);
   // Run from the project root: the script takes `pg` from the directory it is run in.
   const env = { ...process.env, DATABASE_URL: database.url };
-  await promisify(execFile)(process.execPath, [script, '--setup'], { cwd: ROOT, env }).catch((error: { stderr?: string; message: string }) => {
-    throw new Error(`floor setup failed: ${error.stderr ?? error.message}`);
-  });
+  await promisify(execFile)(process.execPath, [script, '--setup'], { cwd: ROOT, env }).catch(
+    (error: { stderr?: string; message: string }) => {
+      throw new Error(`floor setup failed: ${error.stderr ?? error.message}`);
+    },
+  );
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-5000)));
   child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-5000)));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -66,14 +72,21 @@ export async function startFloor(script: string, adminUrl: string): Promise<Floo
     5,
     async (i) => (await api.post<{ order_number: string }>('/v1/orders', orderBody(FLOOR_PRODUCT, i))).order_number,
   );
-  const rows = await query<{ id: number }>(database.url, 'SELECT id FROM orders WHERE order_number = ANY($1) ORDER BY id', [numbers]);
+  const rows = await query<{ id: number }>(
+    database.url,
+    'SELECT id FROM orders WHERE order_number = ANY($1) ORDER BY id',
+    [numbers],
+  );
   return {
     service,
     database,
     api,
     orderIds: rows.map((r) => r.id),
     async createCoupon(code, usesLimit) {
-      await query(database.url, 'INSERT INTO coupons (store_id, code, percent, uses_limit) VALUES (1, $1, 10, $2)', [code, usesLimit]);
+      await query(database.url, 'INSERT INTO coupons (store_id, code, percent, uses_limit) VALUES (1, $1, 10, $2)', [
+        code,
+        usesLimit,
+      ]);
     },
     async couponUse(code) {
       const [row] = await query<{ used_count: number; uses_limit: number; orders: number }>(

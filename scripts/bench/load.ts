@@ -119,7 +119,9 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
   const cpuAfter = treeCpuSeconds(settings.servicePid);
   const memory = sampler.stop();
   const cpuMsPerRequest =
-    cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (1000 * (cpuAfter - cpuBefore)) / result.requests.total : null;
+    cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+      ? (1000 * (cpuAfter - cpuBefore)) / result.requests.total
+      : null;
   const row: Row = {
     scenario: spec.scenario,
     connections,
@@ -136,5 +138,14 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
 }
 
 export function errorRow(scenario: string, connections: number | null, failure: string): Row {
-  return { scenario, connections, requestsPerSecond: null, p50: null, p99: null, errors: null, peakRssMb: null, failure };
+  return {
+    scenario,
+    connections,
+    requestsPerSecond: null,
+    p50: null,
+    p99: null,
+    errors: null,
+    peakRssMb: null,
+    failure,
+  };
 }

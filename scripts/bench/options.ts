@@ -90,11 +90,15 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   }
   const databaseUrl = env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required: the benchmark creates a fresh database on that server.');
-  const scenarios = (values.scenarios?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SCENARIOS]) as ScenarioName[];
+  const scenarios = (values.scenarios
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) ?? [...SCENARIOS]) as ScenarioName[];
   const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
   const workers = values.workers ?? env.WEB_CONCURRENCY ?? '1';
-  if (!/^(auto|[1-9]\d*)$/.test(workers)) throw new Error(`--workers must be a positive integer or auto, got ${workers}`);
+  if (!/^(auto|[1-9]\d*)$/.test(workers))
+    throw new Error(`--workers must be a positive integer or auto, got ${workers}`);
   const connections = (values.connections ?? '10,50').split(',').map((c) => positiveInt('connections', c.trim(), 10));
   return {
     databaseUrl,

@@ -27,7 +27,9 @@ function childrenOf(pid: number): number[] {
     return [];
   }
   // Each thread lists the children it forked; Node forks from its main thread, but ask them all.
-  return tasks.flatMap((tid) => (read(`/proc/${pid}/task/${tid}/children`) ?? '').split(' ').filter(Boolean).map(Number));
+  return tasks.flatMap((tid) =>
+    (read(`/proc/${pid}/task/${tid}/children`) ?? '').split(' ').filter(Boolean).map(Number),
+  );
 }
 
 /** `root` and its descendants that are alive now, root first. */
@@ -119,7 +121,7 @@ export class TreeMemorySampler {
     this.samplePss();
     const byProcess: TreeMemory['byProcess'] = [];
     for (const [pid, polled] of this.polledMaxKb) {
-      const hwm = this.hwmReset.has(pid) ? statusKb(pid, 'VmHWM') ?? 0 : 0;
+      const hwm = this.hwmReset.has(pid) ? (statusKb(pid, 'VmHWM') ?? 0) : 0;
       const peak = Math.max(polled, hwm);
       const pss = this.pssMaxKb.get(pid);
       if (peak) byProcess.push({ rssMb: peak / 1024, pssMb: pss ? pss / 1024 : null });

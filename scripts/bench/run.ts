@@ -35,11 +35,15 @@ function build(): void {
  * connection (after 5 s), and the first seed request then fails on it with "other side closed".
  */
 async function createCredentials(env: Record<string, string>): Promise<{ store_id: number; token: string }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/bench/credentials.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  }).catch((error: { stderr?: string; message: string }) => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', 'scripts/bench/credentials.ts'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    },
+  ).catch((error: { stderr?: string; message: string }) => {
     throw new Error(`creating the seller and API key failed:\n${error.stderr ?? error.message}`);
   });
   return JSON.parse(stdout.trim().split('\n').pop()!);
@@ -67,10 +71,16 @@ async function waitForWorkers(primary: number, count: number, timeoutMs = 120_00
 type Spec = Omit<LoadSpec, 'scenario'>;
 
 /** What the limited-coupon scenario reports after its measured run: the uses sold against the limit. */
-function soldNote(use: { usedCount: number; usesLimit: number; orders: number }, succeeded: number | undefined): Partial<Row> {
+function soldNote(
+  use: { usedCount: number; usesLimit: number; orders: number },
+  succeeded: number | undefined,
+): Partial<Row> {
   const oversold = Math.max(0, use.orders - use.usesLimit, use.usedCount - use.usesLimit);
   const exact = use.usedCount === use.orders ? '' : ` — used_count ${use.usedCount} ≠ ${use.orders} orders`;
-  return { oversold, note: `${use.orders}/${use.usesLimit} uses sold (${succeeded ?? '?'} created), used_count ${use.usedCount}, oversold ${oversold}${exact}` };
+  return {
+    oversold,
+    note: `${use.orders}/${use.usesLimit} uses sold (${succeeded ?? '?'} created), used_count ${use.usedCount}, oversold ${oversold}${exact}`,
+  };
 }
 
 /**
@@ -106,7 +116,12 @@ function loadSpecs(
         expected: (status, body) => status === 422 && body.includes('Coupon has no uses left.'),
         beforeMeasure: async () => {
           limited = `FLASH${++limitedRuns}`;
-          await api.post('/v1/discounts', { code: limited, type: 'percent', value: 10, uses_limit: context.couponLimit });
+          await api.post('/v1/discounts', {
+            code: limited,
+            type: 'percent',
+            value: 10,
+            uses_limit: context.couponLimit,
+          });
         },
         afterMeasure: async (row) => {
           const [use] = await query<{ used_count: number; uses_limit: number; orders: number }>(
@@ -114,7 +129,10 @@ function loadSpecs(
             'SELECT d.used_count, d.uses_limit, (SELECT count(*)::int FROM orders o WHERE o.discount_id = d.id) AS orders FROM discounts d WHERE d.code = $1',
             [limited],
           );
-          const result = soldNote({ usedCount: use.used_count, usesLimit: use.uses_limit, orders: use.orders }, row.succeeded);
+          const result = soldNote(
+            { usedCount: use.used_count, usesLimit: use.uses_limit, orders: use.orders },
+            row.succeeded,
+          );
           limited = COUPON_CODE;
           return result;
         },
@@ -173,7 +191,10 @@ function loadSpecs(
       spec: store.orderIds?.length
         ? { method: 'GET', path: () => `/v1/orders/${store.orderIds![orderIndex++ % store.orderIds!.length]}` }
         : missing('orders'),
-      floor: floor && { method: 'GET', path: () => `/v1/orders/${floor.orderIds[floorIndex++ % floor.orderIds.length]}` },
+      floor: floor && {
+        method: 'GET',
+        path: () => `/v1/orders/${floor.orderIds[floorIndex++ % floor.orderIds.length]}`,
+      },
     },
     {
       name: 'customers.orders',
@@ -186,12 +207,15 @@ function loadSpecs(
     {
       name: 'plans.subscribers',
       title: 'GET /v1/plans/{id}/subscribers',
-      spec: store.planId
-        ? { method: 'GET', path: () => `/v1/plans/${store.planId}/subscribers` }
-        : missing('plan'),
+      spec: store.planId ? { method: 'GET', path: () => `/v1/plans/${store.planId}/subscribers` } : missing('plan'),
       floor: null,
     },
-    { name: 'discounts.get', title: 'GET /v1/discounts/{code}', spec: { method: 'GET', path: () => `/v1/discounts/${COUPON_CODE}` }, floor: null },
+    {
+      name: 'discounts.get',
+      title: 'GET /v1/discounts/{code}',
+      spec: { method: 'GET', path: () => `/v1/discounts/${COUPON_CODE}` },
+      floor: null,
+    },
   ];
 }
 
@@ -228,14 +252,20 @@ async function bench(options: BenchOptions): Promise<void> {
     log(`service pid ${service.pid} on ${service.url}`);
     if (options.workers !== '1') {
       // Healthy means one worker listens; the others start after it (cluster.ts).
-      const workers = await waitForWorkers(service.pid, options.workers === 'auto' ? availableParallelism() : Number(options.workers));
+      const workers = await waitForWorkers(
+        service.pid,
+        options.workers === 'auto' ? availableParallelism() : Number(options.workers),
+      );
       log(`workers ${workers.join(', ')}`);
     }
     const credentials = await createCredentials(env);
     const api = new Api(service.url, credentials.token);
     log(`seeding the store${options.orders ? ` with ${options.orders} bulk orders` : ''}`);
     store = await seedStore(api, database.url, credentials.store_id, options.orders);
-    if (store.bulk?.orders) log(`bulk-inserted ${store.bulk.orders} orders over ${store.bulk.customers} customers in ${store.bulk.seconds.toFixed(1)} s`);
+    if (store.bulk?.orders)
+      log(
+        `bulk-inserted ${store.bulk.orders} orders over ${store.bulk.customers} customers in ${store.bulk.seconds.toFixed(1)} s`,
+      );
 
     if (options.floor) {
       log(`floor ${options.floor}`);
@@ -279,7 +309,11 @@ async function bench(options: BenchOptions): Promise<void> {
           try {
             row.floor = await measure(floorSettings, { ...floorSpec, scenario: `${title} (floor)` }, connections);
           } catch (error) {
-            row.floor = errorRow(`${title} (floor)`, connections, error instanceof Error ? error.message : String(error));
+            row.floor = errorRow(
+              `${title} (floor)`,
+              connections,
+              error instanceof Error ? error.message : String(error),
+            );
           }
         }
       }
@@ -306,7 +340,9 @@ async function bench(options: BenchOptions): Promise<void> {
           );
         }
       } catch (error) {
-        rows.push(errorRow('webhooks: approvals → deliveries', null, error instanceof Error ? error.message : String(error)));
+        rows.push(
+          errorRow('webhooks: approvals → deliveries', null, error instanceof Error ? error.message : String(error)),
+        );
       }
     }
   } finally {
@@ -315,7 +351,9 @@ async function bench(options: BenchOptions): Promise<void> {
     await floor?.stop();
   }
 
-  const [{ orders }] = await query<{ orders: string }>(database.url, 'SELECT count(*) AS orders FROM orders').catch(() => [{ orders: '?' }]);
+  const [{ orders }] = await query<{ orders: string }>(database.url, 'SELECT count(*) AS orders FROM orders').catch(
+    () => [{ orders: '?' }],
+  );
   if (options.keepDatabase) log(`kept database ${database.url}`);
   else await database.drop();
 

@@ -10,11 +10,19 @@ export interface CreatedOrder {
   checkout_url: string;
 }
 
-export function orderBody(productPid: string, customerIndex: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function orderBody(
+  productPid: string,
+  customerIndex: number,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     amount: 100,
     product_pid: productPid,
-    customer: { name: `Customer ${customerIndex}`, email: `customer-${customerIndex}@bench.example`, mobile_number: '+258841234567' },
+    customer: {
+      name: `Customer ${customerIndex}`,
+      email: `customer-${customerIndex}@bench.example`,
+      mobile_number: '+258841234567',
+    },
     ...extra,
   };
 }
@@ -25,7 +33,8 @@ export async function approve(api: Api, order: CreatedOrder): Promise<void> {
     payment_method: 'mpesa',
     payment_number: APPROVED_NUMBER,
   });
-  if (res.order_status !== 'approved') throw new Error(`approval of ${order.order_number} answered ${JSON.stringify(res)}`);
+  if (res.order_status !== 'approved')
+    throw new Error(`approval of ${order.order_number} answered ${JSON.stringify(res)}`);
 }
 
 export interface Store {
@@ -50,7 +59,12 @@ const PLAN_BULK_ORDERS = 1000;
  * with --orders N, clones those orders in bulk with SQL. Each step that fails is reported and the
  * benchmark goes on with what exists, so scenarios whose routes are missing show as error rows.
  */
-export async function seedStore(api: Api, databaseUrl: string, storeId: number, bulkOrders: number): Promise<Partial<Store>> {
+export async function seedStore(
+  api: Api,
+  databaseUrl: string,
+  storeId: number,
+  bulkOrders: number,
+): Promise<Partial<Store>> {
   const store: Partial<Store> = { notes: [], orderIds: [] };
   const step = async <T>(name: string, work: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -74,7 +88,13 @@ export async function seedStore(api: Api, databaseUrl: string, storeId: number, 
     store.planId = plan?.plan?.plan_id;
   }
   await step('POST /v1/discounts', () =>
-    api.post('/v1/discounts', { code: COUPON_CODE, type: 'percent', value: 10, never_expires: true, single_use: false }),
+    api.post('/v1/discounts', {
+      code: COUPON_CODE,
+      type: 'percent',
+      value: 10,
+      never_expires: true,
+      single_use: false,
+    }),
   );
 
   let oneTime: CreatedOrder[] = [];
@@ -82,17 +102,27 @@ export async function seedStore(api: Api, databaseUrl: string, storeId: number, 
   if (store.productPid) {
     oneTime =
       (await step('POST /v1/orders', () =>
-        mapConcurrent(Array.from({ length: API_ORDERS }, (_, i) => i), 5, (i) =>
-          api.post<CreatedOrder>('/v1/orders', orderBody(store.productPid!, i)),
+        mapConcurrent(
+          Array.from({ length: API_ORDERS }, (_, i) => i),
+          5,
+          (i) => api.post<CreatedOrder>('/v1/orders', orderBody(store.productPid!, i)),
         ),
       )) ?? [];
-    await step('approve orders through the sandbox pay route', () => mapConcurrent(oneTime.filter((_, i) => i % 2 === 0), 5, (o) => approve(api, o)));
+    await step('approve orders through the sandbox pay route', () =>
+      mapConcurrent(
+        oneTime.filter((_, i) => i % 2 === 0),
+        5,
+        (o) => approve(api, o),
+      ),
+    );
   }
   if (store.recurringPid && store.planId) {
     planned =
       (await step('POST /v1/orders (plan)', () =>
-        mapConcurrent(Array.from({ length: 4 }, (_, i) => i), 4, (i) =>
-          api.post<CreatedOrder>('/v1/orders', orderBody(store.recurringPid!, i, { plan_id: store.planId })),
+        mapConcurrent(
+          Array.from({ length: 4 }, (_, i) => i),
+          4,
+          (i) => api.post<CreatedOrder>('/v1/orders', orderBody(store.recurringPid!, i, { plan_id: store.planId })),
         ),
       )) ?? [];
     await step('approve plan orders', () => mapConcurrent(planned, 4, (o) => approve(api, o)));
@@ -114,7 +144,9 @@ export async function seedStore(api: Api, databaseUrl: string, storeId: number, 
     const oneTimeTemplate = rows.find((r) => r.plan_id === null && r.status === 'approved');
     const planTemplate = rows.find((r) => r.plan_id !== null && r.status === 'approved');
     if (!oneTimeTemplate || !planTemplate) {
-      store.notes!.push('--orders skipped: bulk orders are cloned from approved orders the API created, and there are none yet');
+      store.notes!.push(
+        '--orders skipped: bulk orders are cloned from approved orders the API created, and there are none yet',
+      );
     } else {
       const result = await step('bulk insert of orders', () =>
         bulkInsertOrders(databaseUrl, {

@@ -27,7 +27,10 @@ export function startService(options: { ts: boolean; env: Record<string, string>
   // BENCH_SERVICE_NODE_ARGS reaches the service only (not the load generator): `--prof` or
   // `--heapsnapshot-signal=SIGUSR2` to see where a scenario spends its time or memory.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const args = [...nodeArgs, ...(options.ts ? ['-r', 'ts-node/register/transpile-only', 'src/main.ts'] : ['dist/src/main.js'])];
+  const args = [
+    ...nodeArgs,
+    ...(options.ts ? ['-r', 'ts-node/register/transpile-only', 'src/main.ts'] : ['dist/src/main.js']),
+  ];
   let out = '';
   const child = spawn(process.execPath, args, {
     cwd: ROOT,

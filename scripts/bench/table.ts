@@ -1,6 +1,7 @@
 import { Row } from './load';
 
-const fixed = (value: number | null | undefined, digits = 0) => (value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
+const fixed = (value: number | null | undefined, digits = 0) =>
+  value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
 
 /**
  * The result table, in Markdown so it can be pasted into docs/performance.md as is. Where the floor
@@ -34,13 +35,27 @@ export function renderTable(rows: Row[]): string {
   ];
   const lines = rows.map((row) => {
     if (row.failure) {
-      return [row.scenario, fixed(row.connections), `ERROR: ${row.failure.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}`, ...header.slice(3).map(() => '')];
+      return [
+        row.scenario,
+        fixed(row.connections),
+        `ERROR: ${row.failure.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}`,
+        ...header.slice(3).map(() => ''),
+      ];
     }
     const base = row.connections === null ? undefined : baseline.get(row.connections);
-    const share = base && row.requestsPerSecond !== null && !row.scenario.startsWith('webhooks') ? `${((100 * row.requestsPerSecond) / base).toFixed(0)}%` : '';
+    const share =
+      base && row.requestsPerSecond !== null && !row.scenario.startsWith('webhooks')
+        ? `${((100 * row.requestsPerSecond) / base).toFixed(0)}%`
+        : '';
     const floor = row.floor && !row.floor.failure ? row.floor : undefined;
-    const ofFloor = floor?.requestsPerSecond && row.requestsPerSecond !== null ? (row.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '';
-    const oversold = row.oversold === undefined ? '' : `${fixed(row.oversold)}${floor?.oversold !== undefined ? ` (floor ${fixed(floor.oversold)})` : ''}`;
+    const ofFloor =
+      floor?.requestsPerSecond && row.requestsPerSecond !== null
+        ? (row.requestsPerSecond / floor.requestsPerSecond).toFixed(2)
+        : '';
+    const oversold =
+      row.oversold === undefined
+        ? ''
+        : `${fixed(row.oversold)}${floor?.oversold !== undefined ? ` (floor ${fixed(floor.oversold)})` : ''}`;
     return [
       row.scenario,
       fixed(row.connections),

@@ -84,11 +84,17 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
   const scenario = `webhooks: ${run.approvals} approvals → deliveries`;
   let orders: CreatedOrder[];
   try {
-    orders = await mapConcurrent(Array.from({ length: run.approvals }, (_, i) => i), 20, (i) =>
-      run.api.post<CreatedOrder>('/v1/orders', orderBody(run.productPid, 100_000 * (run.runIndex + 1) + i)),
+    orders = await mapConcurrent(
+      Array.from({ length: run.approvals }, (_, i) => i),
+      20,
+      (i) => run.api.post<CreatedOrder>('/v1/orders', orderBody(run.productPid, 100_000 * (run.runIndex + 1) + i)),
     );
   } catch (error) {
-    return errorRow(scenario, run.connections, `creating the orders: ${error instanceof Error ? error.message : String(error)}`);
+    return errorRow(
+      scenario,
+      run.connections,
+      `creating the orders: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 
   const sampler = new TreeMemorySampler(run.servicePid);

@@ -6,7 +6,10 @@ export class CliUsageError extends Error {}
  * `--name value`, `--name=value`; a repeated flag collects every value. With `allowed`, a flag not
  * in it is refused by name; `switches` take no value (`--json` is `['true']`).
  */
-export function parseFlags(args: string[], allowed?: { command: string; names: string[]; switches?: string[] }): CliFlags {
+export function parseFlags(
+  args: string[],
+  allowed?: { command: string; names: string[]; switches?: string[] },
+): CliFlags {
   const flags: CliFlags = {};
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
@@ -15,7 +18,9 @@ export function parseFlags(args: string[], allowed?: { command: string; names: s
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
     if (allowed && !allowed.names.includes(name)) {
       const known = allowed.names.map((n) => `--${n}`).join(', ');
-      throw new CliUsageError(`Unknown flag --${name} for ${allowed.command}; ${known ? `its flags: ${known}` : 'it takes no flags'}`);
+      throw new CliUsageError(
+        `Unknown flag --${name} for ${allowed.command}; ${known ? `its flags: ${known}` : 'it takes no flags'}`,
+      );
     }
     let value: string;
     if (eq > 0) {

@@ -49,18 +49,27 @@ async function run(argv: string[]): Promise<unknown> {
   if (!command) {
     const names = COMMANDS.map((candidate) => candidate.name).join(', ');
     throw new CliUsageError(
-      name ? `Unknown command ${name}; commands: ${names} (npm run cli -- --help)` : `Usage: npm run cli -- <command> [--flags]; commands: ${names} (npm run cli -- --help)`,
+      name
+        ? `Unknown command ${name}; commands: ${names} (npm run cli -- --help)`
+        : `Usage: npm run cli -- <command> [--flags]; commands: ${names} (npm run cli -- --help)`,
     );
   }
   if (rest.some((arg) => HELP.has(arg))) return commandHelp(command);
-  const flags = parseFlags(rest, { command: command.name, names: Object.keys(command.flags), switches: command.switches });
+  const flags = parseFlags(rest, {
+    command: command.name,
+    names: Object.keys(command.flags),
+    switches: command.switches,
+  });
   const loaded = loadConfig();
   // Logs would corrupt the JSON on stdout, and webhook delivery belongs to the server.
   const config: AppConfig = { ...loaded, logLevel: 'silent', webhooks: { ...loaded.webhooks, runWorker: false } };
   const connection = await openCliDatabase(config);
   let app;
   try {
-    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, connection), { logger: false, abortOnError: false });
+    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, connection), {
+      logger: false,
+      abortOnError: false,
+    });
   } catch (error) {
     await connection.close();
     throw error;

@@ -61,10 +61,7 @@ const env = z.object({
     .optional(),
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   WEBHOOK_WORKER: boolean.default(true),
-  WEB_CONCURRENCY: z
-    .string()
-    .regex(WEB_CONCURRENCY_FORMAT, 'must be a positive integer or auto')
-    .default('1'),
+  WEB_CONCURRENCY: z.string().regex(WEB_CONCURRENCY_FORMAT, 'must be a positive integer or auto').default('1'),
   SESSION_SECRET: z.string().min(16).optional(),
   // `local`, `s3`, or the name of a plugin's driver: an unknown name stops start-up (FileStorageModule).
   STORAGE_DRIVER: z
@@ -90,13 +87,25 @@ const env = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3).optional(),
   MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  SUBSCRIPTION_RENEWAL_LEAD_HOURS: z.coerce.number().int().min(0).max(24 * 366).default(72),
+  SUBSCRIPTION_RENEWAL_LEAD_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 366)
+    .default(72),
   SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(366).default(7),
   SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 /** Never echoed in a configuration error: they carry credentials. */
-const SECRET_VARIABLES = new Set(['SMTP_URL', 'SESSION_SECRET', 'PAYMENT_SANDBOX_SECRET', 'S3_SECRET_ACCESS_KEY', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set([
+  'SMTP_URL',
+  'SESSION_SECRET',
+  'PAYMENT_SANDBOX_SECRET',
+  'S3_SECRET_ACCESS_KEY',
+  'DATABASE_URL',
+  'REDIS_URL',
+]);
 
 type Env = z.input<typeof env>;
 

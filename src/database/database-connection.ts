@@ -8,7 +8,11 @@ import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 export class DatabaseConnection {
   private embedded?: EmbeddedPostgres;
 
-  constructor(readonly url: string, readonly poolSize: number, embedded?: EmbeddedPostgres) {
+  constructor(
+    readonly url: string,
+    readonly poolSize: number,
+    embedded?: EmbeddedPostgres,
+  ) {
     this.embedded = embedded;
   }
 

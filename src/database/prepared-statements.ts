@@ -67,11 +67,17 @@ export class PreparedStatement {
    * (with one property per column, for 40 columns and more) and the reader takes values by position.
    */
   arrays(params: unknown[], manager?: EntityManager): Promise<unknown[][]> {
-    const config: QueryArrayConfig = this.name ? { name: this.name, text: this.text, rowMode: 'array' } : { text: this.text, rowMode: 'array' };
+    const config: QueryArrayConfig = this.name
+      ? { name: this.name, text: this.text, rowMode: 'array' }
+      : { text: this.text, rowMode: 'array' };
     return this.run<unknown[]>(config, params, manager);
   }
 
-  private async run<R>(config: QueryConfig | QueryArrayConfig, params: unknown[], manager: EntityManager | undefined): Promise<R[]> {
+  private async run<R>(
+    config: QueryConfig | QueryArrayConfig,
+    params: unknown[],
+    manager: EntityManager | undefined,
+  ): Promise<R[]> {
     const runner = manager?.queryRunner;
     // TypeORM hands a config object to pg as it is.
     if (runner) return (await runner.query(config as unknown as string, params, true)).records as R[];

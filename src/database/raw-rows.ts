@@ -37,7 +37,9 @@ export class EntityColumns<T extends ObjectLiteral> {
 
   /** `"a"."col" AS "a_col", …`: every column of the entity, prefixed so joined rows do not clash. */
   select(alias: string, prefix = `${alias}_`): string {
-    return this.metadata.columns.map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`).join(', ');
+    return this.metadata.columns
+      .map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`)
+      .join(', ');
   }
 
   /** Some of the columns, for reads that show only those (see PickedColumns). */
@@ -74,7 +76,10 @@ export class EntityColumns<T extends ObjectLiteral> {
   }
 
   private remember(entity: T): void {
-    loaded.set(entity, new Map(this.metadata.columns.map((c) => [c.propertyName, comparable(c.getEntityValue(entity))])));
+    loaded.set(
+      entity,
+      new Map(this.metadata.columns.map((c) => [c.propertyName, comparable(c.getEntityValue(entity))])),
+    );
   }
 
   private statement(key: string, text: () => string): PreparedStatement {
@@ -114,7 +119,10 @@ export class EntityColumns<T extends ObjectLiteral> {
     });
     const rows = await statement.rows(params, manager);
     if (updateDate) {
-      updateDate.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(rows[0][updateDate.databaseName], updateDate));
+      updateDate.setEntityValue(
+        entity,
+        this.dataSource.driver.prepareHydratedValue(rows[0][updateDate.databaseName], updateDate),
+      );
     }
     this.remember(entity);
     return entity;
@@ -164,7 +172,14 @@ export class EntityColumns<T extends ObjectLiteral> {
    */
   insertWithStatement<K extends keyof T & string>(
     values: Partial<T>,
-    source: { key: string; with: string; params: unknown[]; rows: string; from: Partial<Record<keyof T & string, string>>; report: { columns: readonly string[]; from: string } },
+    source: {
+      key: string;
+      with: string;
+      params: unknown[];
+      rows: string;
+      from: Partial<Record<keyof T & string, string>>;
+      report: { columns: readonly string[]; from: string };
+    },
     returning: PickedColumns<T, K>,
   ): { statement: PreparedStatement; params: unknown[] } {
     const params: unknown[] = [];
@@ -222,7 +237,13 @@ export class EntityColumns<T extends ObjectLiteral> {
   }
 }
 
-const TIMESTAMP_TYPES = new Set<unknown>(['timestamptz', 'timestamp with time zone', 'timestamp', 'timestamp without time zone', Date]);
+const TIMESTAMP_TYPES = new Set<unknown>([
+  'timestamptz',
+  'timestamp with time zone',
+  'timestamp',
+  'timestamp without time zone',
+  Date,
+]);
 /** Types JSON cannot carry exactly as numbers: sent as their text, as pg's own row format does. */
 const TEXT_IN_JSON = new Set<unknown>(['numeric', 'decimal', 'bigint', 'int8']);
 

@@ -23,7 +23,15 @@ export function parseTimestamptz(text: string): Date {
   if (!UTC_TIMESTAMP.test(text)) return pgParseTimestamptz(text);
   const ms = text.length > 22 ? 1000 * Number(text.slice(19, -3)) : 0;
   return new Date(
-    Date.UTC(digits(text, 0, 4), digits(text, 5, 7) - 1, digits(text, 8, 10), digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19), ms),
+    Date.UTC(
+      digits(text, 0, 4),
+      digits(text, 5, 7) - 1,
+      digits(text, 8, 10),
+      digits(text, 11, 13),
+      digits(text, 14, 16),
+      digits(text, 17, 19),
+      ms,
+    ),
   );
 }
 
@@ -33,5 +41,7 @@ export function parseTimestamptz(text: string): Date {
  */
 export const poolTypes: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMPTZ && format !== 'binary' ? parseTimestamptz : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+    oid === TIMESTAMPTZ && format !== 'binary'
+      ? parseTimestamptz
+      : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 };

@@ -12,13 +12,22 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     if (e.code === '57P01' || e.code === '57P02' || e.code === '57P03' || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
     if (NETWORK_CODES.has(e.code)) return true;
   }
-  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(e.message as string))) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(e.message as string)))
+    return true;
   // Node's AggregateError of a connection attempt to several addresses (IPv4 and IPv6).
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** What node-postgres and its pool say when the connection, not the query, failed. */
 const UNAVAILABLE_MESSAGES = [

@@ -101,7 +101,8 @@ function moduleClassFor(name: string): Type {
  */
 export function definePlugin(definition: PluginDefinition): DynamicModule {
   const { name } = definition;
-  if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`Plugin name ${JSON.stringify(name)}: lower case letters, digits and dashes`);
+  if (!/^[a-z][a-z0-9-]*$/.test(name))
+    throw new Error(`Plugin name ${JSON.stringify(name)}: lower case letters, digits and dashes`);
   const listeners = definition.eventListeners ?? [];
   const module: DynamicModule = {
     module: moduleClassFor(name),
@@ -119,7 +120,12 @@ export function definePlugin(definition: PluginDefinition): DynamicModule {
               useFactory: (events: DomainEvents, moduleRef: ModuleRef) => {
                 const context: ListenerContext = { get: (token) => moduleRef.get(token, { strict: false }) };
                 for (const listener of listeners) {
-                  events.afterCommit(listener.name, listener.types, (event) => listener.handle(event, context), listener.options);
+                  events.afterCommit(
+                    listener.name,
+                    listener.types,
+                    (event) => listener.handle(event, context),
+                    listener.options,
+                  );
                 }
                 return listeners.map((l) => l.name);
               },
@@ -130,7 +136,9 @@ export function definePlugin(definition: PluginDefinition): DynamicModule {
     exports: definition.exports ?? [],
   };
   const contributions: Contribution[] = [
-    ...Object.entries(definition.scopes ?? {}).map(([scope, description]) => contribution(SCOPE_EXTENSIONS, { scope, description }, name)),
+    ...Object.entries(definition.scopes ?? {}).map(([scope, description]) =>
+      contribution(SCOPE_EXTENSIONS, { scope, description }, name),
+    ),
     ...(definition.storageDrivers ?? []).map((driver) => contribution(STORAGE_DRIVERS, driver, name)),
     ...(definition.webhookEventKinds ?? []).map((kind) => contribution(WEBHOOK_EVENT_KINDS, kind, name)),
     ...(definition.notificationChannels ?? []).map((channel) => contribution(NOTIFICATION_CHANNELS, channel, name)),

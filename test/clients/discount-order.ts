@@ -16,7 +16,9 @@ export async function discountOrderRoundTrip(baseUrl: string, token: string) {
   if (!product.data) return fail('product', product);
 
   const code = `TYPED${Date.now() % 100000}`;
-  const discount = await api.POST('/v1/discounts', { body: { code, type: 'percent', value: 10, product_ids: [product.data.product.id] } });
+  const discount = await api.POST('/v1/discounts', {
+    body: { code, type: 'percent', value: 10, product_ids: [product.data.product.id] },
+  });
   if (!discount.data) return fail('discount', discount);
 
   const created = await api.POST('/v1/orders', {
@@ -34,7 +36,11 @@ export async function discountOrderRoundTrip(baseUrl: string, token: string) {
   if (!read.data) return fail('read', read);
   const order = read.data.order;
   return {
-    discount: { code: discount.data.discount.code, type: discount.data.discount.type, value: discount.data.discount.value },
+    discount: {
+      code: discount.data.discount.code,
+      type: discount.data.discount.type,
+      value: discount.data.discount.value,
+    },
     order: {
       order_number: order.order_number,
       status: order.status,

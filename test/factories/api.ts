@@ -19,7 +19,8 @@ export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 export const httpTo = (baseUrl: string): Http => request(baseUrl) as unknown as Http;
 
 function expectStatus(res: request.Response, status: number, what: string): void {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 export interface CheckoutSession {
@@ -43,8 +44,10 @@ export function sellerApi(http: Http, auth: Auth) {
   return {
     product: (body: Body) => create<{ id: number; pid: string; name: string }>('/v1/products', body, 'product'),
     plan: (body: Body) => create<{ plan_id: string; name: string }>('/v1/plans', body, 'plan'),
-    linkFile: (product: number | string, body: Body) => create<{ id: number; link: string }>(`/v1/products/${product}/files`, body, 'file'),
-    orderBump: (product: number | string, body: Body) => create<{ id: number }>(`/v1/products/${product}/order-bumps`, body, 'order_bump'),
+    linkFile: (product: number | string, body: Body) =>
+      create<{ id: number; link: string }>(`/v1/products/${product}/files`, body, 'file'),
+    orderBump: (product: number | string, body: Body) =>
+      create<{ id: number }>(`/v1/products/${product}/order-bumps`, body, 'order_bump'),
     discount: (body: Body) => create<{ id: number; code: string }>('/v1/discounts', body, 'discount'),
     affiliate: (body: Body) => create<{ id: number }>('/v1/affiliates', body, 'affiliate'),
     webhook: (body: Body) => create<{ id: number; secret: string }>('/v1/webhooks', body, 'webhook'),
@@ -65,7 +68,12 @@ export function sellerApi(http: Http, auth: Auth) {
 
 export type SellerApi = ReturnType<typeof sellerApi>;
 
-export const customerBody = (email: string, extra: Body = {}) => ({ name: 'Ana Maria', email, mobile_number: '+258841234567', ...extra });
+export const customerBody = (email: string, extra: Body = {}) => ({
+  name: 'Ana Maria',
+  email,
+  mobile_number: '+258841234567',
+  ...extra,
+});
 
 /** The customer's side: the hosted checkout under `{pay_url}`, reached by the path of `checkout_url`. */
 export function checkoutOf(http: Http, session: Pick<CheckoutSession, 'checkout_url'>) {
@@ -74,7 +82,10 @@ export function checkoutOf(http: Http, session: Pick<CheckoutSession, 'checkout_
     view: (query = '') => http.get(`${path}${query}`),
     /** Pays as a JSON client (decisions §8): `{status, order_number, order_status}`. */
     async pay(form: { payment_method?: string; payment_number: string; bumps?: number[] }): Promise<string> {
-      const res = await http.post(`${path}/pay`).set('Accept', 'application/json').send({ payment_method: 'mpesa', ...form });
+      const res = await http
+        .post(`${path}/pay`)
+        .set('Accept', 'application/json')
+        .send({ payment_method: 'mpesa', ...form });
       expectStatus(res, 200, `POST ${path}/pay`);
       return res.body.order_status as string;
     },
@@ -102,6 +113,14 @@ export function addMonthsUtc(start: Date, months: number): Date {
   const month = index % 12;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   return new Date(
-    Date.UTC(year, month, Math.min(start.getUTCDate(), lastDay), start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds(), start.getUTCMilliseconds()),
+    Date.UTC(
+      year,
+      month,
+      Math.min(start.getUTCDate(), lastDay),
+      start.getUTCHours(),
+      start.getUTCMinutes(),
+      start.getUTCSeconds(),
+      start.getUTCMilliseconds(),
+    ),
   );
 }

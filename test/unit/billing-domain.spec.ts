@@ -1,6 +1,9 @@
 import { canTransition, ORDER_STATUSES, ORDER_TRANSITIONS } from '../../src/modules/billing/orders/order-status';
 import { loadConfig } from '../../src/config/app-config';
-import { signSandboxCallback, SandboxGateway } from '../../src/modules/billing/payments/gateways/sandbox/sandbox.gateway';
+import {
+  signSandboxCallback,
+  SandboxGateway,
+} from '../../src/modules/billing/payments/gateways/sandbox/sandbox.gateway';
 import { PaymentGatewayRegistry } from '../../src/modules/billing/payments/payment-gateway.registry';
 import { addInterval } from '../../src/modules/billing/subscriptions/subscription-period';
 
@@ -27,7 +30,9 @@ describe('addInterval (calendar arithmetic)', () => {
 
 describe('order state table', () => {
   it('allows exactly pending → approved | cancelled, approved → refunded and the reuse of a cancelled order', () => {
-    const allowed = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}→${to}`));
+    const allowed = ORDER_STATUSES.flatMap((from) =>
+      ORDER_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}→${to}`),
+    );
     expect(allowed.sort()).toEqual(['approved→refunded', 'cancelled→pending', 'pending→approved', 'pending→cancelled']);
     expect(ORDER_TRANSITIONS.refunded).toEqual([]);
   });
@@ -38,7 +43,10 @@ describe('order state table', () => {
 });
 
 describe('sandbox gateway', () => {
-  const gateway = new SandboxGateway(loadConfig({ NODE_ENV: 'test', PAYMENT_SANDBOX_SECRET: 's'.repeat(32) }), new PaymentGatewayRegistry());
+  const gateway = new SandboxGateway(
+    loadConfig({ NODE_ENV: 'test', PAYMENT_SANDBOX_SECRET: 's'.repeat(32) }),
+    new PaymentGatewayRegistry(),
+  );
   const charge = (paymentNumber: string, offSession = false) =>
     gateway.charge({
       reference: 'ref',
@@ -55,7 +63,11 @@ describe('sandbox gateway', () => {
   it('declines numbers ending in 0002 and approves the others, each with a transaction id', async () => {
     const declined = await charge('841230002');
     const approved = await charge('841230003');
-    expect(declined).toMatchObject({ status: 'failed', code: 'declined', transactionId: expect.stringMatching(/^sbx_\w{20}$/) });
+    expect(declined).toMatchObject({
+      status: 'failed',
+      code: 'declined',
+      transactionId: expect.stringMatching(/^sbx_\w{20}$/),
+    });
     expect(approved).toMatchObject({ status: 'succeeded', transactionId: expect.stringMatching(/^sbx_\w{20}$/) });
   });
 
@@ -81,9 +93,14 @@ describe('sandbox gateway', () => {
   it('accepts a callback only with the HMAC of its exact bytes', () => {
     const body = Buffer.from(JSON.stringify({ order_number: 'ORD-1', transaction_id: 'tx', status: 'approved' }));
     const good = { 'x-sandbox-signature': signSandboxCallback('s'.repeat(32), body) };
-    expect(gateway.verifyCallback(body, good)).toEqual({ orderNumber: 'ORD-1', outcome: { status: 'succeeded', transactionId: 'tx' } });
+    expect(gateway.verifyCallback(body, good)).toEqual({
+      orderNumber: 'ORD-1',
+      outcome: { status: 'succeeded', transactionId: 'tx' },
+    });
     expect(gateway.verifyCallback(Buffer.concat([body, Buffer.from(' ')]), good)).toBeNull();
-    expect(gateway.verifyCallback(body, { 'x-sandbox-signature': signSandboxCallback('other-secret-xxxxxxxx', body) })).toBeNull();
+    expect(
+      gateway.verifyCallback(body, { 'x-sandbox-signature': signSandboxCallback('other-secret-xxxxxxxx', body) }),
+    ).toBeNull();
     expect(gateway.verifyCallback(body, {})).toBeNull();
   });
 });

@@ -4,7 +4,12 @@ import { getMetadataStorage } from 'class-validator';
 import { toErrorResponse } from '../../src/common/http/exception.filter';
 import { inspectInput } from '../../src/common/http/input-text';
 import { createValidationPipe, fastAccept } from '../../src/common/http/validation.pipe';
-import { acceptCreateOrder, CreateOrderDto, CustomerPayloadDto, TrackingDto } from '../../src/modules/billing/orders/dto/create-order.dto';
+import {
+  acceptCreateOrder,
+  CreateOrderDto,
+  CustomerPayloadDto,
+  TrackingDto,
+} from '../../src/modules/billing/orders/dto/create-order.dto';
 
 /*
  * The fast accept path of CreateOrderDto against the full path (class-transformer + class-validator)
@@ -45,16 +50,31 @@ interface Case {
 const base = () => ({
   amount: 1500,
   product_pid: 'prd_7Hk2mQ9xLp',
-  customer: { name: 'Ana Macuácua', email: 'ana@example.com', mobile_number: '+258841234567', payment_number: '841234567' },
+  customer: {
+    name: 'Ana Macuácua',
+    email: 'ana@example.com',
+    mobile_number: '+258841234567',
+    payment_number: '841234567',
+  },
   plan_id: 'pln_4f9QaZ',
   from_order: 'ORD-8K2M4Q7XPA3Z',
   affiliate_id: 3,
   return_url: 'https://shop.example.com/thanks',
   cancel_url: 'https://shop.example.com/cart',
   coupon_code: 'WELCOME10',
-  tracking: { utm_source: 'facebook', utm_campaign: 'black-friday', utm_medium: 'cpc', utm_content: 'banner-a', utm_term: 'ebook' },
+  tracking: {
+    utm_source: 'facebook',
+    utm_campaign: 'black-friday',
+    utm_medium: 'cpc',
+    utm_content: 'banner-a',
+    utm_term: 'ebook',
+  },
 });
-const minimal = () => ({ amount: 10, product_pid: 'p', customer: { name: 'A', email: 'a@b.co', mobile_number: '+2588412345' } });
+const minimal = () => ({
+  amount: 10,
+  product_pid: 'p',
+  customer: { name: 'A', email: 'a@b.co', mobile_number: '+2588412345' },
+});
 
 /** A copy that keeps own `__proto__` keys and null prototypes, as `JSON.parse` would hand them over. */
 function copy<T>(value: T): T {
@@ -64,7 +84,12 @@ function copy<T>(value: T): T {
   if (proto !== Object.prototype && proto !== null) return value;
   const out = Object.create(proto);
   for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, { value: copy((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: copy((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -89,13 +114,52 @@ const nullProto = (entries: Record<string, unknown>) => Object.assign(Object.cre
 
 // Every field gets these, whatever its type.
 const ANY_FIELD: unknown[] = [
-  MISSING, null, undefined, true, false, 0, -0, 1, -1, 3, 10, 1.5, 10.005, 1e21, NaN, Infinity, -Infinity,
-  '', ' ', 'x', '10', '1500', '3', 'null', [], ['x'], [1], [{}], {}, { name: 'A' }, new Date(0),
+  MISSING,
+  null,
+  undefined,
+  true,
+  false,
+  0,
+  -0,
+  1,
+  -1,
+  3,
+  10,
+  1.5,
+  10.005,
+  1e21,
+  NaN,
+  Infinity,
+  -Infinity,
+  '',
+  ' ',
+  'x',
+  '10',
+  '1500',
+  '3',
+  'null',
+  [],
+  ['x'],
+  [1],
+  [{}],
+  {},
+  { name: 'A' },
+  new Date(0),
 ];
 
 const strings = (max: number) => [
-  'a'.repeat(max - 1), 'a'.repeat(max), 'a'.repeat(max + 1), 'a'.repeat(2 * max), ' '.repeat(max), 'é'.repeat(max), 'é'.repeat(max + 1),
-  'a\u0000b', '\u0000', '\ud800', 'x\udc00', '\udc00\ud800',
+  'a'.repeat(max - 1),
+  'a'.repeat(max),
+  'a'.repeat(max + 1),
+  'a'.repeat(2 * max),
+  ' '.repeat(max),
+  'é'.repeat(max),
+  'é'.repeat(max + 1),
+  'a\u0000b',
+  '\u0000',
+  '\ud800',
+  'x\udc00',
+  '\udc00\ud800',
   { value: EMOJI.repeat(max), deferred: true },
   EMOJI.repeat(max + 1),
   { value: 'a\uFE0F'.repeat(Math.floor(max / 2) + 1), deferred: true },
@@ -104,32 +168,110 @@ const strings = (max: number) => [
 ];
 
 const EMAILS = [
-  'ana@example.com', 'ANA@EXAMPLE.COM', 'ana+tag@example.co.mz', 'a@b.co', 'a@b', 'a@b.c', 'ana@localhost', 'ana@@example.com',
-  ' ana@example.com', 'ana@example.com ', '"quoted"@example.com', 'ana@[127.0.0.1]', 'ana@127.0.0.1', 'ána@example.com',
-  'ana@exämple.com', 'ana@xn--exmple-cua.com', 'ana.@example.com', '.ana@example.com', 'a..b@example.com', 'ana@example..com',
-  'ana@-example.com', 'ana@example.com.', `${'a'.repeat(64)}@example.com`, `${'a'.repeat(65)}@example.com`,
+  'ana@example.com',
+  'ANA@EXAMPLE.COM',
+  'ana+tag@example.co.mz',
+  'a@b.co',
+  'a@b',
+  'a@b.c',
+  'ana@localhost',
+  'ana@@example.com',
+  ' ana@example.com',
+  'ana@example.com ',
+  '"quoted"@example.com',
+  'ana@[127.0.0.1]',
+  'ana@127.0.0.1',
+  'ána@example.com',
+  'ana@exämple.com',
+  'ana@xn--exmple-cua.com',
+  'ana.@example.com',
+  '.ana@example.com',
+  'a..b@example.com',
+  'ana@example..com',
+  'ana@-example.com',
+  'ana@example.com.',
+  `${'a'.repeat(64)}@example.com`,
+  `${'a'.repeat(65)}@example.com`,
   `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(57)}.com`, // 255 characters
   `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(58)}.com`, // 256
-  'ana@example', 'ana', '@example.com', 'ana@exa mple.com', 'ana@example.com\n',
+  'ana@example',
+  'ana',
+  '@example.com',
+  'ana@exa mple.com',
+  'ana@example.com\n',
 ];
 
 const URLS = [
-  'https://shop.example.com/thanks', 'http://shop.example.com', 'HTTPS://SHOP.EXAMPLE.COM/', 'http://localhost:3000/x', 'https://localhost',
-  'https://127.0.0.1/x', 'https://[::1]/x', 'https://user:pass@shop.example.com/x', 'https://shop.example.com/a?b=c#d', 'https://shop.example.com:99999/',
-  'ftp://shop.example.com', 'shop.example.com', '//shop.example.com', 'https://', 'https:///x', 'javascript:alert(1)', 'mailto:a@b.co',
-  'https://exa mple.com', 'https://a_b.example.com', 'https://xn--bcher-kva.example/', 'https://bücher.example/', ' https://shop.example.com',
-  `https://e.co/${'a'.repeat(2048 - 13)}`, `https://e.co/${'a'.repeat(2048 - 12)}`, `https://${'a'.repeat(64)}.com/`,
+  'https://shop.example.com/thanks',
+  'http://shop.example.com',
+  'HTTPS://SHOP.EXAMPLE.COM/',
+  'http://localhost:3000/x',
+  'https://localhost',
+  'https://127.0.0.1/x',
+  'https://[::1]/x',
+  'https://user:pass@shop.example.com/x',
+  'https://shop.example.com/a?b=c#d',
+  'https://shop.example.com:99999/',
+  'ftp://shop.example.com',
+  'shop.example.com',
+  '//shop.example.com',
+  'https://',
+  'https:///x',
+  'javascript:alert(1)',
+  'mailto:a@b.co',
+  'https://exa mple.com',
+  'https://a_b.example.com',
+  'https://xn--bcher-kva.example/',
+  'https://bücher.example/',
+  ' https://shop.example.com',
+  `https://e.co/${'a'.repeat(2048 - 13)}`,
+  `https://e.co/${'a'.repeat(2048 - 12)}`,
+  `https://${'a'.repeat(64)}.com/`,
 ];
 
 const MOBILES = [
-  '+258841234567', '+1234567', '+123456', '+123456789012345', '+1234567890123456', '+0123456789', '258841234567',
-  '+258 84 123 4567', '+258841234567\n', '\n+258841234567', '+２５８８４１２３４５６７', 258841234567,
+  '+258841234567',
+  '+1234567',
+  '+123456',
+  '+123456789012345',
+  '+1234567890123456',
+  '+0123456789',
+  '258841234567',
+  '+258 84 123 4567',
+  '+258841234567\n',
+  '\n+258841234567',
+  '+２５８８４１２３４５６７',
+  258841234567,
 ];
 
 const AMOUNTS = [
-  9.99, 10, 10.0, 10.01, 10.1, 10.005, 10.000000001, 12.345, 1500.5, 0.1 + 0.2, 0.1 + 0.2 + 10, 99999999.99, 1e20, 1e21, 1e22,
-  Number.MAX_SAFE_INTEGER, Number.MAX_VALUE, 1e-7, -10, '1500', '10.00', [1500], { value: 1500 },
-  2 ** 31, 9999999999.99, 10000000000, 1e13, // valid up to numeric(12,2), all past 2^31−1 (deferred)
+  9.99,
+  10,
+  10.0,
+  10.01,
+  10.1,
+  10.005,
+  10.000000001,
+  12.345,
+  1500.5,
+  0.1 + 0.2,
+  0.1 + 0.2 + 10,
+  99999999.99,
+  1e20,
+  1e21,
+  1e22,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_VALUE,
+  1e-7,
+  -10,
+  '1500',
+  '10.00',
+  [1500],
+  { value: 1500 },
+  2 ** 31,
+  9999999999.99,
+  10000000000,
+  1e13, // valid up to numeric(12,2), all past 2^31−1 (deferred)
 ];
 
 const INTEGERS = [1, 2, 0, -1, 1.5, 1.0, 2 ** 31 - 1, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e21, 1e308, '3', Infinity, [3]];
@@ -189,16 +331,24 @@ const FIELDS: Field[] = DTO_FIELDS.map((path) => ({ path, values: VALUES[path] ?
 // The full path takes any object for `customer` and `tracking` (even a Date); the fast path only JSON's.
 // Nor does it take a number past ±(2^31−1) anywhere (valid for `from_order`, which becomes a string).
 const isDeferredValue = (value: unknown) =>
-  (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) ||
+  (typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.getPrototypeOf(value) !== Object.prototype) ||
   (typeof value === 'number' && !(Math.abs(value) < 2 ** 31));
 
 function fieldCases(): Case[] {
   const cases: Case[] = [];
-  for (const [bodyName, make] of [['base', base], ['minimal', minimal]] as const) {
+  for (const [bodyName, make] of [
+    ['base', base],
+    ['minimal', minimal],
+  ] as const) {
     for (const field of FIELDS) {
       for (const entry of [...ANY_FIELD, ...field.values]) {
         const { value, deferred } =
-          typeof entry === 'object' && entry !== null && 'deferred' in entry ? (entry as { value: unknown; deferred: boolean }) : { value: entry, deferred: false };
+          typeof entry === 'object' && entry !== null && 'deferred' in entry
+            ? (entry as { value: unknown; deferred: boolean })
+            : { value: entry, deferred: false };
         cases.push({
           name: `${bodyName} ${field.path} = ${show(value)}`,
           body: withValue(make, field.path, value),
@@ -212,17 +362,22 @@ function fieldCases(): Case[] {
 
 function show(value: unknown): string {
   if (value === MISSING) return '(missing)';
-  if (typeof value === 'string') return value.length > 40 ? `${JSON.stringify(value.slice(0, 12))}… (${value.length})` : JSON.stringify(value);
+  if (typeof value === 'string')
+    return value.length > 40 ? `${JSON.stringify(value.slice(0, 12))}… (${value.length})` : JSON.stringify(value);
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (value instanceof Date || value instanceof String) return `${value.constructor.name}(${String(value)})`;
-  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === null) return `null-prototype ${JSON.stringify(value)}`;
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === null)
+    return `null-prototype ${JSON.stringify(value)}`;
   return JSON.stringify(value) ?? String(value);
 }
 
 const POLLUTION = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 
 function extraCases(): Case[] {
-  const json = (text: string): Case => ({ name: `JSON ${text.length > 80 ? text.slice(0, 80) + '…' : text}`, body: () => JSON.parse(text) });
+  const json = (text: string): Case => ({
+    name: `JSON ${text.length > 80 ? text.slice(0, 80) + '…' : text}`,
+    body: () => JSON.parse(text),
+  });
   const valid = JSON.stringify(base());
   const cases: Case[] = [
     { name: 'body undefined', body: () => undefined },
@@ -234,10 +389,39 @@ function extraCases(): Case[] {
     { name: 'body {}', body: () => ({}) },
     { name: 'null-prototype body', body: () => Object.assign(Object.create(null), base()), deferred: true },
     { name: 'form-like body (strings only)', body: () => ({ amount: '1500', product_pid: 'p', customer: 'x' }) },
-    { name: 'all optional fields null', body: () => ({ ...minimal(), plan_id: null, from_order: null, affiliate_id: null, return_url: null, cancel_url: null, coupon_code: null, tracking: null }) },
-    { name: 'customer with payment_number null', body: () => ({ ...minimal(), customer: { ...minimal().customer, payment_number: null } }) },
-    { name: 'tracking with every utm null', body: () => ({ ...minimal(), tracking: { utm_source: null, utm_campaign: null, utm_medium: null, utm_content: null, utm_term: null } }) },
-    { name: 'extra properties everywhere', body: () => ({ ...base(), x: 1, customer: { ...base().customer, x: { y: 1 } }, tracking: { ...base().tracking, utm_id: 'x' } }) },
+    {
+      name: 'all optional fields null',
+      body: () => ({
+        ...minimal(),
+        plan_id: null,
+        from_order: null,
+        affiliate_id: null,
+        return_url: null,
+        cancel_url: null,
+        coupon_code: null,
+        tracking: null,
+      }),
+    },
+    {
+      name: 'customer with payment_number null',
+      body: () => ({ ...minimal(), customer: { ...minimal().customer, payment_number: null } }),
+    },
+    {
+      name: 'tracking with every utm null',
+      body: () => ({
+        ...minimal(),
+        tracking: { utm_source: null, utm_campaign: null, utm_medium: null, utm_content: null, utm_term: null },
+      }),
+    },
+    {
+      name: 'extra properties everywhere',
+      body: () => ({
+        ...base(),
+        x: 1,
+        customer: { ...base().customer, x: { y: 1 } },
+        tracking: { ...base().tracking, utm_id: 'x' },
+      }),
+    },
     json(valid),
     json(valid.replace('"amount":1500', '"amount":1500.00')),
     json(valid.replace('"amount":1500', '"amount":15e2')),
@@ -266,7 +450,11 @@ function difference(a: unknown, b: unknown, path = '$'): string | undefined {
   const keysB = Reflect.ownKeys(b);
   if (keysA.join() !== keysB.join()) return `${path}: keys [${keysA.join()}] vs [${keysB.join()}]`;
   for (const key of keysA) {
-    const found = difference((a as Record<PropertyKey, unknown>)[key], (b as Record<PropertyKey, unknown>)[key], `${path}.${String(key)}`);
+    const found = difference(
+      (a as Record<PropertyKey, unknown>)[key],
+      (b as Record<PropertyKey, unknown>)[key],
+      `${path}.${String(key)}`,
+    );
     if (found) return found;
   }
   return undefined;
@@ -315,7 +503,10 @@ describe('CreateOrderDto fast accept path', () => {
     expect(small).toBeInstanceOf(CreateOrderDto);
     expect(Object.keys(small!)).toEqual(Object.keys(new CreateOrderDto()));
     expect(small?.tracking).toBeUndefined();
-    expect(acceptCreateOrder({ ...minimal(), tracking: null, plan_id: null })).toMatchObject({ tracking: null, plan_id: null });
+    expect(acceptCreateOrder({ ...minimal(), tracking: null, plan_id: null })).toMatchObject({
+      tracking: null,
+      plan_id: null,
+    });
   });
 
   it('is what the global pipe uses, and the pipe still answers invalid bodies with class-validator’s errors', async () => {

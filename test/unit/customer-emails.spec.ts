@@ -6,9 +6,25 @@ import { CustomerMessage, messageRequestOf } from '../../src/modules/notificatio
 
 describe('mail configuration (decisions §12)', () => {
   it('reads SMTP_URL and MAIL_FROM; the outbox and the sender domain follow DATA_DIR and BASE_URL', () => {
-    const config = loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'x@y.example', BASE_URL: 'https://shop.example.com/api', DATA_DIR: '/srv/data' });
-    expect(config.mail).toEqual({ smtpUrl: 'smtps://u:p@mail.example:465', from: 'x@y.example', domain: 'shop.example.com', outboxDir: '/srv/data/outbox', retryDelaySeconds: 60 });
-    expect(loadConfig({}).mail).toMatchObject({ smtpUrl: undefined, from: undefined, domain: 'localhost', outboxDir: 'data/outbox' });
+    const config = loadConfig({
+      SMTP_URL: 'smtps://u:p@mail.example:465',
+      MAIL_FROM: 'x@y.example',
+      BASE_URL: 'https://shop.example.com/api',
+      DATA_DIR: '/srv/data',
+    });
+    expect(config.mail).toEqual({
+      smtpUrl: 'smtps://u:p@mail.example:465',
+      from: 'x@y.example',
+      domain: 'shop.example.com',
+      outboxDir: '/srv/data/outbox',
+      retryDelaySeconds: 60,
+    });
+    expect(loadConfig({}).mail).toMatchObject({
+      smtpUrl: undefined,
+      from: undefined,
+      domain: 'localhost',
+      outboxDir: 'data/outbox',
+    });
   });
 
   it('refuses a bad SMTP_URL without echoing it (it carries the password)', () => {
@@ -30,10 +46,22 @@ describe('mail configuration (decisions §12)', () => {
 
 describe('customer messages', () => {
   const event = (type: string, refs: Record<string, number>) =>
-    domainEvent({ type, storeId: 1, aggregate: { type: 'x', id: 1 }, from: null, to: 'y', refs, occurredAt: '2030-01-01T00:00:00.000Z' });
+    domainEvent({
+      type,
+      storeId: 1,
+      aggregate: { type: 'x', id: 1 },
+      from: null,
+      to: 'y',
+      refs,
+      occurredAt: '2030-01-01T00:00:00.000Z',
+    });
 
   it('one message per event kind, payment failed and past due of an order sharing one key', () => {
-    expect(messageRequestOf(event('order.approved', { orderId: 7 }))).toEqual({ kind: 'receipt', ref: 'order:7', orderId: 7 });
+    expect(messageRequestOf(event('order.approved', { orderId: 7 }))).toEqual({
+      kind: 'receipt',
+      ref: 'order:7',
+      orderId: 7,
+    });
     expect(messageRequestOf(event('order.cancelled', { orderId: 7 }))).toBeNull();
     expect(messageRequestOf(event('subscription.payment_failed', { orderId: 9, subscriptionId: 3 }))).toEqual(
       messageRequestOf(event('subscription.past_due', { orderId: 9, subscriptionId: 3 })),
@@ -52,11 +80,25 @@ describe('customer messages', () => {
       kind: 'receipt',
       store: { id: 1, name: 'S', brand: 'Tom & <b>Jerry</b>\r\nBcc: x@evil.example' },
       customer: { name: '<script>alert(1)</script>', email: 'a@example.com', mobileNumber: '+258841234567' },
-      order: { number: 'ORD-1', status: 'approved', currency: 'MZN', amount: 123456, discountAmount: 0, couponCode: null, paymentMethod: 'mpesa', transactionId: 't', items: [{ name: 'E"book', amount: 123456 }] },
+      order: {
+        number: 'ORD-1',
+        status: 'approved',
+        currency: 'MZN',
+        amount: 123456,
+        discountAmount: 0,
+        couponCode: null,
+        paymentMethod: 'mpesa',
+        transactionId: 't',
+        items: [{ name: 'E"book', amount: 123456 }],
+      },
       product: { name: 'E"book' },
       plan: null,
       subscription: null,
-      links: { portal: 'https://pay.example/order/ORD-1?transaction_id=t', checkout: null, downloads: [{ name: 'a"b', url: 'https://cdn.example/k/a.pdf' }] },
+      links: {
+        portal: 'https://pay.example/order/ORD-1?transaction_id=t',
+        checkout: null,
+        downloads: [{ name: 'a"b', url: 'https://cdn.example/k/a.pdf' }],
+      },
       occurredAt: '2030-01-01T00:00:00.000Z',
     };
     const email = new EmailRenderer().render(message);

@@ -1,4 +1,10 @@
-import { codeKey, codeProblem, normaliseStatus, normaliseType, parseDateTime } from '../../src/modules/discounts/discount-input';
+import {
+  codeKey,
+  codeProblem,
+  normaliseStatus,
+  normaliseType,
+  parseDateTime,
+} from '../../src/modules/discounts/discount-input';
 import { toDiscountDto } from '../../src/modules/discounts/discount.mapper';
 import { Discount } from '../../src/modules/discounts/discount.entity';
 
@@ -62,12 +68,16 @@ describe('parseDateTime', () => {
     expect(parseDateTime(input)?.toISOString()).toBe(iso);
   });
 
-  it.each(['2026-12-31', 'tomorrow', '2026-02-30T00:00:00Z', '2026-12-31T24:00:00Z', '2026-13-01T00:00:00Z', '31/12/2026 10:00'])(
-    'refuses %j',
-    (input) => {
-      expect(parseDateTime(input)).toBeNull();
-    },
-  );
+  it.each([
+    '2026-12-31',
+    'tomorrow',
+    '2026-02-30T00:00:00Z',
+    '2026-12-31T24:00:00Z',
+    '2026-13-01T00:00:00Z',
+    '31/12/2026 10:00',
+  ])('refuses %j', (input) => {
+    expect(parseDateTime(input)).toBeNull();
+  });
 });
 
 describe('toDiscountDto', () => {

@@ -70,7 +70,13 @@ describe('Nest messages through pino', () => {
     nest.debug('not written at info', 'X');
     expect(lines).toEqual([
       expect.objectContaining({ level: 30, context: 'NestApplication', msg: 'Nest application successfully started' }),
-      expect.objectContaining({ level: 50, context: 'HTTP', reqId: 'r1', msg: 'Unhandled error', err: expect.objectContaining({ message: 'boom' }) }),
+      expect.objectContaining({
+        level: 50,
+        context: 'HTTP',
+        reqId: 'r1',
+        msg: 'Unhandled error',
+        err: expect.objectContaining({ message: 'boom' }),
+      }),
       expect.objectContaining({ level: 50, context: 'Webhooks', msg: 'Delivery failed', stack: 'Error: stack line' }),
     ]);
   });

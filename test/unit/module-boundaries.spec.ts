@@ -28,13 +28,36 @@ function importsOf(file: string): string[] {
 
 type Rule = { from: (file: string) => boolean; forbidden: (target: string) => boolean; why: string };
 
-const under = (...prefixes: string[]) => (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
-const APP = ['src/app.module', 'src/app.factory', 'src/surfaces', 'src/main', 'src/server', 'src/worker', 'src/cluster'];
+const under =
+  (...prefixes: string[]) =>
+  (path: string) =>
+    prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+const APP = [
+  'src/app.module',
+  'src/app.factory',
+  'src/surfaces',
+  'src/main',
+  'src/server',
+  'src/worker',
+  'src/cluster',
+];
 
 const RULES: Rule[] = [
-  { from: under('src/common', 'src/database', 'src/config'), forbidden: under('src/modules', 'src/plugins', 'src/cli', ...APP), why: 'the kernel imports no module' },
-  { from: under('src/modules'), forbidden: under('src/plugins', 'src/cli', ...APP), why: 'a module does not import the app' },
-  { from: under('examples'), forbidden: (target) => target.startsWith('src/') && !under('src/plugins')(target), why: 'a plugin uses core through src/plugins only' },
+  {
+    from: under('src/common', 'src/database', 'src/config'),
+    forbidden: under('src/modules', 'src/plugins', 'src/cli', ...APP),
+    why: 'the kernel imports no module',
+  },
+  {
+    from: under('src/modules'),
+    forbidden: under('src/plugins', 'src/cli', ...APP),
+    why: 'a module does not import the app',
+  },
+  {
+    from: under('examples'),
+    forbidden: (target) => target.startsWith('src/') && !under('src/plugins')(target),
+    why: 'a plugin uses core through src/plugins only',
+  },
 ];
 
 function violations(): string[] {

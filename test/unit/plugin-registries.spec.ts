@@ -5,7 +5,8 @@ import { createFileStorage } from '../../src/modules/catalog/files/storage/file-
 import { ScopeRegistry } from '../../src/modules/identity/scopes/scope-registry';
 import { definePlugin } from '../../src/plugins';
 
-const registryOf = (...plugins: ReturnType<typeof definePlugin>[]) => new ScopeRegistry(new Contributions(plugins.flatMap((p) => contributionsOf(p))));
+const registryOf = (...plugins: ReturnType<typeof definePlugin>[]) =>
+  new ScopeRegistry(new Contributions(plugins.flatMap((p) => contributionsOf(p))));
 
 describe('plugin registrations', () => {
   it("adds a plugin's scopes after the contract's, with their descriptions", () => {
@@ -18,8 +19,12 @@ describe('plugin registrations', () => {
   });
 
   it('refuses a scope that is not resource.action, or one already registered', () => {
-    expect(() => registryOf(definePlugin({ name: 'bad', scopes: { Chat: 'x' } }))).toThrow('Plugin bad: scope "Chat" is not of the form resource.action');
-    expect(() => registryOf(definePlugin({ name: 'dup', scopes: { 'orders.read': 'x' } }))).toThrow('Plugin dup: scope orders.read is already registered');
+    expect(() => registryOf(definePlugin({ name: 'bad', scopes: { Chat: 'x' } }))).toThrow(
+      'Plugin bad: scope "Chat" is not of the form resource.action',
+    );
+    expect(() => registryOf(definePlugin({ name: 'dup', scopes: { 'orders.read': 'x' } }))).toThrow(
+      'Plugin dup: scope orders.read is already registered',
+    );
   });
 
   it('refuses a plugin name that cannot name a module', () => {
@@ -30,6 +35,8 @@ describe('plugin registrations', () => {
     const memory = new MemoryFileStorage();
     const config = loadConfig({ STORAGE_DRIVER: 'memory' });
     expect(await createFileStorage(config, [{ name: 'memory', create: () => memory }])).toBe(memory);
-    await expect(createFileStorage(config, [{ name: 'local', create: () => memory }])).rejects.toThrow('Two storage drivers are named local');
+    await expect(createFileStorage(config, [{ name: 'local', create: () => memory }])).rejects.toThrow(
+      'Two storage drivers are named local',
+    );
   });
 });

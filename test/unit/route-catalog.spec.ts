@@ -141,13 +141,20 @@ describe('the @Idempotent() start-up check', () => {
   }
 
   it('fails start-up naming an authenticated /v1 POST without @Idempotent()', async () => {
-    await expect(boot(ThingsController)).rejects.toThrow('POST routes under /v1 without @Idempotent(): POST /v1/things/{id}/archive');
-    await expect(boot(AnyTokenPostController)).rejects.toThrow('POST routes under /v1 without @Idempotent(): POST /v1/me/ping');
+    await expect(boot(ThingsController)).rejects.toThrow(
+      'POST routes under /v1 without @Idempotent(): POST /v1/things/{id}/archive',
+    );
+    await expect(boot(AnyTokenPostController)).rejects.toThrow(
+      'POST routes under /v1 without @Idempotent(): POST /v1/me/ping',
+    );
   });
 
   it('accepts public POSTs without it, and flags the routes that have it', async () => {
     const app = await boot(PublicPostController, DeclaredController);
-    const flagged = app.get(RouteCatalogService).all().filter((route) => route.idempotent);
+    const flagged = app
+      .get(RouteCatalogService)
+      .all()
+      .filter((route) => route.idempotent);
     expect(flagged.map((route) => `${route.method} ${route.path}`)).toEqual(['POST /v1/widgets']);
     await app.close();
   });

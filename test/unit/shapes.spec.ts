@@ -30,7 +30,8 @@ describe('money', () => {
 
   it('gives as JSON number exactly the number the numeric string reads as', () => {
     const same = (cents: number) => {
-      if (centsToNumber(cents) !== Number(centsToDecimal(cents))) throw new Error(`${cents}: ${centsToNumber(cents)} ≠ ${centsToDecimal(cents)}`);
+      if (centsToNumber(cents) !== Number(centsToDecimal(cents)))
+        throw new Error(`${cents}: ${centsToNumber(cents)} ≠ ${centsToDecimal(cents)}`);
     };
     for (let cents = -100_000; cents <= 2_000_000; cents++) same(cents);
     // numeric(12,2) reaches 10¹² − 0.01; beyond it, up to 2⁵³, by a spread of values.
@@ -52,7 +53,8 @@ describe('money', () => {
   it('decides two decimals and cents as the shortest decimal form does, without formatting', () => {
     // The reference: the number's shortest decimal form, as JSON.parse'd amounts are written.
     const plain = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 20 });
-    const reference = (v: number) => Number.isFinite(v) && /^-?\d+(\.\d{1,2})?$/.test(Math.abs(v) < 1e21 ? plain.format(v) : String(v));
+    const reference = (v: number) =>
+      Number.isFinite(v) && /^-?\d+(\.\d{1,2})?$/.test(Math.abs(v) < 1e21 ? plain.format(v) : String(v));
     const check = (v: number) => {
       const expected = reference(v);
       if (hasAtMostTwoDecimals(v) !== expected) throw new Error(`hasAtMostTwoDecimals(${v}) should be ${expected}`);
@@ -63,7 +65,7 @@ describe('money', () => {
       }
     };
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let k = -200_000; k <= 200_000; k++) {
       check(k / 100);
       check(k / 1000);
@@ -74,14 +76,33 @@ describe('money', () => {
       check(Math.round(random() * magnitude) / 100);
       check(random() * magnitude);
     }
-    for (const v of [1e13 - 0.01, 1e13, 1e13 + 0.5, 99_999_999_999.99, 0.1 + 0.2, 1.005, -0.01, 1e21, 5e-324, NaN, Infinity, -Infinity]) check(v);
+    for (const v of [
+      1e13 - 0.01,
+      1e13,
+      1e13 + 0.5,
+      99_999_999_999.99,
+      0.1 + 0.2,
+      1.005,
+      -0.01,
+      1e21,
+      5e-324,
+      NaN,
+      Infinity,
+      -Infinity,
+    ])
+      check(v);
   });
 });
 
 describe('pagination envelope', () => {
   it('computes last_page as max(1, ceil(total / per_page))', () => {
     expect(paginated('orders', [], 0, pageRequest({ page: 1, per_page: 15 }))).toEqual({
-      status: 'success', page: 1, per_page: 15, last_page: 1, total: 0, orders: [],
+      status: 'success',
+      page: 1,
+      per_page: 15,
+      last_page: 1,
+      total: 0,
+      orders: [],
     });
     expect(paginated('orders', [1], 31, pageRequest({ page: 3, per_page: 15 })).last_page).toBe(3);
     expect(pageRequest({ page: 3, per_page: 10 }).offset).toBe(20);

@@ -24,8 +24,15 @@ describe('start-up summary', () => {
   });
 
   it('follows the surfaces to their own hosts', () => {
-    const config = loadConfig({ BASE_URL: 'https://api.shop.example', WEB_URL: 'https://app.shop.example', PAY_URL: 'https://pay.shop.example' });
-    expect(startupSummary(config)).toMatchObject({ dashboard: 'https://app.shop.example/', checkout: 'https://pay.shop.example/token/<pay_token>' });
+    const config = loadConfig({
+      BASE_URL: 'https://api.shop.example',
+      WEB_URL: 'https://app.shop.example',
+      PAY_URL: 'https://pay.shop.example',
+    });
+    expect(startupSummary(config)).toMatchObject({
+      dashboard: 'https://app.shop.example/',
+      checkout: 'https://pay.shop.example/token/<pay_token>',
+    });
   });
 
   it('is pretty only at a terminal in development', () => {

@@ -4,10 +4,25 @@ import { periodEnd } from '../../src/modules/billing/subscriptions/subscription-
 describe('subscription periods (decisions §11: counted from the start, no drift)', () => {
   it('monthly from Jan 31: the last day of shorter months, back to the 31st after them', () => {
     const start = new Date('2027-01-31T10:00:00.000Z');
-    const ends = Array.from({ length: 13 }, (_, i) => periodEnd(start, 'month', 1, i + 1).toISOString().slice(0, 10));
+    const ends = Array.from({ length: 13 }, (_, i) =>
+      periodEnd(start, 'month', 1, i + 1)
+        .toISOString()
+        .slice(0, 10),
+    );
     expect(ends).toEqual([
-      '2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31', '2027-06-30', '2027-07-31', '2027-08-31',
-      '2027-09-30', '2027-10-31', '2027-11-30', '2027-12-31', '2028-01-31', '2028-02-29',
+      '2027-02-28',
+      '2027-03-31',
+      '2027-04-30',
+      '2027-05-31',
+      '2027-06-30',
+      '2027-07-31',
+      '2027-08-31',
+      '2027-09-30',
+      '2027-10-31',
+      '2027-11-30',
+      '2027-12-31',
+      '2028-01-31',
+      '2028-02-29',
     ]);
     expect(periodEnd(start, 'month', 1, 2).toISOString()).toBe('2027-03-31T10:00:00.000Z');
   });

@@ -40,7 +40,10 @@ describe('validation pipe', () => {
   });
 
   it('drops unknown properties', async () => {
-    const out = await createValidationPipe().transform({ amount: 10, customer: { name: 'A', email: 'a@b.co' }, x: 1 }, meta(OrderDto));
+    const out = await createValidationPipe().transform(
+      { amount: 10, customer: { name: 'A', email: 'a@b.co' }, x: 1 },
+      meta(OrderDto),
+    );
     expect(out).toBeInstanceOf(OrderDto);
     expect(out.x).toBeUndefined();
   });
@@ -64,7 +67,10 @@ describe('validation pipe', () => {
 
   it('renders a ValidationError built by a service the same way', () => {
     const res = toErrorResponse(ValidationError.field('coupon_code', 'Coupon has expired.'));
-    expect(res).toMatchObject({ status: 422, body: { status: 'error', message: 'Validation failed.', errors: { coupon_code: ['Coupon has expired.'] } } });
+    expect(res).toMatchObject({
+      status: 422,
+      body: { status: 'error', message: 'Validation failed.', errors: { coupon_code: ['Coupon has expired.'] } },
+    });
   });
 
   it('never leaks the message of an unknown error', () => {

@@ -26,7 +26,9 @@ describe('WEB_CONCURRENCY', () => {
 
   it('needs an external database for more than one process', () => {
     expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(
-      new ConfigError('Invalid configuration: WEB_CONCURRENCY="2" requires DATABASE_URL (the embedded database serves a single process)'),
+      new ConfigError(
+        'Invalid configuration: WEB_CONCURRENCY="2" requires DATABASE_URL (the embedded database serves a single process)',
+      ),
     );
   });
 
@@ -39,11 +41,14 @@ describe('WEB_CONCURRENCY', () => {
 
 describe('the cluster primary settings (read without zod)', () => {
   it('asks for a cluster only with more than one worker and a DATABASE_URL; anything else is left to loadConfig', () => {
-    for (const value of [undefined, '', '1', '0', 'many', ' 2']) expect(primaryConfig({ WEB_CONCURRENCY: value, DATABASE_URL })).toBeUndefined();
+    for (const value of [undefined, '', '1', '0', 'many', ' 2'])
+      expect(primaryConfig({ WEB_CONCURRENCY: value, DATABASE_URL })).toBeUndefined();
     expect(primaryConfig({ WEB_CONCURRENCY: '2' })).toBeUndefined();
     expect(primaryConfig({ WEB_CONCURRENCY: '2', DATABASE_URL: '' })).toBeUndefined();
     expect(primaryConfig({ WEB_CONCURRENCY: '3', DATABASE_URL })?.workers).toBe(3);
-    expect(primaryConfig({ WEB_CONCURRENCY: 'auto', DATABASE_URL })?.workers).toBe(availableParallelism() > 1 ? availableParallelism() : undefined);
+    expect(primaryConfig({ WEB_CONCURRENCY: 'auto', DATABASE_URL })?.workers).toBe(
+      availableParallelism() > 1 ? availableParallelism() : undefined,
+    );
   });
 
   it('draws the per-boot secrets once for every worker, or passes the configured ones on', () => {

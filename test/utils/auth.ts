@@ -39,5 +39,13 @@ export async function createSeller(
   const tokenWith = async (scopes: Scope[]) =>
     (await keys.create({ storeId: store.id, sellerId: seller.id, name: 'test', scopes })).token;
   const token = await tokenWith(options.scopes ?? t.app.get(ScopeRegistry).all());
-  return { sellerId: seller.id, storeId: store.id, email, password, token, auth: { Authorization: `Bearer ${token}` }, tokenWith };
+  return {
+    sellerId: seller.id,
+    storeId: store.id,
+    email,
+    password,
+    token,
+    auth: { Authorization: `Bearer ${token}` },
+    tokenWith,
+  };
 }

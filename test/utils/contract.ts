@@ -28,7 +28,8 @@ export class ContractRecorder {
   /** Before `ready()`: Fastify takes no hooks afterwards. */
   install(fastify: FastifyInstance): void {
     fastify.addHook('onSend', (request, reply, payload, done) => {
-      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+      const body =
+        typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
       this.exchanges.push({
         method: request.method,
         url: request.url,
@@ -42,7 +43,11 @@ export class ContractRecorder {
 }
 
 /** Answers that come before any route is chosen, hence outside every operation. */
-const UNROUTED: Record<number, string> = { 400: 'Malformed JSON body.', 404: 'Resource not found.', 413: 'Payload too large.' };
+const UNROUTED: Record<number, string> = {
+  400: 'Malformed JSON body.',
+  404: 'Resource not found.',
+  413: 'Payload too large.',
+};
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -67,7 +72,8 @@ export class ContractValidator {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     // OpenAPI's own formats that say nothing checkable about a JSON value.
-    for (const format of ['binary', 'byte', 'int32', 'int64', 'float', 'double', 'password']) this.ajv.addFormat(format, true);
+    for (const format of ['binary', 'byte', 'int32', 'int64', 'float', 'double', 'password'])
+      this.ajv.addFormat(format, true);
     this.ajv.addSchema({ ...doc, $id: ContractValidator.DOC_ID } as any);
     this.routes = Object.keys(doc.paths).map((template) => ({
       template,
@@ -88,7 +94,9 @@ export class ContractValidator {
   }
 
   private findOperation(method: string, path: string): Operation | 'no-path' | 'no-method' {
-    const matches = this.routes.filter((route) => route.pattern.test(path)).sort((a, b) => b.specificity - a.specificity);
+    const matches = this.routes
+      .filter((route) => route.pattern.test(path))
+      .sort((a, b) => b.specificity - a.specificity);
     if (!matches.length) return 'no-path';
     for (const { template } of matches) {
       const operation = this.doc.paths[template][method.toLowerCase()];
@@ -107,11 +115,16 @@ export class ContractValidator {
       // An unknown route (or method) is the contract's 404 (decisions §5), outside any operation;
       // a malformed or oversized body is refused before routing (§6: 400 and 404 come first).
       if (this.isError(exchange, UNROUTED[exchange.status])) return undefined;
-      return found === 'no-path' ? 'no operation in the description has this path' : 'the description has no such method on this path';
+      return found === 'no-path'
+        ? 'no operation in the description has this path'
+        : 'the description has no such method on this path';
     }
     const responses = found.operation.responses ?? {};
-    const key = [String(exchange.status), `${String(exchange.status)[0]}XX`, 'default'].find((candidate) => responses[candidate]);
-    if (!key) return `status ${exchange.status} is not documented for ${found.method.toUpperCase()} ${found.template} (documented: ${Object.keys(responses).join(', ')})`;
+    const key = [String(exchange.status), `${String(exchange.status)[0]}XX`, 'default'].find(
+      (candidate) => responses[candidate],
+    );
+    if (!key)
+      return `status ${exchange.status} is not documented for ${found.method.toUpperCase()} ${found.template} (documented: ${Object.keys(responses).join(', ')})`;
     const response = responses[key];
     const problems: string[] = [];
 
@@ -124,14 +137,16 @@ export class ContractValidator {
       if (header.schema) {
         const typed = header.schema.type === 'integer' || header.schema.type === 'number' ? Number(value) : value;
         const validate = this.validator(`header:${found.template}:${found.method}:${key}:${name}`, header.schema, true);
-        if (!validate(typed)) problems.push(`header ${name}: ${JSON.stringify(value)} ${this.ajv.errorsText(validate.errors)}`);
+        if (!validate(typed))
+          problems.push(`header ${name}: ${JSON.stringify(value)} ${this.ajv.errorsText(validate.errors)}`);
       }
     }
 
     const media = response.content?.['application/json'];
     const contentType = String(headerValue(exchange.headers, 'content-type') ?? '');
     if (!media) {
-      if (exchange.body && contentType.includes('json')) problems.push('a JSON body where the description documents none');
+      if (exchange.body && contentType.includes('json'))
+        problems.push('a JSON body where the description documents none');
     } else if (!contentType.includes('application/json')) {
       problems.push(`content-type ${contentType || '(none)'} where application/json is documented`);
     } else if (exchange.body !== undefined) {
@@ -142,7 +157,16 @@ export class ContractValidator {
         problems.push('body is not JSON');
       }
       if (body !== undefined && media.schema) {
-        const pointer = ['paths', found.template, found.method, 'responses', key, 'content', 'application/json', 'schema'];
+        const pointer = [
+          'paths',
+          found.template,
+          found.method,
+          'responses',
+          key,
+          'content',
+          'application/json',
+          'schema',
+        ];
         const validate = this.validator(pointer.join(' '), pointer);
         if (!validate(body)) {
           const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
@@ -158,7 +182,9 @@ export class ContractValidator {
     if (!validate) {
       const schema = inline
         ? schemaOrPointer
-        : { $ref: `${ContractValidator.DOC_ID}#/${(schemaOrPointer as string[]).map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}` };
+        : {
+            $ref: `${ContractValidator.DOC_ID}#/${(schemaOrPointer as string[]).map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`,
+          };
       validate = this.ajv.compile(schema);
       this.compiled.set(cacheKey, validate);
     }

@@ -9,7 +9,8 @@ export async function watchCsp(page: Page): Promise<string[]> {
   const violations: string[] = [];
   page.on('console', (message) => {
     const text = message.text();
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(text)) violations.push(`${page.url()}: ${text}`);
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(text))
+      violations.push(`${page.url()}: ${text}`);
   });
   await page.exposeFunction('__reportCspViolation', (text: string) => violations.push(text));
   await page.addInitScript({

@@ -52,7 +52,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   if (options.listen) await app.listen(port, '127.0.0.1');
   else await ready(app);
   // The description as a client gets it, taken before any test request is recorded.
-  const docs = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: `${config.paths.base}/docs-json` });
+  const docs = await app
+    .getHttpAdapter()
+    .getInstance()
+    .inject({ method: 'GET', url: `${config.paths.base}/docs-json` });
   const description = docs.json();
   contract.exchanges.length = 0;
   return {

@@ -37,7 +37,9 @@ async function createPostgresDatabase(adminUrl: string): Promise<TestDatabase> {
 
 function startEmbeddedServer(): Promise<TestDatabase> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = fork(join(__dirname, 'embedded-server.js'), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child: ChildProcess = fork(join(__dirname, 'embedded-server.js'), [], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();

@@ -7,13 +7,19 @@ export const apiKeyCreate: CliCommand = {
   name: 'api-key:create',
   usage: 'api-key:create --email E --name N --scopes a.read,b.write',
   summary: 'Create an API key for a seller; prints its token once.',
-  flags: { email: "the seller's email", name: 'a name for the key', scopes: 'comma-separated scopes (see GET /v1/scopes)' },
+  flags: {
+    email: "the seller's email",
+    name: 'a name for the key',
+    scopes: 'comma-separated scopes (see GET /v1/scopes)',
+  },
   async run(app, flags) {
     const seller = await sellerByEmail(app, required(flags, 'email'));
     const scopes = required(flags, 'scopes')
       .split(/[\s,]+/)
       .filter(Boolean);
-    const { apiKey, token } = await app.get(ApiKeysService).create({ ...seller, name: required(flags, 'name'), scopes });
+    const { apiKey, token } = await app
+      .get(ApiKeysService)
+      .create({ ...seller, name: required(flags, 'name'), scopes });
     return { id: apiKey.id, token, scopes: apiKey.scopes };
   },
 };

@@ -13,7 +13,8 @@ export const productReviewCommand: CliCommand = {
   async run(app, flags) {
     const pid = required(flags, 'product');
     const decision = required(flags, 'decision');
-    if (!DECISIONS.includes(decision as ReviewDecision)) throw new CliUsageError('--decision must be approve or reject');
+    if (!DECISIONS.includes(decision as ReviewDecision))
+      throw new CliUsageError('--decision must be approve or reject');
     const product = await app.get(ProductsService, { strict: false }).review(pid, decision as ReviewDecision);
     return { product_pid: product.pid, status_2: product.status2 };
   },

@@ -93,11 +93,31 @@ export const seedDemo: CliCommand = {
       ...details,
     });
     await files.add(store.id, recurring.pid, { name: 'Lesson 1 (PDF)', link: 'https://example.com/lesson-1.pdf' });
-    const plan = await get(PlansService).create(store.id, { product_pid: recurring.pid, name: 'Monthly', price: 300, interval: 'month' });
-    const discount = await get(DiscountsService).create(store.id, { code: `DEMO${suffix.toUpperCase()}`, type: 'percent', value: 10 });
-    const { token } = await get(ApiKeysService).create({ storeId: store.id, sellerId: seller.id, name: 'Demo key', scopes: ALL_SCOPES });
+    const plan = await get(PlansService).create(store.id, {
+      product_pid: recurring.pid,
+      name: 'Monthly',
+      price: 300,
+      interval: 'month',
+    });
+    const discount = await get(DiscountsService).create(store.id, {
+      code: `DEMO${suffix.toUpperCase()}`,
+      type: 'percent',
+      value: 10,
+    });
+    const { token } = await get(ApiKeysService).create({
+      storeId: store.id,
+      sellerId: seller.id,
+      name: 'Demo key',
+      scopes: ALL_SCOPES,
+    });
     const webhook = webhookUrl
-      ? (await get(WebhooksService).create(store.id, { url: webhookUrl, events: ['order_approved', 'order_cancelled', 'order_refund'], name: 'Demo webhook' })).webhook
+      ? (
+          await get(WebhooksService).create(store.id, {
+            url: webhookUrl,
+            events: ['order_approved', 'order_cancelled', 'order_refund'],
+            name: 'Demo webhook',
+          })
+        ).webhook
       : null;
     const order = { amount: 150, product_pid: oneTime.pid, customer: CUSTOMER };
     const session = await get(OrdersService).create(store.id, order as never);

@@ -3,7 +3,10 @@ import { SellersService } from '../../modules/identity/sellers/sellers.service';
 import { CliUsageError } from '../flags';
 
 /** The seller of `--email` and their store, or a one-line failure. */
-export async function sellerByEmail(app: INestApplicationContext, email: string): Promise<{ sellerId: number; storeId: number }> {
+export async function sellerByEmail(
+  app: INestApplicationContext,
+  email: string,
+): Promise<{ sellerId: number; storeId: number }> {
   const sellers = app.get(SellersService);
   const seller = await sellers.findByEmail(email);
   const store = seller ? await sellers.findStoreOfSeller(seller.id) : null;

@@ -17,7 +17,11 @@ import {
   OpenAPIObject,
   SwaggerModule,
 } from '@nestjs/swagger';
-import type { HeaderObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  HeaderObject,
+  ReferenceObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto';
 
 /*
@@ -48,7 +52,10 @@ export const EXAMPLE = {
 
 type Scalar = 'string' | 'integer' | 'number' | 'boolean';
 
-export interface NullableOptions extends Pick<ApiPropertyOptions, 'description' | 'example' | 'default' | 'deprecated'> {
+export interface NullableOptions extends Pick<
+  ApiPropertyOptions,
+  'description' | 'example' | 'default' | 'deprecated'
+> {
   /** A DTO class (nullable object), or a scalar type; `enum` alone implies `string`. */
   type?: Type<unknown> | Scalar;
   isArray?: boolean;
@@ -74,7 +81,19 @@ function isModel(type: NullableOptions['type']): type is Type<unknown> {
  * must be declared above it); a nullable enum lists `null` among its values.
  */
 export function ApiNullable(options: NullableOptions = {}): PropertyDecorator {
-  const { type, isArray, format, enum: values, minimum, maximum, minLength, maxLength, required = true, schema: raw, ...rest } = options;
+  const {
+    type,
+    isArray,
+    format,
+    enum: values,
+    minimum,
+    maximum,
+    minLength,
+    maxLength,
+    required = true,
+    schema: raw,
+    ...rest
+  } = options;
   let schema: SchemaObject | ReferenceObject;
   if (raw) {
     schema = raw;
@@ -91,7 +110,10 @@ export function ApiNullable(options: NullableOptions = {}): PropertyDecorator {
     required,
     ...(values && !isArray ? { enum: [...values, null] } : {}),
     // A `oneOf` of alternatives gains `null` as one more.
-    oneOf: [...('oneOf' in schema && schema.oneOf && Object.keys(schema).length === 1 ? schema.oneOf : [schema]), { type: 'null' }],
+    oneOf: [
+      ...('oneOf' in schema && schema.oneOf && Object.keys(schema).length === 1 ? schema.oneOf : [schema]),
+      { type: 'null' },
+    ],
   } as ApiPropertyOptions);
   return (target, key) => {
     if (isModel(type)) ApiExtraModels(type)(target.constructor);
@@ -161,7 +183,11 @@ export const ApiValidationFailed = (exampleErrors?: Record<string, string[]>) =>
 // ---------------------------------------------------------------------------------------------
 // Response headers
 
-const integerHeader = (description: string): HeaderObject => ({ description, required: true, schema: { type: 'integer', minimum: 0 } });
+const integerHeader = (description: string): HeaderObject => ({
+  description,
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+});
 
 /** decisions §9: on every answer to a valid token (401s have none: the token is not known yet). */
 export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
@@ -176,7 +202,8 @@ export const RETRY_AFTER_HEADER: Record<string, HeaderObject> = {
 
 export const IDEMPOTENT_REPLAYED_HEADER: Record<string, HeaderObject> = {
   'Idempotent-Replayed': {
-    description: 'Present (`true`) when this is the stored first response to the same `Idempotency-Key` and body (decisions §9).',
+    description:
+      'Present (`true`) when this is the stored first response to the same `Idempotency-Key` and body (decisions §9).',
     required: false,
     schema: { type: 'string', enum: ['true'] },
   },
@@ -213,7 +240,8 @@ export const ApiIdempotencyKey = () =>
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
-      description: 'Up to 255 characters. A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`).',
+      description:
+        'Up to 255 characters. A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`).',
       example: '4f1c2d9e-7b7a-4d1e-9a57-0c1f5b8e2a10',
     }),
   );
@@ -235,7 +263,11 @@ export function applyResponseConventions(app: INestApplication): void {
       for (const name of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value as object | undefined;
         if (typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        if (Reflect.getMetadata(DECORATORS.API_EXCLUDE_ENDPOINT, handler) || Reflect.getMetadata(DECORATORS.API_EXCLUDE_CONTROLLER, controller)) continue;
+        if (
+          Reflect.getMetadata(DECORATORS.API_EXCLUDE_ENDPOINT, handler) ||
+          Reflect.getMetadata(DECORATORS.API_EXCLUDE_CONTROLLER, controller)
+        )
+          continue;
         applyConventions(controller, handler);
       }
     }
@@ -246,7 +278,13 @@ export function applyResponseConventions(app: INestApplication): void {
  * Documents one more error body under `status`: alone when the operation has none, otherwise as
  * an alternative (`anyOf`) to what it declares, so both bodies validate.
  */
-function addError(controller: Type<unknown>, responses: Record<string, ResponseEntry>, status: number, message: string, when: string): void {
+function addError(
+  controller: Type<unknown>,
+  responses: Record<string, ResponseEntry>,
+  status: number,
+  message: string,
+  when: string,
+): void {
   const line = `\`${message}\` — ${when}.`;
   const existing = responses[String(status)];
   if (!existing) {
@@ -255,16 +293,30 @@ function addError(controller: Type<unknown>, responses: Record<string, ResponseE
   }
   if (existing.description?.includes(message)) return;
   const declared = typeof existing.type === 'function' ? (existing.type as Type<unknown>) : undefined;
-  const alternatives = declared ? [{ $ref: getSchemaPath(declared) }] : ((existing.schema as SchemaObject | undefined)?.anyOf ?? []);
+  const alternatives = declared
+    ? [{ $ref: getSchemaPath(declared) }]
+    : ((existing.schema as SchemaObject | undefined)?.anyOf ?? []);
   if (declared) ApiExtraModels(declared)(controller);
   ApiExtraModels(ErrorResponseDto)(controller);
   const { type: _type, schema: _schema, example, examples, ...rest } = existing;
-  const named = (examples ?? (example !== undefined ? { documented: { value: example } } : {})) as Record<string, unknown>;
+  const named = (examples ?? (example !== undefined ? { documented: { value: example } } : {})) as Record<
+    string,
+    unknown
+  >;
   responses[String(status)] = {
     ...rest,
     description: existing.description ? `${existing.description}\n\n${line}` : line,
-    schema: declared === ErrorResponseDto ? { $ref: getSchemaPath(ErrorResponseDto) } : { anyOf: [...alternatives, { $ref: getSchemaPath(ErrorResponseDto) }] },
-    examples: { ...named, [message.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()]: { value: errorExample(message) } },
+    schema:
+      declared === ErrorResponseDto
+        ? { $ref: getSchemaPath(ErrorResponseDto) }
+        : { anyOf: [...alternatives, { $ref: getSchemaPath(ErrorResponseDto) }] },
+    examples: {
+      ...named,
+      [message
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase()]: { value: errorExample(message) },
+    },
   };
 }
 
@@ -275,11 +327,23 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
   const flag = (key: string) => Boolean(Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller));
 
   if (BODY_METHODS.has(Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod)) {
-    addError(controller, responses, 400, 'Malformed JSON body.', 'the body is not JSON, not an object or array, or nested deeper than 32 levels');
+    addError(
+      controller,
+      responses,
+      400,
+      'Malformed JSON body.',
+      'the body is not JSON, not an object or array, or nested deeper than 32 levels',
+    );
     addError(controller, responses, 413, 'Payload too large.', 'a body over 1 MiB');
   }
   // decisions §5: any operation may meet these.
-  addError(controller, responses, 500, 'Internal server error.', 'anything unexpected (logged with the request id; never a stack or SQL)');
+  addError(
+    controller,
+    responses,
+    500,
+    'Internal server error.',
+    'anything unexpected (logged with the request id; never a stack or SQL)',
+  );
   if (!responses['503']) {
     addError(controller, responses, 503, 'Service temporarily unavailable.', 'the database cannot be reached');
     const unavailable: ResponseEntry = responses['503'];
@@ -288,8 +352,20 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
   const rateLimited = flag(RATE_LIMITED);
   const idempotent = flag(IDEMPOTENT);
   if (idempotent) {
-    addError(controller, responses, 409, 'A request with this idempotency key is still in progress.', 'the same `Idempotency-Key` is in flight');
-    addError(controller, responses, 422, 'Idempotency key reused with a different request.', 'the same `Idempotency-Key` came with another body');
+    addError(
+      controller,
+      responses,
+      409,
+      'A request with this idempotency key is still in progress.',
+      'the same `Idempotency-Key` is in flight',
+    );
+    addError(
+      controller,
+      responses,
+      422,
+      'Idempotency key reused with a different request.',
+      'the same `Idempotency-Key` came with another body',
+    );
   }
   for (const [status, entry] of Object.entries(responses)) {
     const code = Number(status);
@@ -361,11 +437,17 @@ export function createOpenApiDocument(app: INestApplication, options: OpenApiOpt
     .setVersion(options.version)
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addServer(options.baseUrl)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key (`sk_…`) or OAuth access token (`at_…`).' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'opaque',
+      description: 'API key (`sk_…`) or OAuth access token (`at_…`).',
+    })
     .addOAuth2(
       {
         type: 'oauth2',
-        description: 'Authorization code with PKCE (S256). Discovery: RFC 8414 metadata at `/.well-known/oauth-authorization-server` on the host of `{base_url}`.',
+        description:
+          'Authorization code with PKCE (S256). Discovery: RFC 8414 metadata at `/.well-known/oauth-authorization-server` on the host of `{base_url}`.',
         flows: {
           authorizationCode: {
             authorizationUrl: options.authorizationUrl,

@@ -34,7 +34,11 @@ function fromFramework(error: unknown): { status: number; message: string } | un
   return { status: e.statusCode, message: FRAMEWORK_MESSAGES[e.statusCode] ?? 'Bad request.' };
 }
 
-export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorResponse(exception: unknown): {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+} {
   if (exception instanceof AppError) {
     const headers: Record<string, string> = {};
     if (exception instanceof TooManyRequestsError) headers['Retry-After'] = String(exception.retryAfterSeconds);
@@ -45,7 +49,8 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     };
   }
   const framework = fromFramework(exception);
-  if (framework) return { status: framework.status, body: { status: 'error', message: framework.message }, headers: {} };
+  if (framework)
+    return { status: framework.status, body: { status: 'error', message: framework.message }, headers: {} };
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status < 500) {

@@ -25,7 +25,8 @@ function deeperThan(value: unknown, levelsLeft: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (levelsLeft === 0) return true;
   if (Array.isArray(value)) {
-    for (const item of value) if (typeof item === 'object' && item !== null && deeperThan(item, levelsLeft - 1)) return true;
+    for (const item of value)
+      if (typeof item === 'object' && item !== null && deeperThan(item, levelsLeft - 1)) return true;
     return false;
   }
   for (const key in value) {
@@ -101,9 +102,12 @@ function walk(value: unknown, path: string[], result: InputInspection, depth: nu
   }
 }
 
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what is replaced in a field name
+const NUL = /\u0000/g;
+
 function addError(result: InputInspection, path: string[], problem: string): void {
-  // eslint-disable-next-line no-control-regex -- U+0000 is exactly what this replaces in a field name
-  const field = path.map((part) => (isStorableText(part) ? part : part.toWellFormed().replace(/\u0000/g, '\uFFFD'))).join('.') || 'body';
+  const field =
+    path.map((part) => (isStorableText(part) ? part : part.toWellFormed().replace(NUL, '\uFFFD'))).join('.') || 'body';
   result.errors ??= {};
   result.errors[field] = [`${field} ${problem}`];
 }

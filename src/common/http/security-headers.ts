@@ -17,7 +17,9 @@ export function inlineBlockHashes(root: string): { styles: string[]; scripts: st
     const text = readFileSync(file, 'utf8');
     for (const [, tag, body] of text.matchAll(/<(style|script)(?:\s[^>]*)?>([\s\S]*?)<\/\1>/g)) {
       if (!body.trim() || body.includes('<%')) continue;
-      (tag === 'style' ? styles : scripts).add(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+      (tag === 'style' ? styles : scripts).add(
+        `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`,
+      );
     }
   }
   return { styles: [...styles].sort(), scripts: [...scripts].sort() };
@@ -53,7 +55,11 @@ export interface SecurityHeaderPaths {
  * behind a TLS proxy that forwards http) would break. Product images are the seller's URLs on any
  * host, hence `img-src https: http:`.
  */
-export async function registerSecurityHeaders(fastify: FastifyInstance, viewsRoot: string, paths: SecurityHeaderPaths): Promise<void> {
+export async function registerSecurityHeaders(
+  fastify: FastifyInstance,
+  viewsRoot: string,
+  paths: SecurityHeaderPaths,
+): Promise<void> {
   const hashes = inlineBlockHashes(viewsRoot);
   await fastify.register(helmet, {
     global: true,
@@ -88,13 +94,15 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, viewsRoo
     "base-uri 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
-  const under = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+  const under = (url: string, prefix: string) =>
+    url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
   const cdnHost = new URL(paths.cdnUrl).host;
   // After helmet's own onRequest hook: the two surfaces whose needs differ from the pages'.
   fastify.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     if (under(url, paths.docs)) reply.header('content-security-policy', docsPolicy);
-    else if (paths.cdnPath ? under(url, paths.cdnPath) : request.host === cdnHost) reply.header('cross-origin-resource-policy', 'cross-origin');
+    else if (paths.cdnPath ? under(url, paths.cdnPath) : request.host === cdnHost)
+      reply.header('cross-origin-resource-policy', 'cross-origin');
     done();
   });
   // A handler that sets a policy of its own (the checkout pages, stored files) replaces helmet's:

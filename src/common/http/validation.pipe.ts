@@ -42,7 +42,8 @@ class InputValidationPipe extends ValidationPipe {
       inspection = inspectInput(value);
       if (inspection.errors) throw new ValidationError(inspection.errors);
     }
-    const accepted = metadata.metatype && this.toValidate(metadata) ? fastAccept(value, metadata.metatype, inspection) : undefined;
+    const accepted =
+      metadata.metatype && this.toValidate(metadata) ? fastAccept(value, metadata.metatype, inspection) : undefined;
     return accepted !== undefined ? accepted : super.transform(value, metadata);
   }
 }
@@ -51,7 +52,11 @@ class InputValidationPipe extends ValidationPipe {
  * The pipe's fast path for a value of `dto`: the instance, or undefined when the full path must
  * decide (no fast accept registered, a string it must refuse, a number past ±(2^31−1)).
  */
-export function fastAccept(value: unknown, dto: Type<unknown> | AbstractClass, inspection: InputInspection = inspectInput(value)): unknown {
+export function fastAccept(
+  value: unknown,
+  dto: Type<unknown> | AbstractClass,
+  inspection: InputInspection = inspectInput(value),
+): unknown {
   if (inspection.errors || inspection.hasLargeNumber) return undefined;
   return fastAcceptOf(dto as Type<unknown>)?.(value);
 }
@@ -84,7 +89,8 @@ function addImplicitBounds(): void {
   const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<AbstractClass, ValidationMetadata[]> };
   for (const [target, metadatas] of storage.validationMetadatas) {
     const byProperty = new Map<string, ValidationMetadata[]>();
-    for (const metadata of metadatas) byProperty.set(metadata.propertyName, [...(byProperty.get(metadata.propertyName) ?? []), metadata]);
+    for (const metadata of metadatas)
+      byProperty.set(metadata.propertyName, [...(byProperty.get(metadata.propertyName) ?? []), metadata]);
     for (const [property, list] of byProperty) {
       const numeric = list.find((m) => (m.name === 'isInt' || m.name === 'isNumber') && !bounded.has(m));
       if (!numeric) continue;
@@ -92,8 +98,10 @@ function addImplicitBounds(): void {
       const limit = numeric.name === 'isInt' ? MAX_INT4 : MAX_NUMBER;
       const options = { each: numeric.each, groups: numeric.groups, always: numeric.always };
       const prototype = (target as { prototype: object }).prototype;
-      if (!list.some((m) => m.name === 'max')) Max(limit, { ...options, message: `${property} must be at most ${limit}.` })(prototype, property);
-      if (!list.some((m) => m.name === 'min')) Min(-limit, { ...options, message: `${property} must be at least ${-limit}.` })(prototype, property);
+      if (!list.some((m) => m.name === 'max'))
+        Max(limit, { ...options, message: `${property} must be at most ${limit}.` })(prototype, property);
+      if (!list.some((m) => m.name === 'min'))
+        Min(-limit, { ...options, message: `${property} must be at least ${-limit}.` })(prototype, property);
     }
   }
 }

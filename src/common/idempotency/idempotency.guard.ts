@@ -64,7 +64,11 @@ export class IdempotencyGuard implements CanActivate {
   }
 
   private async claim(req: CallerRequest, principal: IdempotencyCaller, key: string): Promise<boolean> {
-    const scope: IdempotencyScope = { storeId: principal.storeId, principalKey: `${principal.tokenType}:${principal.tokenId}`, key };
+    const scope: IdempotencyScope = {
+      storeId: principal.storeId,
+      principalKey: `${principal.tokenType}:${principal.tokenId}`,
+      key,
+    };
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
     // Expired keys are also taken over on reuse; this sweep only keeps the table small.
     if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
@@ -80,7 +84,9 @@ export class IdempotencyGuard implements CanActivate {
           throw new ConflictError('A request with this idempotency key is still in progress.');
         }
         // complete() always stores the status; 201 is Nest's default for a POST.
-        throw new PresetResponse(record.responseStatus ?? HttpStatus.CREATED, record.responseBody, { 'Idempotent-Replayed': 'true' });
+        throw new PresetResponse(record.responseStatus ?? HttpStatus.CREATED, record.responseBody, {
+          'Idempotent-Replayed': 'true',
+        });
       }
     }
     this.claims.hold(req, scope);

@@ -37,12 +37,18 @@ export class IdempotencyRepository {
   }
 
   async complete(scope: IdempotencyScope, status: number, body: unknown): Promise<void> {
-    await this.dataSource.manager.update(IdempotencyKey, { ...scope }, { state: 'completed', responseStatus: status, responseBody: body as object });
+    await this.dataSource.manager.update(
+      IdempotencyKey,
+      { ...scope },
+      { state: 'completed', responseStatus: status, responseBody: body as object },
+    );
   }
 
   /** Deletes records past their lifetime (index on created_at). */
   async purgeExpired(ttlSeconds: number): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)`, [ttlSeconds]);
+    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)`, [
+      ttlSeconds,
+    ]);
   }
 
   /** A failed request leaves nothing behind: the same key may be retried. */

@@ -11,8 +11,4 @@ export const IDEMPOTENT_KEY = 'http:idempotent';
  * Start-up fails when such a POST lacks it (RouteCatalogService).
  */
 export const Idempotent = (): MethodDecorator =>
-  applyDecorators(
-    SetMetadata(IDEMPOTENT_KEY, true),
-    UseGuards(IdempotencyGuard),
-    ApiIdempotencyKey(),
-  );
+  applyDecorators(SetMetadata(IDEMPOTENT_KEY, true), UseGuards(IdempotencyGuard), ApiIdempotencyKey());

@@ -115,25 +115,31 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   private async startWorkers(name: string, { handler, options, everySeconds }: QueueDefinition): Promise<void> {
     for (let i = 0; i < (options.concurrency ?? 1); i++) {
-      const workerId = await this.boss.work<object>(name, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
-        try {
-          await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
-        } catch (error) {
-          // Never silent: every failed run is logged; pg-boss retries it or records it failed.
-          this.logger.error({ err: error, queue: name, jobId: job.id }, 'Background job failed');
-          throw error;
-        } finally {
-          // A worker that just had a job fetches the next at once: a busy queue drains at the
-          // handlers' pace, not one job per polling interval; an idle one still polls each second.
-          if (workerId) this.boss.notifyWorker(workerId);
-        }
-      });
+      const workerId = await this.boss.work<object>(
+        name,
+        { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
+        async ([job]) => {
+          try {
+            await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
+          } catch (error) {
+            // Never silent: every failed run is logged; pg-boss retries it or records it failed.
+            this.logger.error({ err: error, queue: name, jobId: job.id }, 'Background job failed');
+            throw error;
+          } finally {
+            // A worker that just had a job fetches the next at once: a busy queue drains at the
+            // handlers' pace, not one job per polling interval; an idle one still polls each second.
+            if (workerId) this.boss.notifyWorker(workerId);
+          }
+        },
+      );
     }
     if (everySeconds) {
       const tick = () =>
         this.boss
           .send(name, {}, { singletonKey: 'tick', singletonSeconds: everySeconds })
-          .catch((error: unknown) => this.logger.error({ err: error, queue: name }, 'Scheduling a periodic job failed'));
+          .catch((error: unknown) =>
+            this.logger.error({ err: error, queue: name }, 'Scheduling a periodic job failed'),
+          );
       void tick();
       const timer = setInterval(tick, everySeconds * 1000);
       timer.unref();

@@ -26,7 +26,10 @@ export class AffiliatesController {
   @ApiOperation({ summary: 'Create an affiliate with a commission percent' })
   @ApiCreatedResponse({ type: CreateAffiliateResponseDto })
   @ApiValidationFailed({ commission_percent: ['commission_percent must be at most 100.'] })
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateAffiliateDto): Promise<CreateAffiliateResponseDto> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateAffiliateDto,
+  ): Promise<CreateAffiliateResponseDto> {
     const affiliate = await this.affiliates.create(principal.storeId, {
       name: body.name,
       email: body.email,
@@ -40,7 +43,10 @@ export class AffiliatesController {
   @ApiOperation({ summary: "The store's affiliates, newest first" })
   @ApiOkResponse({ type: AffiliateListResponseDto })
   @ApiValidationFailed({ per_page: ['per_page must be at most 100.'] })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<AffiliateListResponseDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PaginationQueryDto,
+  ): Promise<AffiliateListResponseDto> {
     const page = pageRequest(query);
     const [items, total] = await this.affiliates.list(principal.storeId, page);
     return paginated('affiliates', items.map(toAffiliateDto), total, page);
@@ -63,7 +69,10 @@ export class AffiliatesController {
   @ApiIdParam('id', 'Affiliate id.')
   @ApiOkResponse({ type: AffiliateDeletedResponseDto })
   @ApiNotFound('No affiliate with this id in the store.')
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<AffiliateDeletedResponseDto> {
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+  ): Promise<AffiliateDeletedResponseDto> {
     await this.affiliates.remove(principal.storeId, id);
     return { status: 'success', message: 'Affiliate deleted.' };
   }

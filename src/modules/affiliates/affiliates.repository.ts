@@ -16,7 +16,10 @@ export class AffiliatesRepository {
     return this.manager(manager).findOneBy(Affiliate, { storeId, id });
   }
 
-  create(input: Pick<Affiliate, 'storeId' | 'name' | 'email' | 'commissionPercent'>, manager?: EntityManager): Promise<Affiliate> {
+  create(
+    input: Pick<Affiliate, 'storeId' | 'name' | 'email' | 'commissionPercent'>,
+    manager?: EntityManager,
+  ): Promise<Affiliate> {
     const repo = this.manager(manager).getRepository(Affiliate);
     return repo.save(repo.create(input));
   }

@@ -18,9 +18,11 @@ import {
 import { UpdateDiscountDto } from './dto/update-discount.dto';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 
-const RefParam = () => ApiRefParam('The numeric id of the discount, or its code (any case).', { id: '7', code: 'SAVE10' });
+const RefParam = () =>
+  ApiRefParam('The numeric id of the discount, or its code (any case).', { id: '7', code: 'SAVE10' });
 const NotFound = () => ApiNotFound('No discount with this id or code in the store (another store’s discount too).');
-const Duplicate = () => ApiConflict(DUPLICATE_CODE_MESSAGE, 'The store already has a discount with this code (ignoring case).');
+const Duplicate = () =>
+  ApiConflict(DUPLICATE_CODE_MESSAGE, 'The store already has a discount with this code (ignoring case).');
 
 @ApiTags('Discounts')
 @Controller('v1/discounts')
@@ -34,14 +36,21 @@ export class DiscountsController {
   @ApiBody({
     type: CreateDiscountDto,
     examples: {
-      percent: { value: { code: 'SAVE10', type: 'percent', value: 10, uses_limit: 100, expires_at: '2026-12-31T23:59:59Z' } },
-      fixed: { value: { code: 'MINUS50', type: 'amount', value: 50, product_ids: [12], single_use: true, status: 'enabled' } },
+      percent: {
+        value: { code: 'SAVE10', type: 'percent', value: 10, uses_limit: 100, expires_at: '2026-12-31T23:59:59Z' },
+      },
+      fixed: {
+        value: { code: 'MINUS50', type: 'amount', value: 50, product_ids: [12], single_use: true, status: 'enabled' },
+      },
     },
   })
   @ApiCreatedResponse({ type: DiscountCreatedResponseDto })
   @Duplicate()
   @ApiValidationFailed({ value: ['value must be at least 0.01.'], expires_at: ['expires_at must be in the future.'] })
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateDiscountDto): Promise<DiscountCreatedResponseDto> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateDiscountDto,
+  ): Promise<DiscountCreatedResponseDto> {
     const discount = await this.discounts.create(principal.storeId, body);
     return { status: 'success', message: 'Discount created successfully.', discount: toDiscountDto(discount) };
   }
@@ -51,7 +60,10 @@ export class DiscountsController {
   @ApiOperation({ summary: 'List the store’s discounts, newest first' })
   @ApiOkResponse({ type: DiscountListResponseDto })
   @ApiValidationFailed({ per_page: ['per_page must be at most 100.'] })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<DiscountListResponseDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PaginationQueryDto,
+  ): Promise<DiscountListResponseDto> {
     const page = pageRequest(query);
     const [discounts, total] = await this.discounts.list(principal.storeId, page);
     return paginated('discounts', discounts.map(toDiscountDto), total, page);
@@ -99,7 +111,10 @@ export class DiscountsController {
   @RefParam()
   @ApiOkResponse({ type: DiscountDeletedResponseDto })
   @NotFound()
-  async delete(@CurrentPrincipal() principal: Principal, @Param('id') ref: string): Promise<DiscountDeletedResponseDto> {
+  async delete(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') ref: string,
+  ): Promise<DiscountDeletedResponseDto> {
     const data = await this.discounts.delete(principal.storeId, ref);
     return { status: 'success', message: 'Discount deleted successfully.', data };
   }

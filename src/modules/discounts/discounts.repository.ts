@@ -22,7 +22,10 @@ export class DiscountsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     const inputs = { productId: '$3::int', amount: '$4::numeric', email: '$5::text', now: '$6::timestamptz' };
     this.statements = {
-      lock: new PreparedStatement(dataSource, 'SELECT id FROM discounts WHERE store_id = $1 AND code_key = $2 FOR UPDATE'),
+      lock: new PreparedStatement(
+        dataSource,
+        'SELECT id FROM discounts WHERE store_id = $1 AND code_key = $2 FOR UPDATE',
+      ),
       // One row: the reason the rules refuse the coupon, or its id, code and discount with a use taken.
       reserve: new PreparedStatement(
         dataSource,
@@ -48,8 +51,14 @@ export class DiscountsRepository {
    * The store's discount by numeric id or by code (any case); another store's is null, like a
    * missing one. With `lock`, the row stays locked until the caller's transaction ends.
    */
-  findForStore(storeId: number, ref: DiscountRef, options: { manager?: EntityManager; lock?: boolean } = {}): Promise<Discount | null> {
-    const query = this.manager(options.manager).createQueryBuilder(Discount, 'd').where('d.store_id = :storeId', { storeId });
+  findForStore(
+    storeId: number,
+    ref: DiscountRef,
+    options: { manager?: EntityManager; lock?: boolean } = {},
+  ): Promise<Discount | null> {
+    const query = this.manager(options.manager)
+      .createQueryBuilder(Discount, 'd')
+      .where('d.store_id = :storeId', { storeId });
     if (isNumericId(ref)) {
       const id = Number(ref);
       if (id > MAX_INT4) return Promise.resolve(null);
@@ -114,7 +123,10 @@ export class DiscountsRepository {
   ): Promise<{ rejection: CouponRejection } | { rejection: null; id: number; code: string; discount: string }> {
     const params = [request.storeId, request.codeKey];
     await this.statements.lock.rows(params, manager);
-    const [row] = await this.statements.reserve.arrays([...params, request.productId, request.amount, request.email, request.now], manager);
+    const [row] = await this.statements.reserve.arrays(
+      [...params, request.productId, request.amount, request.email, request.now],
+      manager,
+    );
     const [rejection, id, code, discount] = row as [CouponRejection | null, number, string, string];
     return rejection ? { rejection } : { rejection: null, id, code, discount };
   }

@@ -75,7 +75,8 @@ export class DiscountsService {
         else errors.type = ['type percent needs a value of at most 100; send a new value with it.'];
       }
       if (input.status !== undefined) discount.status = normaliseStatus(input.status)!;
-      if (input.product_ids !== undefined) discount.productIds = await this.storeProducts(storeId, input.product_ids, errors, manager);
+      if (input.product_ids !== undefined)
+        discount.productIds = await this.storeProducts(storeId, input.product_ids, errors, manager);
       if (input.uses_limit !== undefined) {
         if (input.uses_limit !== null && input.uses_limit < discount.usedCount) {
           errors.uses_limit = [`uses_limit cannot be lower than used_count (${discount.usedCount}).`];
@@ -137,7 +138,8 @@ export class DiscountsService {
     const ids = [...new Set(input ?? [])];
     const found = new Set(await this.discounts.existingProductIds(storeId, ids, manager));
     const unknown = ids.filter((id) => !found.has(id));
-    if (unknown.length) errors.product_ids = [`product_ids contains ids that are not products of this store: ${unknown.join(', ')}.`];
+    if (unknown.length)
+      errors.product_ids = [`product_ids contains ids that are not products of this store: ${unknown.join(', ')}.`];
     return ids;
   }
 }

@@ -54,6 +54,14 @@ import { UserController } from './user.controller';
     ScopesService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [SellersService, ApiKeysService, AuthService, OAuthAppsService, OAuthAuthorizationService, RateLimiterFactory, ScopeRegistry],
+  exports: [
+    SellersService,
+    ApiKeysService,
+    AuthService,
+    OAuthAppsService,
+    OAuthAuthorizationService,
+    RateLimiterFactory,
+    ScopeRegistry,
+  ],
 })
 export class IdentityModule {}

@@ -84,7 +84,10 @@ export class CustomerMessagesListener implements OnModuleInit {
         result = await channel.send(composed.message);
       } catch (error) {
         await this.messages.settle(id, { state: 'failed', error: errorText(error) });
-        this.logger.warn({ channel: channel.name, message: composed.message.id, err: errorText(error) }, 'Customer message not accepted; it will be retried');
+        this.logger.warn(
+          { channel: channel.name, message: composed.message.id, err: errorText(error) },
+          'Customer message not accepted; it will be retried',
+        );
         failures.push(error);
         continue;
       }
@@ -97,7 +100,10 @@ export class CustomerMessagesListener implements OnModuleInit {
       );
     }
     // The job fails and pg-boss retries it: the sent channels are not sent again.
-    if (failures.length) throw failures.length === 1 ? failures[0] : new AggregateError(failures, 'Customer message not accepted by several channels');
+    if (failures.length)
+      throw failures.length === 1
+        ? failures[0]
+        : new AggregateError(failures, 'Customer message not accepted by several channels');
   }
 }
 

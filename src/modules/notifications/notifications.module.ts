@@ -14,7 +14,14 @@ import { CustomerMessagesRepository } from './messages/customer-messages.reposit
  */
 @Module({
   imports: [BillingModule],
-  providers: [NotificationChannels, CustomerMessagesRepository, CustomerMessageComposer, CustomerMessagesListener, EmailRenderer, EmailChannel],
+  providers: [
+    NotificationChannels,
+    CustomerMessagesRepository,
+    CustomerMessageComposer,
+    CustomerMessagesListener,
+    EmailRenderer,
+    EmailChannel,
+  ],
   exports: [NotificationChannels],
 })
 export class NotificationsModule {}

@@ -7,7 +7,10 @@ import { LEASE_LOCK_CLASS } from './delivery/worker-lease';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
 
-export type NewDelivery = Pick<WebhookDelivery, 'storeId' | 'eventKind' | 'orderId' | 'url' | 'payload' | 'messageId' | 'redeliveryOf'>;
+export type NewDelivery = Pick<
+  WebhookDelivery,
+  'storeId' | 'eventKind' | 'orderId' | 'url' | 'payload' | 'messageId' | 'redeliveryOf'
+>;
 
 export interface AttemptRecord {
   state: 'success' | 'failed';
@@ -29,7 +32,12 @@ const LEASE_GONE = `(d.claimed_by IS NULL OR NOT EXISTS (
 @Injectable()
 export class WebhookDeliveriesRepository {
   private readonly columns: EntityColumns<WebhookDelivery>;
-  private readonly statements: { createForGroup: PreparedStatement; claim: PreparedStatement; secretsOf: PreparedStatement; unfinished: PreparedStatement };
+  private readonly statements: {
+    createForGroup: PreparedStatement;
+    claim: PreparedStatement;
+    secretsOf: PreparedStatement;
+    unfinished: PreparedStatement;
+  };
 
   constructor(
     @InjectRepository(WebhookDelivery) private readonly repo: Repository<WebhookDelivery>,
@@ -111,7 +119,12 @@ export class WebhookDeliveriesRepository {
       .getOne();
   }
 
-  listForWebhook(storeId: number, webhookId: number, offset: number, limit: number): Promise<[WebhookDelivery[], number]> {
+  listForWebhook(
+    storeId: number,
+    webhookId: number,
+    offset: number,
+    limit: number,
+  ): Promise<[WebhookDelivery[], number]> {
     return this.repo
       .createQueryBuilder('d')
       .innerJoin(WebhookDeliveryTarget, 't', 't.delivery_id = d.id AND t.webhook_id = :webhookId', { webhookId })

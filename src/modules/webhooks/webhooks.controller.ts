@@ -29,11 +29,17 @@ export class WebhooksController {
   @Post()
   @Idempotent()
   @RequireScopes('webhooks.write')
-  @ApiOperation({ summary: 'Register a webhook', description: 'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks).' })
+  @ApiOperation({
+    summary: 'Register a webhook',
+    description: 'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks).',
+  })
   @ApiBody({ type: CreateWebhookDto })
   @ApiCreatedResponse({ type: WebhookMessageResponseDto })
   @ApiValidationFailed()
-  async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<WebhookMessageResponseDto> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: CreateWebhookDto,
+  ): Promise<WebhookMessageResponseDto> {
     const view = await this.webhooks.create(principal.storeId, dto);
     return { status: 'success', message: 'Webhook created.', webhook: toWebhookDto(view) };
   }
@@ -43,7 +49,10 @@ export class WebhooksController {
   @ApiOperation({ summary: 'List the webhooks of the store (newest first)' })
   @ApiOkResponse({ type: WebhookListResponseDto })
   @ApiValidationFailed()
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<WebhookListResponseDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PaginationQueryDto,
+  ): Promise<WebhookListResponseDto> {
     const page = pageRequest(query);
     const { items, total } = await this.webhooks.list(principal.storeId, page);
     return paginated('webhooks', items.map(toWebhookDto), total, page);
@@ -82,7 +91,10 @@ export class WebhooksController {
   @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookDeletedResponseDto })
   @NotFound()
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookDeletedResponseDto> {
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IntIdPipe) id: number,
+  ): Promise<WebhookDeletedResponseDto> {
     const data = await this.webhooks.remove(principal.storeId, id);
     return { status: 'success', message: 'Webhook deleted.', data };
   }
@@ -94,15 +106,18 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Send a test event now',
     description:
-      'One signed delivery to the webhook\'s URL, made before the answer: the spec §6.3 payload of a sample order ' +
+      "One signed delivery to the webhook's URL, made before the answer: the spec §6.3 payload of a sample order " +
       '(`order_number` starting `TEST-`, `test: true`; `order_type` is `order_approved` when the webhook listens to it, ' +
       'else its first event). Sent whether the webhook is active or not, recorded in its delivery log with `order_id` null. ' +
-      'The receiver\'s answer (or the failure) is in `delivery`.',
+      "The receiver's answer (or the failure) is in `delivery`.",
   })
   @ApiIdParam('id')
   @ApiOkResponse({ type: WebhookTestResponseDto })
   @NotFound()
-  async test(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<WebhookTestResponseDto> {
+  async test(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IntIdPipe) id: number,
+  ): Promise<WebhookTestResponseDto> {
     const view = await this.webhooks.sendTest(principal.storeId, id);
     return { status: 'success', delivery: toDeliveryDto(view) };
   }
@@ -130,7 +145,8 @@ export class WebhooksController {
   @RequireScopes('webhooks.write')
   @ApiOperation({
     summary: 'Send a recorded delivery again',
-    description: 'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry.',
+    description:
+      'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry.',
   })
   @ApiIdParam('id')
   @ApiIdParam('delivery_id', undefined, 41)

@@ -24,7 +24,11 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
  */
 @Module({
   // Product is read (never written) to resolve `product_details` and show `product`.
-  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product]), IdempotencyModule, BillingModule],
+  imports: [
+    TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product]),
+    IdempotencyModule,
+    BillingModule,
+  ],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

@@ -43,7 +43,10 @@ export class WebhooksRepository {
     return manager ? manager.getRepository(Webhook) : this.repo;
   }
 
-  create(data: Pick<Webhook, 'storeId' | 'url' | 'events' | 'productId' | 'name' | 'secret'>, manager?: EntityManager): Promise<Webhook> {
+  create(
+    data: Pick<Webhook, 'storeId' | 'url' | 'events' | 'productId' | 'name' | 'secret'>,
+    manager?: EntityManager,
+  ): Promise<Webhook> {
     const repo = this.webhooks(manager);
     return repo.save(repo.create({ ...data, status: 'active' }));
   }
@@ -57,7 +60,12 @@ export class WebhooksRepository {
   }
 
   listForStore(storeId: number, offset: number, limit: number): Promise<[Webhook[], number]> {
-    return this.repo.findAndCount({ where: { storeId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: limit });
+    return this.repo.findAndCount({
+      where: { storeId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
   }
 
   allForStore(storeId: number): Promise<Webhook[]> {
@@ -78,7 +86,12 @@ export class WebhooksRepository {
    * The store's active webhooks that subscribe to `kind` and cover `productId` (spec §6.1.1–2; null:
    * an event of no product reaches the store-wide webhooks only), read inside the change's transaction.
    */
-  async findSubscribed(storeId: number, kind: string, productId: number | null, manager: EntityManager): Promise<Webhook[]> {
+  async findSubscribed(
+    storeId: number,
+    kind: string,
+    productId: number | null,
+    manager: EntityManager,
+  ): Promise<Webhook[]> {
     const rows = await this.subscribed.rows([storeId, kind, productId], manager);
     return rows.map((row) => this.columns.hydrate(row));
   }
@@ -101,10 +114,15 @@ export class WebhooksRepository {
   async findStoreProduct(storeId: number, ref: number | string): Promise<WebhookProductRef | null> {
     // An id outside int4 names no product (and must not reach PostgreSQL as one).
     const id = parseIntId(String(ref));
-    const product = id !== null
-      ? await this.products.findOne({ where: { storeId, id }, select: { id: true, pid: true, name: true } })
-      : null;
-    const found = product ?? (typeof ref === 'string' ? await this.products.findOne({ where: { storeId, pid: ref }, select: { id: true, pid: true, name: true } }) : null);
+    const product =
+      id !== null
+        ? await this.products.findOne({ where: { storeId, id }, select: { id: true, pid: true, name: true } })
+        : null;
+    const found =
+      product ??
+      (typeof ref === 'string'
+        ? await this.products.findOne({ where: { storeId, pid: ref }, select: { id: true, pid: true, name: true } })
+        : null);
     return found ? { id: found.id, pid: found.pid, name: found.name } : null;
   }
 
@@ -118,15 +136,19 @@ export class WebhooksRepository {
   /** The latest finished delivery of each webhook, for `summary` (spec §6.1.7). */
   async lastDeliveries(webhookIds: number[]): Promise<Map<number, LastDelivery>> {
     if (!webhookIds.length) return new Map();
-    const rows: Array<{ webhook_id: number; attempted_at: Date; state: 'success' | 'failed'; response_code: number | null }> =
-      await this.repo.manager.query(
-        `SELECT DISTINCT ON (t.webhook_id) t.webhook_id, d.attempted_at, d.state, d.response_code
+    const rows: Array<{
+      webhook_id: number;
+      attempted_at: Date;
+      state: 'success' | 'failed';
+      response_code: number | null;
+    }> = await this.repo.manager.query(
+      `SELECT DISTINCT ON (t.webhook_id) t.webhook_id, d.attempted_at, d.state, d.response_code
            FROM webhook_delivery_targets t
            JOIN webhook_deliveries d ON d.id = t.delivery_id
           WHERE t.webhook_id = ANY($1) AND d.state IN ('success', 'failed')
           ORDER BY t.webhook_id, d.attempted_at DESC, d.id DESC`,
-        [webhookIds],
-      );
+      [webhookIds],
+    );
     return new Map(
       rows.map((r) => [
         r.webhook_id,

@@ -98,7 +98,11 @@ export class WebhooksService {
     return { id: webhook.id, url: webhook.url };
   }
 
-  async listDeliveries(storeId: number, webhookId: number, page: PageRequest): Promise<{ items: DeliveryView[]; total: number }> {
+  async listDeliveries(
+    storeId: number,
+    webhookId: number,
+    page: PageRequest,
+  ): Promise<{ items: DeliveryView[]; total: number }> {
     await this.require(storeId, webhookId);
     const [rows, total] = await this.deliveries.listForWebhook(storeId, webhookId, page.offset, page.perPage);
     return { items: await this.deliveryViews(rows), total };
@@ -144,14 +148,24 @@ export class WebhooksService {
     const webhook = await this.require(storeId, id);
     const [store, product] = await Promise.all([
       this.webhooks.storeOf(storeId),
-      webhook.productId === null ? null : this.webhooks.productsByIds([webhook.productId]).then((m) => m.get(webhook.productId!) ?? null),
+      webhook.productId === null
+        ? null
+        : this.webhooks.productsByIds([webhook.productId]).then((m) => m.get(webhook.productId!) ?? null),
     ]);
     // A sample order fits the order kinds; a webhook listening only to a plugin's kinds gets order_approved.
     const orderKinds = webhook.events.filter((k): k is OrderEventKind => (ORDER_EVENT_KINDS as string[]).includes(k));
     const kind = orderKinds.includes('order_approved') ? 'order_approved' : (orderKinds[0] ?? 'order_approved');
     const payload = buildTestEventPayload({ kind, store, product, payUrl: this.config.urls.pay });
     const created = await this.deliveries.createForGroup(
-      { storeId, eventKind: kind, orderId: null, url: webhook.url, payload, messageId: generateMessageId(), redeliveryOf: null },
+      {
+        storeId,
+        eventKind: kind,
+        orderId: null,
+        url: webhook.url,
+        payload,
+        messageId: generateMessageId(),
+        redeliveryOf: null,
+      },
       [webhook.id],
     );
     await this.deliverer.deliver(created.id);
@@ -167,7 +181,10 @@ export class WebhooksService {
   /** Every webhook of the store with its `perWebhook` most recent deliveries (dashboard report page). */
   async deliveryReport(storeId: number, perWebhook = 20): Promise<WebhookReport[]> {
     const views = await this.views(await this.webhooks.allForStore(storeId));
-    const recent = await this.deliveries.recentForWebhooks(views.map((v) => v.webhook.id), perWebhook);
+    const recent = await this.deliveries.recentForWebhooks(
+      views.map((v) => v.webhook.id),
+      perWebhook,
+    );
     const all = [...recent.values()].flat();
     const targets = await this.deliveries.targetsOf([...new Set(all.map((d) => d.id))]);
     return views.map((view) => ({
@@ -185,10 +202,17 @@ export class WebhooksService {
     return webhook;
   }
 
-  private async resolveProduct(storeId: number, ref: number | string | null | undefined): Promise<WebhookProductRef | null> {
+  private async resolveProduct(
+    storeId: number,
+    ref: number | string | null | undefined,
+  ): Promise<WebhookProductRef | null> {
     if (ref === undefined || ref === null) return null;
     const product = await this.webhooks.findStoreProduct(storeId, ref);
-    if (!product) throw ValidationError.field('product_details', 'product_details must be the id or pid of a product of this store.');
+    if (!product)
+      throw ValidationError.field(
+        'product_details',
+        'product_details must be the id or pid of a product of this store.',
+      );
     return product;
   }
 
@@ -199,7 +223,10 @@ export class WebhooksService {
       await resolveDestination(url, true);
     } catch (error) {
       if (!(error instanceof DestinationRefusedError)) throw error;
-      throw ValidationError.field('url', `url must not resolve to a loopback, private, link-local or metadata address: ${error.message}`);
+      throw ValidationError.field(
+        'url',
+        `url must not resolve to a loopback, private, link-local or metadata address: ${error.message}`,
+      );
     }
   }
 

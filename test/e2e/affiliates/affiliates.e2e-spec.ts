@@ -19,7 +19,9 @@ describe('Affiliates API', () => {
 
   describe('POST /v1/affiliates', () => {
     it('creates an affiliate and answers 201 with it', async () => {
-      const res = await create(seller, { name: 'Joana', email: 'joana@example.com', commission_percent: 12.5 }).expect(201);
+      const res = await create(seller, { name: 'Joana', email: 'joana@example.com', commission_percent: 12.5 }).expect(
+        201,
+      );
       expect(res.body).toEqual({
         status: 'success',
         message: 'Affiliate created.',
@@ -32,12 +34,16 @@ describe('Affiliates API', () => {
           updated_at: expect.stringMatching(TIMESTAMP),
         },
       });
-      const [row] = await t.dataSource.query('SELECT store_id, commission_percent FROM affiliates WHERE id = $1', [res.body.affiliate.id]);
+      const [row] = await t.dataSource.query('SELECT store_id, commission_percent FROM affiliates WHERE id = $1', [
+        res.body.affiliate.id,
+      ]);
       expect(row).toEqual({ store_id: seller.storeId, commission_percent: '12.50' });
     });
 
     it.each([0, 100, 33.33])('accepts commission_percent %p', async (percent) => {
-      const res = await create(seller, { name: 'Edge', email: 'edge@example.com', commission_percent: percent }).expect(201);
+      const res = await create(seller, { name: 'Edge', email: 'edge@example.com', commission_percent: percent }).expect(
+        201,
+      );
       expect(res.body.affiliate.commission_percent).toBe(percent);
     });
 
@@ -60,7 +66,10 @@ describe('Affiliates API', () => {
     });
 
     it('401 without a token', async () => {
-      const res = await t.http.post('/v1/affiliates').send({ name: 'A', email: 'a@example.com', commission_percent: 1 }).expect(401);
+      const res = await t.http
+        .post('/v1/affiliates')
+        .send({ name: 'A', email: 'a@example.com', commission_percent: 1 })
+        .expect(401);
       expect(res.body).toEqual({ status: 'error', message: 'Token not provided' });
     });
 
@@ -89,7 +98,8 @@ describe('Affiliates API', () => {
 
     beforeAll(async () => {
       lister = await createSeller(t);
-      for (const n of [1, 2, 3]) await create(lister, { name: `A${n}`, email: `a${n}@example.com`, commission_percent: n }).expect(201);
+      for (const n of [1, 2, 3])
+        await create(lister, { name: `A${n}`, email: `a${n}@example.com`, commission_percent: n }).expect(201);
       await create(other, { name: 'Foreign', email: 'f@example.com', commission_percent: 5 }).expect(201);
     });
 
@@ -101,7 +111,11 @@ describe('Affiliates API', () => {
         per_page: 15,
         last_page: 1,
         total: 3,
-        affiliates: [expect.objectContaining({ name: 'A3', commission_percent: 3 }), expect.objectContaining({ name: 'A2' }), expect.objectContaining({ name: 'A1' })],
+        affiliates: [
+          expect.objectContaining({ name: 'A3', commission_percent: 3 }),
+          expect.objectContaining({ name: 'A2' }),
+          expect.objectContaining({ name: 'A1' }),
+        ],
       });
     });
 
@@ -135,8 +149,10 @@ describe('Affiliates API', () => {
     let foreignId: number;
 
     beforeAll(async () => {
-      id = (await create(seller, { name: 'Rui', email: 'rui@example.com', commission_percent: 7.25 }).expect(201)).body.affiliate.id;
-      foreignId = (await create(other, { name: 'Other', email: 'o@example.com', commission_percent: 1 }).expect(201)).body.affiliate.id;
+      id = (await create(seller, { name: 'Rui', email: 'rui@example.com', commission_percent: 7.25 }).expect(201)).body
+        .affiliate.id;
+      foreignId = (await create(other, { name: 'Other', email: 'o@example.com', commission_percent: 1 }).expect(201))
+        .body.affiliate.id;
     });
 
     it('GET answers {status, affiliate}', async () => {

@@ -27,7 +27,16 @@ describe('checkout in a real browser', () => {
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -38,10 +47,18 @@ describe('checkout in a real browser', () => {
   });
 
   it('opens checkout_url on a phone-sized screen, picks a bump, pays and lands on return_url', async () => {
-    const product = await insertProduct(t, seller.storeId, { name: 'Curso de Fotografia', price: '150.00', imageUrl: null });
+    const product = await insertProduct(t, seller.storeId, {
+      name: 'Curso de Fotografia',
+      price: '150.00',
+      imageUrl: null,
+    });
     const addon = await insertProduct(t, seller.storeId, { name: 'Presets' });
     await insertBump(t, seller.storeId, product.id, addon.id, '20.00');
-    const created = await createOrder(t, seller, orderBody(product.pid, { amount: 150, return_url: `${receiverUrl}/thanks` }));
+    const created = await createOrder(
+      t,
+      seller,
+      orderBody(product.pid, { amount: 150, return_url: `${receiverUrl}/thanks` }),
+    );
 
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
     const cspViolations = await watchCsp(page);
@@ -54,7 +71,10 @@ describe('checkout in a real browser', () => {
     await page.getByLabel(/Presets/).check();
     await page.getByLabel('e-Mola').check();
     await page.getByLabel('Mobile number').fill('861234567');
-    await Promise.all([page.waitForURL(`${receiverUrl}/thanks`), page.getByRole('button', { name: 'Pay now' }).click()]);
+    await Promise.all([
+      page.waitForURL(`${receiverUrl}/thanks`),
+      page.getByRole('button', { name: 'Pay now' }).click(),
+    ]);
     expect(await page.locator('#thanks').textContent()).toBe('Thank you');
     expect(landed).toContain('/thanks');
 

@@ -27,7 +27,11 @@ describe('hosted checkout, payments and the order portal', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { PAYMENT_SANDBOX_SECRET: SECRET } });
     seller = await createSeller(t, { brand: 'Loja Aurora' });
-    product = await insertProduct(t, seller.storeId, { name: 'Curso de Fotografia', price: '150.00', imageUrl: 'https://img.example.com/c.png' });
+    product = await insertProduct(t, seller.storeId, {
+      name: 'Curso de Fotografia',
+      price: '150.00',
+      imageUrl: 'https://img.example.com/c.png',
+    });
   });
   afterAll(() => t.close());
 
@@ -47,7 +51,9 @@ describe('hosted checkout, payments and the order portal', () => {
     const paid = await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send(MPESA).expect(303);
     const approved = await order(created.order_number);
     expect(approved.status).toBe('approved');
-    expect(paid.headers.location).toBe(`${t.config.urls.pay}/order/${created.order_number}?transaction_id=${approved.transaction_id}`);
+    expect(paid.headers.location).toBe(
+      `${t.config.urls.pay}/order/${created.order_number}?transaction_id=${approved.transaction_id}`,
+    );
 
     expect(events).toHaveLength(1);
     expect(events[0].name).toBe('order.approved');
@@ -76,7 +82,12 @@ describe('hosted checkout, payments and the order portal', () => {
         portal_url: `${t.config.urls.pay}/order/${created.order_number}?transaction_id=${approved.transaction_id}`,
       },
       product: { name: 'Curso de Fotografia', price: '150.00', pid: product.pid },
-      customer: { email: expect.any(String), name: 'Ana Buyer', mobile_number: '+258841234567', payment_number: '841234567' },
+      customer: {
+        email: expect.any(String),
+        name: 'Ana Buyer',
+        mobile_number: '+258841234567',
+        payment_number: '841234567',
+      },
       affiliate: [],
       order_bump: [],
       brand: 'Loja Aurora',
@@ -92,28 +103,53 @@ describe('hosted checkout, payments and the order portal', () => {
   });
 
   it('declines a number ending in 0002: cancelled with a transaction id, order_cancelled, 303 to cancel_url', async () => {
-    const created = await createOrder(t, seller, orderBody(product.pid, { cancel_url: 'https://shop.example.com/cart', return_url: 'https://shop.example.com/thanks' }));
+    const created = await createOrder(
+      t,
+      seller,
+      orderBody(product.pid, {
+        cancel_url: 'https://shop.example.com/cart',
+        return_url: 'https://shop.example.com/thanks',
+      }),
+    );
     const events = recordEvents(t);
-    const res = await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send({ payment_method: 'emola', payment_number: '861230002' }).expect(303);
+    const res = await t.http
+      .post(`/pay/token/${created.pay_token}/pay`)
+      .type('form')
+      .send({ payment_method: 'emola', payment_number: '861230002' })
+      .expect(303);
     expect(res.headers.location).toBe('https://shop.example.com/cart');
     const cancelled = await order(created.order_number);
     expect(cancelled).toMatchObject({ status: 'cancelled', transaction_id: expect.stringMatching(/^sbx_/) });
     expect(events.map((e) => e.kind)).toEqual(['order_cancelled']);
-    expect(events[0].payload).toMatchObject({ status: 'cancelled', payment_method: 'emola', transaction_id: cancelled.transaction_id });
+    expect(events[0].payload).toMatchObject({
+      status: 'cancelled',
+      payment_method: 'emola',
+      transaction_id: cancelled.transaction_id,
+    });
   });
 
   it('approved with return_url: 303 to it; declined without cancel_url: back to the checkout page', async () => {
-    const withReturn = await createOrder(t, seller, orderBody(product.pid, { return_url: 'http://127.0.0.1:9/thanks?x=1' }));
+    const withReturn = await createOrder(
+      t,
+      seller,
+      orderBody(product.pid, { return_url: 'http://127.0.0.1:9/thanks?x=1' }),
+    );
     const ok = await t.http.post(`/pay/token/${withReturn.pay_token}/pay`).type('form').send(MPESA).expect(303);
     expect(ok.headers.location).toBe('http://127.0.0.1:9/thanks?x=1');
 
     const plain = await createOrder(t, seller, orderBody(product.pid));
-    const declined = await t.http.post(`/pay/token/${plain.pay_token}/pay`).type('form').send({ ...MPESA, payment_number: '841110002' }).expect(303);
+    const declined = await t.http
+      .post(`/pay/token/${plain.pay_token}/pay`)
+      .type('form')
+      .send({ ...MPESA, payment_number: '841110002' })
+      .expect(303);
     expect(declined.headers.location).toBe(plain.checkout_url);
     const page = await t.http.get(pathOf(plain.checkout_url)).expect(200);
     expect(page.text).toContain('cancelled');
     // The reason in words, with the number that was tried.
-    expect(page.text).toMatch(/data-testid="decline-reason">Payment declined: M-Pesa did not accept the payment from 841110002 .*No money was taken\.</);
+    expect(page.text).toMatch(
+      /data-testid="decline-reason">Payment declined: M-Pesa did not accept the payment from 841110002 .*No money was taken\.</,
+    );
   });
 
   it("a checkout the customer cancelled says so, not 'declined'", async () => {
@@ -124,25 +160,43 @@ describe('hosted checkout, payments and the order portal', () => {
   });
 
   it('answers JSON clients with {status, order_number, order_status}', async () => {
-    const created = await createOrder(t, seller, orderBody(product.pid, { return_url: 'https://shop.example.com/thanks' }));
+    const created = await createOrder(
+      t,
+      seller,
+      orderBody(product.pid, { return_url: 'https://shop.example.com/thanks' }),
+    );
     const res = await payJson(t, created.pay_token, MPESA).expect(200);
     expect(res.body).toEqual({ status: 'success', order_number: created.order_number, order_status: 'approved' });
   });
 
   it('the cancel button cancels with a transaction id, sends order_cancelled once, and redirects', async () => {
-    const created = await createOrder(t, seller, orderBody(product.pid, { cancel_url: 'https://shop.example.com/cart' }));
+    const created = await createOrder(
+      t,
+      seller,
+      orderBody(product.pid, { cancel_url: 'https://shop.example.com/cart' }),
+    );
     const events = recordEvents(t);
     const res = await t.http.post(`/pay/token/${created.pay_token}/cancel`).expect(303);
     expect(res.headers.location).toBe('https://shop.example.com/cart');
     const cancelled = await order(created.order_number);
-    expect(cancelled).toMatchObject({ status: 'cancelled', transaction_id: expect.stringMatching(/^sbx_/), cancelled_at: expect.any(String) });
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      transaction_id: expect.stringMatching(/^sbx_/),
+      cancelled_at: expect.any(String),
+    });
     expect(events[0].payload.plan_subscriber.portal_url).toContain(`transaction_id=${cancelled.transaction_id}`);
-    const again = await t.http.post(`/pay/token/${created.pay_token}/cancel`).set('Accept', 'application/json').expect(409);
+    const again = await t.http
+      .post(`/pay/token/${created.pay_token}/cancel`)
+      .set('Accept', 'application/json')
+      .expect(409);
     expect(again.body.message).toBe('Order is no longer pending.');
     expect(events).toHaveLength(1);
 
     const plain = await createOrder(t, seller, orderBody(product.pid));
-    const json = await t.http.post(`/pay/token/${plain.pay_token}/cancel`).set('Accept', 'application/json').expect(200);
+    const json = await t.http
+      .post(`/pay/token/${plain.pay_token}/cancel`)
+      .set('Accept', 'application/json')
+      .expect(200);
     expect(json.body).toEqual({ status: 'success', order_number: plain.order_number, order_status: 'cancelled' });
   });
 
@@ -158,7 +212,11 @@ describe('hosted checkout, payments and the order portal', () => {
     const created = await createOrder(t, seller, orderBody(product.pid));
     const json = await payJson(t, created.pay_token, { payment_method: 'visa', payment_number: '12' }).expect(422);
     expect(Object.keys(json.body.errors).sort()).toEqual(['payment_method', 'payment_number']);
-    const html = await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send({ payment_method: 'mpesa', payment_number: 'abc' }).expect(422);
+    const html = await t.http
+      .post(`/pay/token/${created.pay_token}/pay`)
+      .type('form')
+      .send({ payment_method: 'mpesa', payment_number: 'abc' })
+      .expect(422);
     // The customer's words on the page; the JSON answer keeps the API's field messages.
     expect(html.text).toContain('Enter the mobile number you pay with, digits only (for example 841234567).');
     expect(html.text).not.toContain('payment_number must be');
@@ -180,7 +238,10 @@ describe('hosted checkout, payments and the order portal', () => {
     const presetsBump = await insertBump(t, seller.storeId, product.id, ebook.id, '25.50');
     await insertBump(t, seller.storeId, product.id, album.id, '40.00');
     await insertFile(t, seller.storeId, product.id, { name: 'Aula 1.pdf', storageKey: 'k/abc123' });
-    await insertFile(t, seller.storeId, ebook.id, { name: 'Presets', externalUrl: 'https://files.example.com/presets.zip' });
+    await insertFile(t, seller.storeId, ebook.id, {
+      name: 'Presets',
+      externalUrl: 'https://files.example.com/presets.zip',
+    });
     await insertFile(t, seller.storeId, album.id, { name: 'Album.zip', storageKey: 'k/album' });
 
     const created = await createOrder(t, seller, orderBody(product.pid, { amount: 150 }));
@@ -190,9 +251,17 @@ describe('hosted checkout, payments and the order portal', () => {
     expect(page.text).toContain(`value="${presetsBump}"`);
 
     const events = recordEvents(t);
-    await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send(`payment_method=mpesa&payment_number=841234567&bumps=${presetsBump}`).expect(303);
+    await t.http
+      .post(`/pay/token/${created.pay_token}/pay`)
+      .type('form')
+      .send(`payment_method=mpesa&payment_number=841234567&bumps=${presetsBump}`)
+      .expect(303);
     const paid = await order(created.order_number);
-    expect(paid).toMatchObject({ amount: 175.5, original_amount: 175.5, order_bump: [{ product_pid: ebook.pid, name: 'Presets Lightroom', price: 25.5 }] });
+    expect(paid).toMatchObject({
+      amount: 175.5,
+      original_amount: 175.5,
+      order_bump: [{ product_pid: ebook.pid, name: 'Presets Lightroom', price: 25.5 }],
+    });
     expect(events[0].payload).toMatchObject({
       amount: 175.5,
       original_amount: 175.5,
@@ -200,7 +269,9 @@ describe('hosted checkout, payments and the order portal', () => {
       order_bump: [{ product_pid: ebook.pid, name: 'Presets Lightroom', price: 25.5 }],
     });
 
-    const portal = await t.http.get(`/pay/order/${created.order_number}?transaction_id=${paid.transaction_id}`).expect(200);
+    const portal = await t.http
+      .get(`/pay/order/${created.order_number}?transaction_id=${paid.transaction_id}`)
+      .expect(200);
     expect(portal.text).toContain(`${t.config.urls.cdn}/k/abc123/Aula%201.pdf`);
     expect(portal.text).toContain('https://files.example.com/presets.zip');
     expect(portal.text).not.toContain('k/album');
@@ -211,11 +282,23 @@ describe('hosted checkout, payments and the order portal', () => {
   });
 
   it('utm_* of the checkout link land on the tracking and the payload; the request tracking is kept', async () => {
-    const created = await createOrder(t, seller, orderBody(product.pid, { tracking: { utm_source: 'newsletter', utm_term: 'photo' } }));
-    await t.http.get(`${pathOf(created.checkout_url)}?utm_source=instagram&utm_campaign=launch&utm_medium=social`).expect(200);
+    const created = await createOrder(
+      t,
+      seller,
+      orderBody(product.pid, { tracking: { utm_source: 'newsletter', utm_term: 'photo' } }),
+    );
+    await t.http
+      .get(`${pathOf(created.checkout_url)}?utm_source=instagram&utm_campaign=launch&utm_medium=social`)
+      .expect(200);
     const events = recordEvents(t);
     await payJson(t, created.pay_token, MPESA).expect(200);
-    const expected = { utm_source: 'instagram', utm_campaign: 'launch', utm_medium: 'social', utm_content: null, utm_term: 'photo' };
+    const expected = {
+      utm_source: 'instagram',
+      utm_campaign: 'launch',
+      utm_medium: 'social',
+      utm_content: null,
+      utm_term: 'photo',
+    };
     expect((await order(created.order_number)).tracking).toEqual(expected);
     expect(events[0].payload.tracking).toEqual(expected);
     // A page view after payment changes nothing.
@@ -230,35 +313,69 @@ describe('hosted checkout, payments and the order portal', () => {
     await payJson(t, created.pay_token, MPESA).expect(200);
     // 99.99 × 12.5% = 12.49875 → 12.50
     expect((await order(created.order_number)).affiliate).toEqual({ id: affiliateId, commission_amount: 12.5 });
-    expect(events[0].payload.affiliate).toEqual([{ id: affiliateId, name: 'Aff', email: 'aff@example.com', commission_percent: 12.5, commission_amount: 12.5 }]);
+    expect(events[0].payload.affiliate).toEqual([
+      { id: affiliateId, name: 'Aff', email: 'aff@example.com', commission_percent: 12.5, commission_amount: 12.5 },
+    ]);
 
     const other = await createSeller(t);
     const foreign = await insertAffiliate(t, other.storeId, '10');
-    const res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { affiliate_id: foreign })).expect(422);
+    const res = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send(orderBody(product.pid, { affiliate_id: foreign }))
+      .expect(422);
     expect(res.body.errors).toEqual({ affiliate_id: ['Affiliate not found.'] });
   });
 
   it('coupon: applied at creation, released when the order is cancelled, taken again on reuse', async () => {
-    const discountId = await insertDiscount(t, seller.storeId, { code: 'TENOFF', type: 'percent', value: '10', usesLimit: 1 });
+    const discountId = await insertDiscount(t, seller.storeId, {
+      code: 'TENOFF',
+      type: 'percent',
+      value: '10',
+      usesLimit: 1,
+    });
     const created = await createOrder(t, seller, orderBody(product.pid, { amount: 200, coupon_code: 'tenoff' }));
     expect(await usedCount(t, discountId)).toBe(1);
     const o = await order(created.order_number);
-    expect(o).toMatchObject({ amount: 180, original_amount: 200, discount_amount: 20, coupon_code: 'TENOFF', discount: { id: discountId, code: 'TENOFF', amount: 20 } });
+    expect(o).toMatchObject({
+      amount: 180,
+      original_amount: 200,
+      discount_amount: 20,
+      coupon_code: 'TENOFF',
+      discount: { id: discountId, code: 'TENOFF', amount: 20 },
+    });
 
-    const exhausted = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { coupon_code: 'TENOFF' })).expect(422);
+    const exhausted = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send(orderBody(product.pid, { coupon_code: 'TENOFF' }))
+      .expect(422);
     expect(exhausted.body.errors).toHaveProperty('coupon_code');
 
     const events = recordEvents(t);
     await t.http.post(`/pay/token/${created.pay_token}/cancel`).expect(303);
     expect(await usedCount(t, discountId)).toBe(0);
-    expect(events[0].payload).toMatchObject({ coupon_code: 'TENOFF', discount_amount: 20, amount: 180, original_amount: 200 });
+    expect(events[0].payload).toMatchObject({
+      coupon_code: 'TENOFF',
+      discount_amount: 20,
+      amount: 180,
+      original_amount: 200,
+    });
 
-    const reused = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { from_order: created.order_number })).expect(201);
+    const reused = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send(orderBody(product.pid, { from_order: created.order_number }))
+      .expect(201);
     expect(await usedCount(t, discountId)).toBe(1);
     await payJson(t, reused.body.pay_token, { ...MPESA, payment_number: '841230002' }).expect(200);
     expect(await usedCount(t, discountId)).toBe(0);
 
-    const unknown = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { coupon_code: 'NOPE' })).expect(422);
+    const unknown = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send(orderBody(product.pid, { coupon_code: 'NOPE' }))
+      .expect(422);
     expect(unknown.body.errors).toEqual({ coupon_code: ['Coupon code is invalid.'] });
   });
 
@@ -272,7 +389,13 @@ describe('hosted checkout, payments and the order portal', () => {
     expect(paid.plan).toMatchObject({ plan_id: plan.planId, name: 'Mensal', interval: 'month' });
     expect(paid.subscription).toMatchObject({ status: 'active', cancelled_at: null });
     const ps = events[0].payload.plan_subscriber;
-    expect(ps).toMatchObject({ plan_name: 'Mensal', status: 'active', plan_type: 'recurring', plan_interval: 'month', cancelled_at: null });
+    expect(ps).toMatchObject({
+      plan_name: 'Mensal',
+      status: 'active',
+      plan_type: 'recurring',
+      plan_interval: 'month',
+      cancelled_at: null,
+    });
     expect(ps.start_date).toBe(paid.subscription.start_date);
     expect(ps.end_date).toBe(paid.subscription.end_date);
     expect(events[0].payload.product.price).toBe('300.00');
@@ -284,13 +407,25 @@ describe('hosted checkout, payments and the order portal', () => {
     expect(portal.text).toContain(`Renews on</span><span>${paid.subscription.end_date.slice(0, 10)}`);
     await t.http.get(`/pay/order/${created.order_number}?transaction_id=wrong`).expect(404);
     await t.http.get(`/pay/order/${created.order_number}`).expect(404);
-    await t.http.post(`/pay/order/${created.order_number}/subscription/cancel`).type('form').send({ transaction_id: 'wrong' }).expect(404);
+    await t.http
+      .post(`/pay/order/${created.order_number}/subscription/cancel`)
+      .type('form')
+      .send({ transaction_id: 'wrong' })
+      .expect(404);
 
-    const cancel = await t.http.post(`/pay/order/${created.order_number}/subscription/cancel`).type('form').send({ transaction_id: paid.transaction_id }).expect(303);
+    const cancel = await t.http
+      .post(`/pay/order/${created.order_number}/subscription/cancel`)
+      .type('form')
+      .send({ transaction_id: paid.transaction_id })
+      .expect(303);
     expect(cancel.headers.location).toBe(`${t.config.urls.pay}${portalUrl.slice('/pay'.length)}`);
     const after = await order(created.order_number);
     // decisions §11: the portal's button cancels at period end: active until end_date, which it shows.
-    expect(after.subscription).toMatchObject({ status: 'active', cancelled_at: expect.any(String), end_date: paid.subscription.end_date });
+    expect(after.subscription).toMatchObject({
+      status: 'active',
+      cancelled_at: expect.any(String),
+      end_date: paid.subscription.end_date,
+    });
     expect(after.status).toBe('approved');
     const cancelled = (await t.http.get(portalUrl).expect(200)).text;
     expect(cancelled).not.toContain('Cancel subscription');
@@ -303,7 +438,9 @@ describe('hosted checkout, payments and the order portal', () => {
     await t.http.get(`/pay/order/${created.order_number}?transaction_id=`).expect(404);
     await payJson(t, created.pay_token, { ...MPESA, payment_number: '841000002' }).expect(200);
     const o = await order(created.order_number);
-    const portal = await t.http.get(`/pay/order/${created.order_number}?transaction_id=${o.transaction_id}`).expect(200);
+    const portal = await t.http
+      .get(`/pay/order/${created.order_number}?transaction_id=${o.transaction_id}`)
+      .expect(200);
     expect(portal.text).toContain('cancelled');
     expect(portal.text).not.toContain('Downloads');
   });

@@ -21,7 +21,11 @@ describe('customers and idempotency keys', () => {
     let foreignCustomer: number;
 
     beforeAll(async () => {
-      const first = await createOrder(t, seller, orderBody(product.pid, { customer: customer('ana@example.com'), amount: 100 }));
+      const first = await createOrder(
+        t,
+        seller,
+        orderBody(product.pid, { customer: customer('ana@example.com'), amount: 100 }),
+      );
       await createOrder(t, seller, orderBody(product.pid, { customer: customer('ANA@example.com'), amount: 120 }));
       await createOrder(t, seller, orderBody(product.pid, { customer: customer('bob@example.com') }));
       await payJson(t, first.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
@@ -49,9 +53,15 @@ describe('customers and idempotency keys', () => {
     });
 
     it('gets one customer; 404 Resource not found. for a foreign or unknown id', async () => {
-      expect((await t.http.get(`/v1/customers/${ana}`).set(seller.auth).expect(200)).body).toMatchObject({ status: 'success', customer: { id: ana } });
+      expect((await t.http.get(`/v1/customers/${ana}`).set(seller.auth).expect(200)).body).toMatchObject({
+        status: 'success',
+        customer: { id: ana },
+      });
       for (const id of [foreignCustomer, 999999, 'abc']) {
-        expect((await t.http.get(`/v1/customers/${id}`).set(seller.auth).expect(404)).body).toEqual({ status: 'error', message: 'Resource not found.' });
+        expect((await t.http.get(`/v1/customers/${id}`).set(seller.auth).expect(404)).body).toEqual({
+          status: 'error',
+          message: 'Resource not found.',
+        });
       }
     });
 
@@ -79,8 +89,12 @@ describe('customers and idempotency keys', () => {
     });
 
     it('422 on a bad status or page size; 404 No orders found for this customer. for a foreign or unknown one', async () => {
-      expect((await t.http.get(`/v1/customers/${ana}/orders?status=paid`).set(seller.auth).expect(422)).body.errors).toHaveProperty('status');
-      expect((await t.http.get(`/v1/customers/${ana}/orders?per_page=0`).set(seller.auth).expect(422)).body.errors).toHaveProperty('per_page');
+      expect(
+        (await t.http.get(`/v1/customers/${ana}/orders?status=paid`).set(seller.auth).expect(422)).body.errors,
+      ).toHaveProperty('status');
+      expect(
+        (await t.http.get(`/v1/customers/${ana}/orders?per_page=0`).set(seller.auth).expect(422)).body.errors,
+      ).toHaveProperty('per_page');
       for (const id of [foreignCustomer, 999999]) {
         const res = await t.http.get(`/v1/customers/${id}/orders`).set(seller.auth).expect(404);
         expect(res.body).toEqual({ status: 'error', message: 'No orders found for this customer.' });
@@ -100,9 +114,19 @@ describe('customers and idempotency keys', () => {
   describe('Idempotency-Key', () => {
     it('replays the first response for the same key and body, creating one order', async () => {
       const body = orderBody(product.pid, { customer: customer('idem@example.com') });
-      const first = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-1').send(body).expect(201);
+      const first = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'key-1')
+        .send(body)
+        .expect(201);
       expect(first.headers['idempotent-replayed']).toBeUndefined();
-      const second = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-1').send(body).expect(201);
+      const second = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'key-1')
+        .send(body)
+        .expect(201);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.body).toEqual(first.body);
       const rows = await t.dataSource.query(
@@ -114,7 +138,12 @@ describe('customers and idempotency keys', () => {
     it('422 for the same key with another body', async () => {
       const body = orderBody(product.pid);
       await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-2').send(body).expect(201);
-      const res = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-2').send({ ...body, amount: 11 }).expect(422);
+      const res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'key-2')
+        .send({ ...body, amount: 11 })
+        .expect(422);
       expect(res.body).toEqual({ status: 'error', message: 'Idempotency key reused with a different request.' });
     });
 
@@ -129,17 +158,35 @@ describe('customers and idempotency keys', () => {
       };
       try {
         const body = orderBody(product.pid);
-        const first = t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-3').send(body).then((r) => r);
+        const first = t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .set('Idempotency-Key', 'key-3')
+          .send(body)
+          .then((r) => r);
         await new Promise((r) => setTimeout(r, 300));
-        const second = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-3').send(body).expect(409);
-        expect(second.body).toEqual({ status: 'error', message: 'A request with this idempotency key is still in progress.' });
+        const second = await t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .set('Idempotency-Key', 'key-3')
+          .send(body)
+          .expect(409);
+        expect(second.body).toEqual({
+          status: 'error',
+          message: 'A request with this idempotency key is still in progress.',
+        });
         release();
         expect((await first).status).toBe(201);
       } finally {
         repo.complete = original;
         release();
       }
-      const replay = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-3').send(orderBody(product.pid)).expect(422);
+      const replay = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'key-3')
+        .send(orderBody(product.pid))
+        .expect(422);
       expect(replay.body.message).toBe('Idempotency key reused with a different request.');
     });
 
@@ -147,7 +194,12 @@ describe('customers and idempotency keys', () => {
       const body = orderBody(product.pid);
       await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-4').send(body).expect(201);
       const otherToken = await seller.tokenWith(['orders.write']);
-      const res = await t.http.post('/v1/orders').set('Authorization', `Bearer ${otherToken}`).set('Idempotency-Key', 'key-4').send(body).expect(201);
+      const res = await t.http
+        .post('/v1/orders')
+        .set('Authorization', `Bearer ${otherToken}`)
+        .set('Idempotency-Key', 'key-4')
+        .send(body)
+        .expect(201);
       expect(res.headers['idempotent-replayed']).toBeUndefined();
 
       const bad = { ...body, product_pid: 'prd_missing' };
@@ -158,12 +210,26 @@ describe('customers and idempotency keys', () => {
     it('replays a refund with its 200 and expires after 24 hours', async () => {
       const created = await createOrder(t, seller, orderBody(product.pid));
       await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
-      const first = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).set('Idempotency-Key', 'refund-1').expect(200);
-      const again = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).set('Idempotency-Key', 'refund-1').expect(200);
+      const first = await t.http
+        .post(`/v1/orders/${created.order_number}/refund`)
+        .set(seller.auth)
+        .set('Idempotency-Key', 'refund-1')
+        .expect(200);
+      const again = await t.http
+        .post(`/v1/orders/${created.order_number}/refund`)
+        .set(seller.auth)
+        .set('Idempotency-Key', 'refund-1')
+        .expect(200);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
-      await t.dataSource.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'refund-1'`);
-      const expired = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).set('Idempotency-Key', 'refund-1').expect(409);
+      await t.dataSource.query(
+        `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'refund-1'`,
+      );
+      const expired = await t.http
+        .post(`/v1/orders/${created.order_number}/refund`)
+        .set(seller.auth)
+        .set('Idempotency-Key', 'refund-1')
+        .expect(409);
       expect(expired.body.message).toBe('Only approved orders can be refunded.');
     });
   });

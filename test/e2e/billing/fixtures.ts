@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { DomainEvent } from '../../../src/common/events/domain-event';
 import { DomainEvents } from '../../../src/common/events/domain-events';
 import { OrderEventPayloads } from '../../../src/modules/billing/events/order-event-payloads.service';
-import { ORDER_EVENT_KIND_OF, OrderEventKind, OrderEventPayload } from '../../../src/modules/billing/events/order-events';
+import {
+  ORDER_EVENT_KIND_OF,
+  OrderEventKind,
+  OrderEventPayload,
+} from '../../../src/modules/billing/events/order-events';
 import { TestApp } from '../../utils/test-app';
 import { TestSeller } from '../../utils/auth';
 
@@ -18,7 +22,14 @@ export async function insertProduct(
   const name = values.name ?? `Product ${pid}`;
   const rows: Array<{ id: number }> = await t.dataSource.query(
     `INSERT INTO products (store_id, pid, name, type, price, image_url) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [storeId, pid, name, values.type ?? 'one_time', values.price === undefined ? '100.00' : values.price, values.imageUrl === undefined ? 'https://img.example.com/p.png' : values.imageUrl],
+    [
+      storeId,
+      pid,
+      name,
+      values.type ?? 'one_time',
+      values.price === undefined ? '100.00' : values.price,
+      values.imageUrl === undefined ? 'https://img.example.com/p.png' : values.imageUrl,
+    ],
   );
   return { id: rows[0].id, pid, name };
 }
@@ -38,7 +49,13 @@ export async function insertPlan(
   return { id: rows[0].id, planId, name };
 }
 
-export async function insertBump(t: TestApp, storeId: number, productId: number, bumpProductId: number, price: string): Promise<number> {
+export async function insertBump(
+  t: TestApp,
+  storeId: number,
+  productId: number,
+  bumpProductId: number,
+  price: string,
+): Promise<number> {
   const rows: Array<{ id: number }> = await t.dataSource.query(
     `INSERT INTO order_bumps (store_id, product_id, bump_product_id, price) VALUES ($1, $2, $3, $4) RETURNING id`,
     [storeId, productId, bumpProductId, price],
@@ -54,7 +71,15 @@ export async function insertFile(
 ): Promise<void> {
   await t.dataSource.query(
     `INSERT INTO product_files (store_id, product_id, name, kind, storage_key, external_url, format) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [storeId, productId, file.name, file.storageKey ? 'upload' : 'link', file.storageKey ?? null, file.externalUrl ?? null, file.storageKey ? 'pdf' : 'link'],
+    [
+      storeId,
+      productId,
+      file.name,
+      file.storageKey ? 'upload' : 'link',
+      file.storageKey ?? null,
+      file.externalUrl ?? null,
+      file.storageKey ? 'pdf' : 'link',
+    ],
   );
 }
 
@@ -79,7 +104,10 @@ export async function insertDiscount(
 }
 
 export async function usedCount(t: TestApp, discountId: number): Promise<number> {
-  const rows: Array<{ used_count: number }> = await t.dataSource.query(`SELECT used_count FROM discounts WHERE id = $1`, [discountId]);
+  const rows: Array<{ used_count: number }> = await t.dataSource.query(
+    `SELECT used_count FROM discounts WHERE id = $1`,
+    [discountId],
+  );
   return rows[0].used_count;
 }
 
@@ -97,7 +125,11 @@ export interface CreatedOrder {
   pay_token: string;
 }
 
-export async function createOrder(t: TestApp, seller: TestSeller, body: Record<string, unknown>): Promise<CreatedOrder> {
+export async function createOrder(
+  t: TestApp,
+  seller: TestSeller,
+  body: Record<string, unknown>,
+): Promise<CreatedOrder> {
   const res = await t.http.post('/v1/orders').set(seller.auth).send(body);
   if (res.status !== 201) throw new Error(`order creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as CreatedOrder;
@@ -128,7 +160,15 @@ export function recordEvents(t: TestApp): RecordedEvent[] {
     const kind = ORDER_EVENT_KIND_OF.get(event.type)!;
     const orderId = event.refs.orderId!;
     const payload = await payloads.build(kind, orderId, manager);
-    events.push({ kind, name: event.type, storeId: event.storeId, productId: event.refs.productId!, orderId, payload, event });
+    events.push({
+      kind,
+      name: event.type,
+      storeId: event.storeId,
+      productId: event.refs.productId!,
+      orderId,
+      payload,
+      event,
+    });
   });
   return events;
 }

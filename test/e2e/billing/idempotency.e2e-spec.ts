@@ -57,7 +57,8 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
   it('replays a 200 action (publish) with its 200 rather than running it again', async () => {
     const product = await createProduct(t, seller, COMPLETE_PRODUCT);
     await addLinkFile(t, seller, product.id);
-    const post = () => t.http.post(`/v1/products/${product.id}/publish`).set(seller.auth).set('Idempotency-Key', 'publish-1');
+    const post = () =>
+      t.http.post(`/v1/products/${product.id}/publish`).set(seller.auth).set('Idempotency-Key', 'publish-1');
     const first = await post().expect(200);
     const replay = await post().expect(200);
     expect(replay.headers['idempotent-replayed']).toBe('true');
@@ -68,13 +69,27 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
   });
 
   it('frees the key after an error before the handler (validation) or in it, so a retry runs', async () => {
-    const invalid = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'retry-1').send({ price: 10 }).expect(422);
+    const invalid = await t.http
+      .post('/v1/products')
+      .set(seller.auth)
+      .set('Idempotency-Key', 'retry-1')
+      .send({ price: 10 })
+      .expect(422);
     expect(invalid.body.message).toBe('Validation failed.');
     expect(await row('retry-1')).toBeUndefined();
-    const retried = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'retry-1').send({ name: 'After a 422' }).expect(201);
+    const retried = await t.http
+      .post('/v1/products')
+      .set(seller.auth)
+      .set('Idempotency-Key', 'retry-1')
+      .send({ name: 'After a 422' })
+      .expect(201);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
 
-    await t.http.post('/v1/products/prd_missing/publish').set(seller.auth).set('Idempotency-Key', 'retry-2').expect(404);
+    await t.http
+      .post('/v1/products/prd_missing/publish')
+      .set(seller.auth)
+      .set('Idempotency-Key', 'retry-2')
+      .expect(404);
     expect(await row('retry-2')).toBeUndefined();
   });
 
@@ -103,14 +118,24 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
 
   it('422 for a key longer than 255 characters or empty, before anything is claimed', async () => {
     for (const key of ['k'.repeat(256), '']) {
-      const res = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', key).send({ name: 'Bad key' }).expect(422);
+      const res = await t.http
+        .post('/v1/products')
+        .set(seller.auth)
+        .set('Idempotency-Key', key)
+        .send({ name: 'Bad key' })
+        .expect(422);
       expect(res.body).toEqual({
         status: 'error',
         message: 'Validation failed.',
         errors: { 'Idempotency-Key': ['Idempotency-Key must be 1 to 255 characters.'] },
       });
     }
-    await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'k'.repeat(255)).send({ name: 'Longest key' }).expect(201);
+    await t.http
+      .post('/v1/products')
+      .set(seller.auth)
+      .set('Idempotency-Key', 'k'.repeat(255))
+      .send({ name: 'Longest key' })
+      .expect(201);
   });
 
   it('answers 500 and frees the key when the response cannot be stored', async () => {
@@ -118,13 +143,23 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
     const original = repo.complete;
     repo.complete = () => Promise.reject(new Error('database went away'));
     try {
-      const res = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'store-fails').send({ name: 'Unstored' }).expect(500);
+      const res = await t.http
+        .post('/v1/products')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'store-fails')
+        .send({ name: 'Unstored' })
+        .expect(500);
       expect(res.body).toEqual({ status: 'error', message: 'Internal server error.' });
     } finally {
       repo.complete = original;
     }
     expect(await row('store-fails')).toBeUndefined();
-    const retried = await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'store-fails').send({ name: 'Unstored' }).expect(201);
+    const retried = await t.http
+      .post('/v1/products')
+      .set(seller.auth)
+      .set('Idempotency-Key', 'store-fails')
+      .send({ name: 'Unstored' })
+      .expect(201);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
   });
 

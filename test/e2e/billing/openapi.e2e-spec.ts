@@ -11,7 +11,19 @@ describe('billing in the OpenAPI description', () => {
     const doc = (await t.http.get('/docs-json').expect(200)).body;
     const create = doc.paths['/v1/orders'].post;
     expect(create['x-required-scopes']).toEqual(['orders.write']);
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503']);
+    expect(Object.keys(create.responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(create.requestBody.content['application/json'].schema.$ref).toContain('CreateOrderDto');
     expect(doc.components.schemas.CreateOrderDto.properties.amount.example).toBe(1500);
     expect(doc.paths['/v1/orders'].get['x-required-scopes']).toEqual(['orders.read']);

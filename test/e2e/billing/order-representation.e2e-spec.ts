@@ -24,7 +24,13 @@ describe('order representation: the single read, the list and the customer list 
     const presetsBump = await api.orderBump(course.id, { product_id: presets.id, price: 25.5 });
     const albumBump = await api.orderBump(course.pid, { product_pid: album.pid, price: 0.01 });
     const club = await api.product({ name: 'Clube', type: 'recurring', price: 300 });
-    const monthly = await api.plan({ product_pid: club.pid, name: 'Mensal', price: 299.99, interval: 'month', interval_count: 3 });
+    const monthly = await api.plan({
+      product_pid: club.pid,
+      name: 'Mensal',
+      price: 299.99,
+      interval: 'month',
+      interval_count: 3,
+    });
     await api.discount({ code: 'SAVE15', type: 'percentage', value: 15, uses_limit: 10 });
     const affiliate = await api.affiliate({ name: 'Rui', email: 'rui@example.com', commission_percent: 7.5 });
     const doomed = await api.product({ name: 'Doomed', price: 5 });
@@ -39,25 +45,46 @@ describe('order representation: the single read, the list and the customer list 
       return_url: 'https://shop.example.com/thanks',
       cancel_url: 'https://shop.example.com/cart',
     });
-    expect(await checkoutOf(t.http, rich).pay({ payment_number: '841234567', bumps: [presetsBump.id, albumBump.id] })).toBe('approved');
+    expect(
+      await checkoutOf(t.http, rich).pay({ payment_number: '841234567', bumps: [presetsBump.id, albumBump.id] }),
+    ).toBe('approved');
     numbers.rich = rich.order_number;
 
-    const subscribed = await api.order({ amount: 299.99, product_pid: club.pid, plan_id: monthly.plan_id, customer: customerBody('club@example.com') });
+    const subscribed = await api.order({
+      amount: 299.99,
+      product_pid: club.pid,
+      plan_id: monthly.plan_id,
+      customer: customerBody('club@example.com'),
+    });
     expect(await checkoutOf(t.http, subscribed).pay({ payment_number: '841234567' })).toBe('approved');
     numbers.subscribed = subscribed.order_number;
 
-    const refunded = await api.order({ amount: 12.3, product_pid: course.pid, customer: customerBody('rich@example.com') });
-    expect(await checkoutOf(t.http, refunded).pay({ payment_method: 'emola', payment_number: '861234567' })).toBe('approved');
+    const refunded = await api.order({
+      amount: 12.3,
+      product_pid: course.pid,
+      customer: customerBody('rich@example.com'),
+    });
+    expect(await checkoutOf(t.http, refunded).pay({ payment_method: 'emola', payment_number: '861234567' })).toBe(
+      'approved',
+    );
     await api.refund(refunded.order_number);
     numbers.refunded = refunded.order_number;
 
-    const cancelled = await api.order({ amount: 10, product_pid: course.pid, customer: customerBody('other@example.com') });
+    const cancelled = await api.order({
+      amount: 10,
+      product_pid: course.pid,
+      customer: customerBody('other@example.com'),
+    });
     expect(await checkoutOf(t.http, cancelled).cancel()).toBe('cancelled');
     numbers.cancelled = cancelled.order_number;
 
-    numbers.pending = (await api.order({ amount: 10.05, product_pid: course.pid, customer: customerBody('rich@example.com') })).order_number;
+    numbers.pending = (
+      await api.order({ amount: 10.05, product_pid: course.pid, customer: customerBody('rich@example.com') })
+    ).order_number;
 
-    numbers.orphan = (await api.order({ amount: 15, product_pid: doomed.pid, customer: customerBody('other@example.com') })).order_number;
+    numbers.orphan = (
+      await api.order({ amount: 15, product_pid: doomed.pid, customer: customerBody('other@example.com') })
+    ).order_number;
     await t.http.delete(`/v1/products/${doomed.pid}`).set(seller.auth).expect(200);
   });
   afterAll(() => t.close());
@@ -83,9 +110,32 @@ describe('order representation: the single read, the list and the customer list 
   it('shows every field of a rich order', async () => {
     const order = await api.getOrder(numbers.rich);
     expect(Object.keys(order)).toEqual([
-      'id', 'order_number', 'amount', 'currency', 'status', 'created_at', 'updated_at', 'original_amount', 'discount_amount', 'coupon_code',
-      'discount', 'product', 'plan', 'customer', 'tracking', 'transaction_id', 'transaction', 'affiliate', 'order_bump', 'subscription',
-      'return_url', 'cancel_url', 'approved_at', 'cancelled_at', 'refunded_at', 'payments',
+      'id',
+      'order_number',
+      'amount',
+      'currency',
+      'status',
+      'created_at',
+      'updated_at',
+      'original_amount',
+      'discount_amount',
+      'coupon_code',
+      'discount',
+      'product',
+      'plan',
+      'customer',
+      'tracking',
+      'transaction_id',
+      'transaction',
+      'affiliate',
+      'order_bump',
+      'subscription',
+      'return_url',
+      'cancel_url',
+      'approved_at',
+      'cancelled_at',
+      'refunded_at',
+      'payments',
     ]);
     expect(order).toEqual({
       id: expect.any(Number),
@@ -102,7 +152,13 @@ describe('order representation: the single read, the list and the customer list 
       discount: { id: expect.any(Number), code: 'SAVE15', amount: 15 },
       product: { id: expect.any(Number), pid: expect.any(String), name: 'Curso', type: 'one_time', price: 100.1 },
       plan: null,
-      customer: { id: expect.any(Number), name: 'Ana Maria', email: 'rich@example.com', mobile_number: '+258841234567', payment_number: '+258840000001' },
+      customer: {
+        id: expect.any(Number),
+        name: 'Ana Maria',
+        email: 'rich@example.com',
+        mobile_number: '+258841234567',
+        payment_number: '+258840000001',
+      },
       tracking: { utm_source: 'newsletter', utm_campaign: null, utm_medium: null, utm_content: null, utm_term: 'foto' },
       transaction_id: expect.stringMatching(/^sbx_/),
       transaction: { transaction_id: order.transaction_id, payment_method: 'mpesa', payment_number: '841234567' },
@@ -134,7 +190,13 @@ describe('order representation: the single read, the list and the customer list 
 
   it('shows the plan and subscription of a plan order, and null for a deleted product', async () => {
     const subscribed = await api.getOrder(numbers.subscribed);
-    expect(subscribed.plan).toEqual({ plan_id: expect.any(String), name: 'Mensal', price: 299.99, interval: 'month', interval_count: 3 });
+    expect(subscribed.plan).toEqual({
+      plan_id: expect.any(String),
+      name: 'Mensal',
+      price: 299.99,
+      interval: 'month',
+      interval_count: 3,
+    });
     expect(subscribed.subscription).toEqual({
       id: expect.any(Number),
       status: 'active',
@@ -143,11 +205,16 @@ describe('order representation: the single read, the list and the customer list 
       cancelled_at: null,
     });
     expect(await api.getOrder(numbers.orphan)).toMatchObject({ product: null, status: 'pending', amount: 15 });
-    expect(await api.getOrder(numbers.refunded)).toMatchObject({ status: 'refunded', refunded_at: expect.stringMatching(TIMESTAMP) });
+    expect(await api.getOrder(numbers.refunded)).toMatchObject({
+      status: 'refunded',
+      refunded_at: expect.stringMatching(TIMESTAMP),
+    });
   });
 
   it("lists a customer's orders with the summary fields of the full representation", async () => {
-    const listed = (await t.http.get('/v1/orders?per_page=100').set(seller.auth).expect(200)).body.orders as Array<Record<string, unknown>>;
+    const listed = (await t.http.get('/v1/orders?per_page=100').set(seller.auth).expect(200)).body.orders as Array<
+      Record<string, unknown>
+    >;
     const rich = listed.find((o) => o.order_number === numbers.rich) as { customer: { id: number } };
     const res = await t.http.get(`/v1/customers/${rich.customer.id}/orders`).set(seller.auth).expect(200);
     const summaryKeys = ['id', 'order_number', 'amount', 'currency', 'status', 'created_at', 'updated_at'];

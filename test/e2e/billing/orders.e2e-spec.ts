@@ -25,17 +25,27 @@ describe('orders API', () => {
         order_number: expect.stringMatching(/^ORD-\w{12}$/),
         pay_token: expect.stringMatching(/^[0-9A-Za-z]{32}$/),
       });
-      const rows = await t.dataSource.query(`SELECT pay_token_hash, status, currency, amount FROM orders WHERE order_number = $1`, [res.body.order_number]);
+      const rows = await t.dataSource.query(
+        `SELECT pay_token_hash, status, currency, amount FROM orders WHERE order_number = $1`,
+        [res.body.order_number],
+      );
       expect(rows[0].pay_token_hash).not.toContain(res.body.pay_token);
       expect(rows[0].pay_token_hash).toHaveLength(64);
       expect(rows[0]).toMatchObject({ status: 'pending', currency: 'MZN', amount: '150.00' });
     });
 
     it('answers 401 without a token and 403 with the scope body without orders.write', async () => {
-      expect((await t.http.post('/v1/orders').send(orderBody(product.pid)).expect(401)).body).toEqual({ status: 'error', message: 'Token not provided' });
+      expect((await t.http.post('/v1/orders').send(orderBody(product.pid)).expect(401)).body).toEqual({
+        status: 'error',
+        message: 'Token not provided',
+      });
       const reader = await createSeller(t, { scopes: ['orders.read'] });
       const res = await t.http.post('/v1/orders').set(reader.auth).send(orderBody(product.pid)).expect(403);
-      expect(res.body).toMatchObject({ message: 'Permission denied for this endpoint.', required_scopes: ['orders.write'], missing_scopes: ['orders.write'] });
+      expect(res.body).toMatchObject({
+        message: 'Permission denied for this endpoint.',
+        required_scopes: ['orders.write'],
+        missing_scopes: ['orders.write'],
+      });
     });
 
     it.each([
@@ -54,14 +64,26 @@ describe('orders API', () => {
       ['coupon_code', { coupon_code: 12 }],
       ['tracking.utm_source', { tracking: { utm_source: 5 } }],
     ])('422 on %s for %j', async (field, override) => {
-      const res = await t.http.post('/v1/orders').set(seller.auth).send({ ...orderBody(product.pid), ...override }).expect(422);
+      const res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({ ...orderBody(product.pid), ...override })
+        .expect(422);
       expect(res.body.message).toBe('Validation failed.');
       expect(Object.keys(res.body.errors)).toContain(field);
     });
 
     it('accepts amount 10 exactly and two decimals', async () => {
-      await t.http.post('/v1/orders').set(seller.auth).send({ ...orderBody(product.pid), amount: 10 }).expect(201);
-      await t.http.post('/v1/orders').set(seller.auth).send({ ...orderBody(product.pid), amount: 10.55 }).expect(201);
+      await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({ ...orderBody(product.pid), amount: 10 })
+        .expect(201);
+      await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({ ...orderBody(product.pid), amount: 10.55 })
+        .expect(201);
     });
 
     it('404 Product not found. for an unknown or foreign product', async () => {
@@ -81,11 +103,23 @@ describe('orders API', () => {
 
       let res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(recurring.pid)).expect(422);
       expect(res.body.errors).toEqual({ plan_id: ['plan_id is required for recurring products.'] });
-      res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(recurring.pid, { plan_id: 'pln_missing' })).expect(404);
+      res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(recurring.pid, { plan_id: 'pln_missing' }))
+        .expect(404);
       expect(res.body).toEqual({ status: 'error', message: 'Plan not found.' });
-      res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(recurring.pid, { plan_id: otherPlan.planId })).expect(422);
+      res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(recurring.pid, { plan_id: otherPlan.planId }))
+        .expect(422);
       expect(res.body.errors).toEqual({ plan_id: ['The plan does not belong to this product.'] });
-      await t.http.post('/v1/orders').set(seller.auth).send(orderBody(recurring.pid, { plan_id: plan.planId })).expect(201);
+      await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(recurring.pid, { plan_id: plan.planId }))
+        .expect(201);
     });
 
     it('writes no customer and no order for a checkout it refuses', async () => {
@@ -96,7 +130,12 @@ describe('orders API', () => {
       const otherPlan = await insertPlan(t, seller.storeId, otherRecurring.id);
       const email = `refused-${Date.now()}@example.com`;
       const count = async () =>
-        (await t.dataSource.query(`SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM customers WHERE email = $1)::int AS customers`, [email]))[0];
+        (
+          await t.dataSource.query(
+            `SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM customers WHERE email = $1)::int AS customers`,
+            [email],
+          )
+        )[0];
       const before = await count();
       for (const [body, status] of [
         [orderBody('prd_nope', { customer: customer(email) }), 404],
@@ -115,32 +154,62 @@ describe('orders API', () => {
       const club = await insertProduct(t, usd.storeId, { type: 'recurring' });
       const plan = await insertPlan(t, usd.storeId, club.id);
       const created = await createOrder(t, usd, orderBody(club.pid, { plan_id: plan.planId }));
-      const rows = await t.dataSource.query(`SELECT store_id, product_id, plan_id, currency FROM orders WHERE order_number = $1`, [created.order_number]);
+      const rows = await t.dataSource.query(
+        `SELECT store_id, product_id, plan_id, currency FROM orders WHERE order_number = $1`,
+        [created.order_number],
+      );
       expect(rows).toEqual([{ store_id: usd.storeId, product_id: club.id, plan_id: plan.id, currency: 'USD' }]);
     });
 
     it('creates one customer per store and email, any case, updating its details', async () => {
       const email = `Case-${Date.now()}@Example.com`;
       await createOrder(t, seller, orderBody(product.pid, { customer: { ...customer(email), name: 'First' } }));
-      await createOrder(t, seller, orderBody(product.pid, { customer: { ...customer(email.toLowerCase()), name: 'Second', payment_number: '841110000' } }));
-      const rows = await t.dataSource.query(`SELECT name, email, payment_number FROM customers WHERE store_id = $1 AND email = $2`, [seller.storeId, email.toLowerCase()]);
+      await createOrder(
+        t,
+        seller,
+        orderBody(product.pid, {
+          customer: { ...customer(email.toLowerCase()), name: 'Second', payment_number: '841110000' },
+        }),
+      );
+      const rows = await t.dataSource.query(
+        `SELECT name, email, payment_number FROM customers WHERE store_id = $1 AND email = $2`,
+        [seller.storeId, email.toLowerCase()],
+      );
       expect(rows).toEqual([{ name: 'Second', email: email.toLowerCase(), payment_number: '841110000' }]);
     });
 
     it('keeps one customer when orders for a new email race', async () => {
       const email = `race-${Date.now()}@example.com`;
       const results = await Promise.all(
-        Array.from({ length: 6 }, () => t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { customer: customer(email) }))),
+        Array.from({ length: 6 }, () =>
+          t.http
+            .post('/v1/orders')
+            .set(seller.auth)
+            .send(orderBody(product.pid, { customer: customer(email) })),
+        ),
       );
       expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
-      const rows = await t.dataSource.query(`SELECT count(*)::int AS n FROM customers WHERE store_id = $1 AND email = $2`, [seller.storeId, email]);
+      const rows = await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM customers WHERE store_id = $1 AND email = $2`,
+        [seller.storeId, email],
+      );
       expect(rows[0].n).toBe(1);
     });
 
     it('stores the tracking object', async () => {
-      const created = await createOrder(t, seller, orderBody(product.pid, { tracking: { utm_source: 'facebook', utm_campaign: 'bf' } }));
+      const created = await createOrder(
+        t,
+        seller,
+        orderBody(product.pid, { tracking: { utm_source: 'facebook', utm_campaign: 'bf' } }),
+      );
       const res = await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200);
-      expect(res.body.order.tracking).toEqual({ utm_source: 'facebook', utm_campaign: 'bf', utm_medium: null, utm_content: null, utm_term: null });
+      expect(res.body.order.tracking).toEqual({
+        utm_source: 'facebook',
+        utm_campaign: 'bf',
+        utm_medium: null,
+        utm_content: null,
+        utm_term: null,
+      });
     });
   });
 
@@ -165,22 +234,37 @@ describe('orders API', () => {
       await t.http.post(`/pay/token/${first.pay_token}/cancel`).set('Accept', 'application/json').expect(200);
       const { id } = (await t.http.get(`/v1/orders/${first.order_number}`).set(seller.auth)).body.order;
       const events = recordEvents(t);
-      const res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { from_order: id })).expect(201);
+      const res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(product.pid, { from_order: id }))
+        .expect(201);
       expect(res.body.order_number).toBe(first.order_number);
       const order = (await t.http.get(`/v1/orders/${id}`).set(seller.auth)).body.order;
       expect(order).toMatchObject({ status: 'pending', cancelled_at: null });
       expect(events).toHaveLength(0);
-      const paid = await payJson(t, res.body.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
+      const paid = await payJson(t, res.body.pay_token, {
+        payment_method: 'mpesa',
+        payment_number: '841234567',
+      }).expect(200);
       expect(paid.body.order_status).toBe('approved');
     });
 
     it('409 Order cannot be reused. for approved and refunded orders', async () => {
       const first = await createOrder(t, seller, orderBody(product.pid));
       await payJson(t, first.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
-      let res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { from_order: first.order_number })).expect(409);
+      let res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(product.pid, { from_order: first.order_number }))
+        .expect(409);
       expect(res.body).toEqual({ status: 'error', message: 'Order cannot be reused.' });
       await t.http.post(`/v1/orders/${first.order_number}/refund`).set(seller.auth).expect(200);
-      res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { from_order: first.order_number })).expect(409);
+      res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(product.pid, { from_order: first.order_number }))
+        .expect(409);
       expect(res.body.message).toBe('Order cannot be reused.');
     });
 
@@ -189,7 +273,11 @@ describe('orders API', () => {
       const otherProduct = await insertProduct(t, other.storeId);
       const foreign = await createOrder(t, other, orderBody(otherProduct.pid));
       for (const ref of ['ORD-doesnotexist', foreign.order_number]) {
-        const res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid, { from_order: ref })).expect(404);
+        const res = await t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .send(orderBody(product.pid, { from_order: ref }))
+          .expect(404);
         expect(res.body).toEqual({ status: 'error', message: 'Order not found.' });
       }
     });
@@ -215,7 +303,8 @@ describe('orders API', () => {
       expect(all.body).toMatchObject({ status: 'success', page: 1, per_page: 15, last_page: 1, total: 3 });
       expect(all.body.orders.map((o: { product: { name: string } }) => o.product.name)).toEqual(['A', 'B', 'A']);
 
-      const count = async (query: string) => (await t.http.get(`/v1/orders?${query}`).set(store.auth).expect(200)).body.total;
+      const count = async (query: string) =>
+        (await t.http.get(`/v1/orders?${query}`).set(store.auth).expect(200)).body.total;
       expect(await count('status=approved')).toBe(1);
       expect(await count('status=pending')).toBe(2);
       expect(await count(`product=${a.pid}`)).toBe(2);
@@ -223,13 +312,22 @@ describe('orders API', () => {
       expect(await count('email=Y@EXAMPLE.com')).toBe(2);
       const customerId = all.body.orders[0].customer.id;
       expect(await count(`customer=${customerId}`)).toBe(2);
-      expect((await t.http.get('/v1/orders?per_page=2&page=2').set(store.auth).expect(200)).body).toMatchObject({ last_page: 2, orders: [expect.any(Object)] });
+      expect((await t.http.get('/v1/orders?per_page=2&page=2').set(store.auth).expect(200)).body).toMatchObject({
+        last_page: 2,
+        orders: [expect.any(Object)],
+      });
     });
 
     it('422 on a bad filter or page', async () => {
-      expect((await t.http.get('/v1/orders?status=paid').set(store.auth).expect(422)).body.errors).toHaveProperty('status');
-      expect((await t.http.get('/v1/orders?per_page=101').set(store.auth).expect(422)).body.errors).toHaveProperty('per_page');
-      expect((await t.http.get('/v1/orders?customer=abc').set(store.auth).expect(422)).body.errors).toHaveProperty('customer');
+      expect((await t.http.get('/v1/orders?status=paid').set(store.auth).expect(422)).body.errors).toHaveProperty(
+        'status',
+      );
+      expect((await t.http.get('/v1/orders?per_page=101').set(store.auth).expect(422)).body.errors).toHaveProperty(
+        'per_page',
+      );
+      expect((await t.http.get('/v1/orders?customer=abc').set(store.auth).expect(422)).body.errors).toHaveProperty(
+        'customer',
+      );
     });
 
     it('gets an order by id or order_number with its details; 404 for a foreign or unknown one', async () => {
@@ -243,17 +341,26 @@ describe('orders API', () => {
         amount: 150,
         product: { pid: a.pid, name: 'A' },
         customer: { email: 'x@example.com' },
-        transaction: { payment_method: 'emola', payment_number: '861234567', transaction_id: expect.stringMatching(/^sbx_/) },
+        transaction: {
+          payment_method: 'emola',
+          payment_number: '861234567',
+          transaction_id: expect.stringMatching(/^sbx_/),
+        },
         approved_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
       });
-      expect((await t.http.get(`/v1/orders/${listed.id}`).set(seller.auth).expect(404)).body).toEqual({ status: 'error', message: 'Resource not found.' });
+      expect((await t.http.get(`/v1/orders/${listed.id}`).set(seller.auth).expect(404)).body).toEqual({
+        status: 'error',
+        message: 'Resource not found.',
+      });
       await t.http.get('/v1/orders/ORD-unknown').set(store.auth).expect(404);
     });
 
     it('needs orders.read (a write scope does not grant read)', async () => {
       await t.http.get('/v1/orders').expect(401);
       const writer = await createSeller(t, { scopes: ['orders.write'] });
-      expect((await t.http.get('/v1/orders').set(writer.auth).expect(403)).body.required_scopes).toEqual(['orders.read']);
+      expect((await t.http.get('/v1/orders').set(writer.auth).expect(403)).body.required_scopes).toEqual([
+        'orders.read',
+      ]);
       await t.http.get('/v1/orders/1').set(writer.auth).expect(403);
     });
   });
@@ -261,13 +368,23 @@ describe('orders API', () => {
   describe('POST /v1/orders/{id}/refund', () => {
     it('refunds an approved order, sending order_refund with its transaction id', async () => {
       const created = await createOrder(t, seller, orderBody(product.pid));
-      const paid = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
+      const paid = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(
+        200,
+      );
       expect(paid.body.order_status).toBe('approved');
       const events = recordEvents(t);
       const res = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(200);
-      expect(res.body).toMatchObject({ status: 'success', message: 'Order refunded successfully.', order: { status: 'refunded', refunded_at: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        status: 'success',
+        message: 'Order refunded successfully.',
+        order: { status: 'refunded', refunded_at: expect.any(String) },
+      });
       expect(events.map((e) => e.kind)).toEqual(['order_refund']);
-      expect(events[0].payload).toMatchObject({ order_type: 'order_refund', status: 'refunded', transaction_id: res.body.order.transaction_id });
+      expect(events[0].payload).toMatchObject({
+        order_type: 'order_refund',
+        status: 'refunded',
+        transaction_id: res.body.order.transaction_id,
+      });
     });
 
     it('409 for pending, cancelled and already refunded orders', async () => {
@@ -289,7 +406,9 @@ describe('orders API', () => {
       const reader = await createSeller(t, { scopes: ['orders.read'] });
       await t.http.post(`/v1/orders/${created.order_number}/refund`).set(reader.auth).expect(403);
       const other = await createSeller(t);
-      expect((await t.http.post(`/v1/orders/${created.order_number}/refund`).set(other.auth).expect(404)).body.message).toBe('Resource not found.');
+      expect(
+        (await t.http.post(`/v1/orders/${created.order_number}/refund`).set(other.auth).expect(404)).body.message,
+      ).toBe('Resource not found.');
     });
   });
 });

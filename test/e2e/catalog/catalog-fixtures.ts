@@ -19,7 +19,11 @@ export interface CreatedProduct {
   [field: string]: unknown;
 }
 
-export async function createProduct(t: TestApp, seller: TestSeller, body: Record<string, unknown> = { name: 'Ebook' }): Promise<CreatedProduct> {
+export async function createProduct(
+  t: TestApp,
+  seller: TestSeller,
+  body: Record<string, unknown> = { name: 'Ebook' },
+): Promise<CreatedProduct> {
   const res = await t.http.post('/v1/products').set(seller.auth).send(body).expect(201);
   return res.body.product;
 }
@@ -33,7 +37,12 @@ export async function addLinkFile(t: TestApp, seller: TestSeller, productId: num
   return res.body.file;
 }
 
-export async function createPlan(t: TestApp, seller: TestSeller, productPid: string, body: Record<string, unknown> = {}): Promise<{ id: number; plan_id: string }> {
+export async function createPlan(
+  t: TestApp,
+  seller: TestSeller,
+  productPid: string,
+  body: Record<string, unknown> = {},
+): Promise<{ id: number; plan_id: string }> {
   const res = await t.http
     .post('/v1/plans')
     .set(seller.auth)
@@ -48,7 +57,15 @@ export async function createPlan(t: TestApp, seller: TestSeller, productPid: str
  */
 export async function insertOrder(
   t: TestApp,
-  values: { storeId: number; productId: number; planId?: number | null; status: string; amount?: string; createdAt?: Date; email?: string },
+  values: {
+    storeId: number;
+    productId: number;
+    planId?: number | null;
+    status: string;
+    amount?: string;
+    createdAt?: Date;
+    email?: string;
+  },
 ): Promise<{ id: number; orderNumber: string; customerId: number }> {
   const email = values.email ?? `buyer-${randomBytes(4).toString('hex')}@example.com`;
   const [customer] = await t.dataSource.query(

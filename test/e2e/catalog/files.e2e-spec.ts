@@ -78,14 +78,24 @@ describe('Product files', () => {
     });
 
     it('serves a byte range with 206', async () => {
-      const res = await t.http.get(cdnPath(t, file.link)).set('Range', 'bytes=100-1123').buffer(true).parse(binaryParser).expect(206);
+      const res = await t.http
+        .get(cdnPath(t, file.link))
+        .set('Range', 'bytes=100-1123')
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(206);
       expect(res.headers['content-range']).toBe(`bytes 100-1123/${content.length}`);
       expect(res.headers['content-length']).toBe('1024');
       expect(Buffer.compare(res.body, content.subarray(100, 1124))).toBe(0);
     });
 
     it('serves an open-ended and a suffix range', async () => {
-      const tail = await t.http.get(cdnPath(t, file.link)).set('Range', 'bytes=-10').buffer(true).parse(binaryParser).expect(206);
+      const tail = await t.http
+        .get(cdnPath(t, file.link))
+        .set('Range', 'bytes=-10')
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(206);
       expect(Buffer.compare(tail.body, content.subarray(content.length - 10))).toBe(0);
       const rest = await t.http
         .get(cdnPath(t, file.link))
@@ -182,7 +192,11 @@ describe('Product files', () => {
         .expect(201);
       const { id, link } = created.body.file;
       const res = await t.http.delete(`/v1/products/${product.id}/files/${id}`).set(seller.auth).expect(200);
-      expect(res.body).toEqual({ status: 'success', message: 'File deleted successfully.', data: { product_pid: product.pid, file_id: id } });
+      expect(res.body).toEqual({
+        status: 'success',
+        message: 'File deleted successfully.',
+        data: { product_pid: product.pid, file_id: id },
+      });
       await t.http.get(cdnPath(t, link)).expect(404);
       const key = link.split('/').slice(-2)[0];
       expect(existsSync(join(dataDir, 'files', key.slice(0, 2), key))).toBe(false);
@@ -191,7 +205,10 @@ describe('Product files', () => {
 
     it('404 for a file of another product, a non-numeric id and an unknown product', async () => {
       const second = await createProduct(t, seller);
-      const created = await t.http.post(`/v1/products/${second.id}/files`).set(seller.auth).send({ name: 'L', link: 'https://x.example.com' });
+      const created = await t.http
+        .post(`/v1/products/${second.id}/files`)
+        .set(seller.auth)
+        .send({ name: 'L', link: 'https://x.example.com' });
       await t.http.delete(`/v1/products/${product.id}/files/${created.body.file.id}`).set(seller.auth).expect(404);
       await t.http.delete(`/v1/products/${product.id}/files/abc`).set(seller.auth).expect(404);
       const res = await t.http.delete(`/v1/products/prod_missing/files/1`).set(seller.auth).expect(404);
@@ -215,7 +232,11 @@ describe('Product files', () => {
         .expect(404);
       expect(upload.body).toEqual(NOT_FOUND);
       expect(countStored()).toBe(before);
-      await t.http.post(`/v1/products/${foreign.pid}/files`).set(seller.auth).send({ name: 'L', link: 'https://x.example.com' }).expect(404);
+      await t.http
+        .post(`/v1/products/${foreign.pid}/files`)
+        .set(seller.auth)
+        .send({ name: 'L', link: 'https://x.example.com' })
+        .expect(404);
       await t.http.get(`/v1/products/${foreign.id}/files`).set(seller.auth).expect(404);
       await t.http.delete(`/v1/products/${foreign.id}/files/${foreignFile.body.file.id}`).set(seller.auth).expect(404);
       const still = await t.http.get(`/v1/products/${foreign.id}/files`).set(other.auth).expect(200);

@@ -41,13 +41,17 @@ describe('Catalog in OpenAPI and on the surfaces', () => {
   });
 
   it('gives every catalog schema property an example', () => {
-    const catalogSchemas = Object.entries(doc.components.schemas as Record<string, { properties?: Record<string, { example?: unknown; $ref?: string; items?: unknown; format?: string }> }>).filter(
-      ([name]) => /Product|Plan|Subscriber|Publish/.test(name),
-    );
+    const catalogSchemas = Object.entries(
+      doc.components.schemas as Record<
+        string,
+        { properties?: Record<string, { example?: unknown; $ref?: string; items?: unknown; format?: string }> }
+      >,
+    ).filter(([name]) => /Product|Plan|Subscriber|Publish/.test(name));
     expect(catalogSchemas.length).toBeGreaterThan(10);
     for (const [name, schema] of catalogSchemas) {
       for (const [property, spec] of Object.entries(schema.properties ?? {})) {
-        const documented = spec.example !== undefined || spec.$ref !== undefined || spec.items !== undefined || spec.format === 'binary';
+        const documented =
+          spec.example !== undefined || spec.$ref !== undefined || spec.items !== undefined || spec.format === 'binary';
         expect(`${name}.${property}: ${documented}`).toBe(`${name}.${property}: true`);
       }
     }
@@ -59,7 +63,10 @@ describe('Catalog in OpenAPI and on the surfaces', () => {
     const ref = declared.$ref ?? declared.anyOf[0].$ref;
     const schema = doc.components.schemas[ref.split('/').pop()];
     expect(schema.required).toContain('missing_fields');
-    expect(schema.properties.missing_fields).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+    expect(schema.properties.missing_fields).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
   });
 
   it('keeps the API off the CDN surface and the CDN out of the API description', async () => {

@@ -71,13 +71,22 @@ describe('Plans', () => {
         .send({ product_pid: club.pid, price: 0, interval: 'fortnight', interval_count: 0 })
         .expect(422);
       expect(Object.keys(res.body.errors).sort()).toEqual(['interval', 'interval_count', 'name', 'price']);
-      const noProduct = await t.http.post('/v1/plans').set(seller.auth).send({ name: 'x', price: 1, interval: 'day' }).expect(422);
+      const noProduct = await t.http
+        .post('/v1/plans')
+        .set(seller.auth)
+        .send({ name: 'x', price: 1, interval: 'day' })
+        .expect(422);
       expect(Object.keys(noProduct.body.errors)).toEqual(['product_id']);
     });
 
     it('404 Product not found. for an unknown product or another store product', async () => {
       const foreign = await createProduct(t, other, { name: 'Foreign', type: 'recurring' });
-      for (const ref of [{ product_pid: 'prod_nope' }, { product_id: 987654 }, { product_pid: foreign.pid }, { product_id: foreign.id }]) {
+      for (const ref of [
+        { product_pid: 'prod_nope' },
+        { product_id: 987654 },
+        { product_pid: foreign.pid },
+        { product_id: foreign.id },
+      ]) {
         const res = await t.http
           .post('/v1/plans')
           .set(seller.auth)
@@ -116,12 +125,21 @@ describe('Plans', () => {
         .send({ name: 'Trimestral', price: 1200.5, interval: 'month', interval_count: 3 })
         .expect(200);
       expect(res.body.message).toBe('Plan updated successfully.');
-      expect(res.body.plan).toMatchObject({ name: 'Trimestral', price: 1200.5, interval_count: 3, plan_id: plan.plan_id });
+      expect(res.body.plan).toMatchObject({
+        name: 'Trimestral',
+        price: 1200.5,
+        interval_count: 3,
+        plan_id: plan.plan_id,
+      });
     });
 
     it('422 for a null or invalid field on update', async () => {
       const plan = await createPlan(t, seller, club.pid);
-      const res = await t.http.patch(`/v1/plans/${plan.id}`).set(seller.auth).send({ name: null, price: -1 }).expect(422);
+      const res = await t.http
+        .patch(`/v1/plans/${plan.id}`)
+        .set(seller.auth)
+        .send({ name: null, price: -1 })
+        .expect(422);
       expect(Object.keys(res.body.errors).sort()).toEqual(['name', 'price']);
     });
 
@@ -204,7 +222,10 @@ describe('Plans', () => {
 
       const last = await t.http.get(`/v1/plans/${plan.id}/subscribers?per_page=2&page=3`).set(seller.auth).expect(200);
       expect(last.body.subscribers.map((s: { order_number: string }) => s.order_number)).toEqual([made[0]]);
-      const middle = await t.http.get(`/v1/plans/${plan.id}/subscribers?per_page=2&page=2`).set(seller.auth).expect(200);
+      const middle = await t.http
+        .get(`/v1/plans/${plan.id}/subscribers?per_page=2&page=2`)
+        .set(seller.auth)
+        .expect(200);
       expect(middle.body.subscribers.map((s: { status: string }) => s.status)).toEqual(['approved', 'refunded']);
     });
 

@@ -1,6 +1,14 @@
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { addLinkFile, COMPLETE_PRODUCT, createPlan, createProduct, forbidden, insertOrder, NOT_FOUND } from './catalog-fixtures';
+import {
+  addLinkFile,
+  COMPLETE_PRODUCT,
+  createPlan,
+  createProduct,
+  forbidden,
+  insertOrder,
+  NOT_FOUND,
+} from './catalog-fixtures';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -137,14 +145,22 @@ describe('Products', () => {
 
     it('422 for a null name or type', async () => {
       const product = await createProduct(t, seller);
-      const res = await t.http.patch(`/v1/products/${product.id}`).set(seller.auth).send({ name: null, type: null }).expect(422);
+      const res = await t.http
+        .patch(`/v1/products/${product.id}`)
+        .set(seller.auth)
+        .send({ name: null, type: null })
+        .expect(422);
       expect(Object.keys(res.body.errors).sort()).toEqual(['name', 'type']);
     });
 
     it('422 when a recurring product with plans would become one_time', async () => {
       const product = await createProduct(t, seller, { name: 'Club', type: 'recurring' });
       await createPlan(t, seller, product.pid);
-      const res = await t.http.patch(`/v1/products/${product.id}`).set(seller.auth).send({ type: 'one_time' }).expect(422);
+      const res = await t.http
+        .patch(`/v1/products/${product.id}`)
+        .set(seller.auth)
+        .send({ type: 'one_time' })
+        .expect(422);
       expect(res.body.errors.type).toBeDefined();
     });
 
@@ -182,7 +198,10 @@ describe('Products', () => {
       const product = await createProduct(t, seller, { name: 'Sold' });
       await insertOrder(t, { storeId: seller.storeId, productId: product.id, status });
       const res = await t.http.delete(`/v1/products/${product.id}`).set(seller.auth).expect(409);
-      expect(res.body).toEqual({ status: 'error', message: 'This product has one or more sales and cannot be deleted.' });
+      expect(res.body).toEqual({
+        status: 'error',
+        message: 'This product has one or more sales and cannot be deleted.',
+      });
       await t.http.get(`/v1/products/${product.id}`).set(seller.auth).expect(200);
     });
 
@@ -222,7 +241,11 @@ describe('Products', () => {
     it.each(routes)('%s %s: 403 without %s', async (method, path, scope) => {
       const granted = scope.endsWith('.read') ? ['products.write', 'files.read'] : ['products.read', 'files.write'];
       const token = await seller.tokenWith(granted as any);
-      const res = await (t.http as any)[method](path).set('Authorization', `Bearer ${token}`).send({ name: 'x' }).expect(403);
+      const res = await (t.http as any)
+        [method](path)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'x' })
+        .expect(403);
       expect(res.body).toEqual(forbidden(scope, granted));
     });
   });

@@ -2,7 +2,15 @@ import { productReviewCommand } from '../../../src/cli/commands/product-review.c
 import { ProductsService } from '../../../src/modules/catalog/products/products.service';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { addLinkFile, COMPLETE_PRODUCT, createPlan, createProduct, CreatedProduct, forbidden, NOT_FOUND } from './catalog-fixtures';
+import {
+  addLinkFile,
+  COMPLETE_PRODUCT,
+  createPlan,
+  createProduct,
+  CreatedProduct,
+  forbidden,
+  NOT_FOUND,
+} from './catalog-fixtures';
 
 describe('Publish and review', () => {
   let t: TestApp;
@@ -132,7 +140,10 @@ describe('Publish and review', () => {
       const again = await publish(product).expect(409);
       expect(again.body).toEqual({ status: 'error', message: 'Product is already in review.' });
 
-      expect(await cli({ product: [product.pid], decision: ['approve'] })).toEqual({ product_pid: product.pid, status_2: 'approved' });
+      expect(await cli({ product: [product.pid], decision: ['approve'] })).toEqual({
+        product_pid: product.pid,
+        status_2: 'approved',
+      });
       const after = await t.http.get(`/v1/products/${product.id}`).set(seller.auth).expect(200);
       expect(after.body.product.status_2).toBe('approved');
       await publish(product).expect(409);
@@ -141,7 +152,10 @@ describe('Publish and review', () => {
     it('pending → rejected → fixed and submitted again → approved', async () => {
       const product = await completeProduct();
       await publish(product).expect(200);
-      expect(await cli({ product: [product.pid], decision: ['reject'] })).toEqual({ product_pid: product.pid, status_2: 'rejected' });
+      expect(await cli({ product: [product.pid], decision: ['reject'] })).toEqual({
+        product_pid: product.pid,
+        status_2: 'rejected',
+      });
       await publish(product).expect(200);
       const reviewed = await t.app.get(ProductsService).review(product.pid, 'approve');
       expect(reviewed.status2).toBe('approved');

@@ -21,8 +21,10 @@ const operationsOf = (doc: any) =>
 /** Every schema object of the description, with where it is. */
 function* schemasOf(node: any, where = '#'): Generator<[string, any]> {
   if (!node || typeof node !== 'object') return;
-  if (!Array.isArray(node) && ('type' in node || 'oneOf' in node || '$ref' in node || 'enum' in node)) yield [where, node];
-  for (const [key, value] of Object.entries(node)) if (key !== 'example' && key !== 'examples') yield* schemasOf(value, `${where}/${key}`);
+  if (!Array.isArray(node) && ('type' in node || 'oneOf' in node || '$ref' in node || 'enum' in node))
+    yield [where, node];
+  for (const [key, value] of Object.entries(node))
+    if (key !== 'example' && key !== 'examples') yield* schemasOf(value, `${where}/${key}`);
 }
 
 /** decisions §13: the description itself, as clients and their tools read it. */
@@ -55,7 +57,9 @@ describe('the OpenAPI description (decisions §13)', () => {
     const globalTags = doc.tags.map((tag: { name: string }) => tag.name);
     expect(globalTags).toEqual(Object.keys(API_TAGS));
     for (const { path, method, operation } of operationsOf(doc)) {
-      expect(`${method} ${path}: ${operation.tags?.length && operation.tags.every((tag: string) => globalTags.includes(tag))}`).toBe(`${method} ${path}: true`);
+      expect(
+        `${method} ${path}: ${operation.tags?.length && operation.tags.every((tag: string) => globalTags.includes(tag))}`,
+      ).toBe(`${method} ${path}: true`);
     }
   });
 
@@ -63,24 +67,26 @@ describe('the OpenAPI description (decisions §13)', () => {
     for (const { path, method, operation } of operationsOf(doc)) {
       const where = `${method.toUpperCase()} ${path}`;
       if (['post', 'put', 'patch'].includes(method)) {
-        expect(`${where} ${Object.keys(operation.responses).filter((s) => s === '400' || s === '413')}`).toBe(`${where} 400,413`);
-        expect(JSON.stringify(operation.responses['400'].content['application/json'])).toContain('"message":"Malformed JSON body."');
+        expect(`${where} ${Object.keys(operation.responses).filter((s) => s === '400' || s === '413')}`).toBe(
+          `${where} 400,413`,
+        );
+        expect(JSON.stringify(operation.responses['400'].content['application/json'])).toContain(
+          '"message":"Malformed JSON body."',
+        );
       }
       const authenticated = operation.security?.some((requirement: object) => 'bearer' in requirement);
       if (!authenticated) continue;
       expect(operation.security).toEqual([{ bearer: [] }, { oauth2: operation['x-required-scopes'] ?? [] }]);
       expect(operation.responses['401'].headers['WWW-Authenticate'].required).toBe(true);
-      expect(Object.values<any>(operation.responses['401'].content['application/json'].examples).map((e) => e.value.message)).toEqual([
-        'Token not provided',
-        'Unauthorized user.',
-        'Invalid token',
-      ]);
+      expect(
+        Object.values<any>(operation.responses['401'].content['application/json'].examples).map((e) => e.value.message),
+      ).toEqual(['Token not provided', 'Unauthorized user.', 'Invalid token']);
       expect(operation.responses['429'].headers).toHaveProperty('Retry-After');
       for (const [status, response] of Object.entries<any>(operation.responses)) {
         if (['400', '401', '413', '500', '503'].includes(status)) continue;
-        expect(`${where} ${status} ${Object.keys(response.headers ?? {}).filter((h) => h.startsWith('RateLimit-'))}`).toBe(
-          `${where} ${status} RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset`,
-        );
+        expect(
+          `${where} ${status} ${Object.keys(response.headers ?? {}).filter((h) => h.startsWith('RateLimit-'))}`,
+        ).toBe(`${where} ${status} RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset`);
       }
       if (operation.responses['403']) expect(operation.responses['403'].headers).toHaveProperty('WWW-Authenticate');
     }
@@ -92,11 +98,17 @@ describe('the OpenAPI description (decisions §13)', () => {
     const text = JSON.stringify(doc);
     expect(text).not.toContain('"nullable"');
     const schemas = doc.components.schemas;
-    expect(schemas.OrderDto.properties.discount.oneOf).toEqual([{ $ref: '#/components/schemas/OrderDiscountDto' }, { type: 'null' }]);
+    expect(schemas.OrderDto.properties.discount.oneOf).toEqual([
+      { $ref: '#/components/schemas/OrderDiscountDto' },
+      { type: 'null' },
+    ]);
     expect(schemas.WebhookSummaryDto.properties.last_delivery_status.enum).toEqual(['success', 'failed', null]);
     for (const [name, schema] of Object.entries<any>(schemas)) {
       for (const [property, spec] of Object.entries<any>(schema.properties ?? {})) {
-        if (/(_at|_date)$/.test(property)) expect(`${name}.${property} ${JSON.stringify(spec).includes('"format":"date-time"')}`).toBe(`${name}.${property} true`);
+        if (/(_at|_date)$/.test(property))
+          expect(`${name}.${property} ${JSON.stringify(spec).includes('"format":"date-time"')}`).toBe(
+            `${name}.${property} true`,
+          );
         expect(`${name}.${property} default ${spec.default}`).toBe(`${name}.${property} default undefined`);
       }
     }
@@ -111,7 +123,8 @@ describe('the OpenAPI description (decisions §13)', () => {
     for (const [where, schema] of schemasOf(doc.components.schemas, '#/components/schemas')) {
       if (schema.example === undefined || where.split('/').length < 4) continue;
       const validate = ajv.compile({ $ref: `doc.json${where.replace(/^#/, '#')}` });
-      if (!validate(schema.example)) misfits.push(`${where}: ${JSON.stringify(schema.example)} ${ajv.errorsText(validate.errors)}`);
+      if (!validate(schema.example))
+        misfits.push(`${where}: ${JSON.stringify(schema.example)} ${ajv.errorsText(validate.errors)}`);
     }
     expect(misfits).toEqual([]);
     const text = JSON.stringify(doc);
@@ -127,9 +140,15 @@ describe('the OpenAPI description (decisions §13)', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     const root = join(__dirname, '..', '..', '..');
-    const result = await promisify(execFile)(join(root, 'node_modules', '.bin', 'redocly'), ['lint', file, '--format=stylish'], { cwd: root }).catch(
-      (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', failed: true }),
-    );
+    const result = await promisify(execFile)(
+      join(root, 'node_modules', '.bin', 'redocly'),
+      ['lint', file, '--format=stylish'],
+      { cwd: root },
+    ).catch((error: { stdout?: string; stderr?: string }) => ({
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+      failed: true,
+    }));
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/\berror\b.*\n|Validation failed/);
     expect('failed' in result).toBe(false);
   });
@@ -175,7 +194,13 @@ describe('the contract check of every e2e file', () => {
   });
 
   it('lets the 404 of an unknown route through, and anything outside {base_url}/v1', () => {
-    const notFound = { method: 'GET', url: '/v1/nowhere', status: 404, headers: { 'content-type': 'application/json' }, body: '{"status":"error","message":"Resource not found."}' };
+    const notFound = {
+      method: 'GET',
+      url: '/v1/nowhere',
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: '{"status":"error","message":"Resource not found."}',
+    };
     expect(validator.check([notFound, { ...order, url: '/web/login', status: 200 }])).toEqual([]);
   });
 });

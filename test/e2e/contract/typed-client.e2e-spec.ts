@@ -30,14 +30,22 @@ describe('a typed client generated from /docs-json', () => {
     writeFileSync(source, doc);
     await run(bin('openapi-typescript'), [source, '-o', join(CLIENTS, 'generated', 'commerce-api.d.ts')]);
     // Type errors fail here, with tsc's own report.
-    await run(bin('tsc'), ['-p', join(CLIENTS, 'tsconfig.json')]).catch((error: { stdout?: string; message: string }) => {
-      throw new Error(`the typed client does not compile:\n${error.stdout || error.message}`);
-    });
+    await run(bin('tsc'), ['-p', join(CLIENTS, 'tsconfig.json')]).catch(
+      (error: { stdout?: string; message: string }) => {
+        throw new Error(`the typed client does not compile:\n${error.stdout || error.message}`);
+      },
+    );
 
-    const seller = await createSeller(t, { scopes: ['products.write', 'discounts.write', 'orders.write', 'orders.read'] });
-    const { stdout } = await run(process.execPath, ['-r', 'ts-node/register/transpile-only', join(CLIENTS, 'discount-order.ts'), t.baseUrl, seller.token], {
-      cwd: ROOT,
+    const seller = await createSeller(t, {
+      scopes: ['products.write', 'discounts.write', 'orders.write', 'orders.read'],
     });
+    const { stdout } = await run(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(CLIENTS, 'discount-order.ts'), t.baseUrl, seller.token],
+      {
+        cwd: ROOT,
+      },
+    );
     const result = JSON.parse(stdout);
     expect(result.discount).toMatchObject({ type: 'percent', value: 10 });
     expect(result.order).toMatchObject({

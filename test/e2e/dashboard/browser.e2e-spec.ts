@@ -10,7 +10,16 @@ import { Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
 jest.setTimeout(240_000);
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Every dashboard page and action of the seller's daily work (webhooks, orders, confirmations of
@@ -54,7 +63,9 @@ describe.each([1280, 390])('seller dashboard in a real browser at %i px', (width
     const sellers = t.app.get(SellersService);
     const seller = (await sellers.findByEmail(email))!;
     storeId = (await sellers.findStoreOfSeller(seller.id))!.id;
-    const { token } = await t.app.get(ApiKeysService).create({ storeId, sellerId: seller.id, name: 'ci', scopes: ['orders.read', 'orders.write'] });
+    const { token } = await t.app
+      .get(ApiKeysService)
+      .create({ storeId, sellerId: seller.id, name: 'ci', scopes: ['orders.read', 'orders.write'] });
     auth = { Authorization: `Bearer ${token}` };
   });
 
@@ -84,7 +95,12 @@ describe.each([1280, 390])('seller dashboard in a real browser at %i px', (width
     await page.waitForURL(/\?tested=\d+$/);
     expect(await page.getByTestId('notice').textContent()).toBe('Test event delivered (HTTP 200).');
     const sent = JSON.parse(receiver.requests[before].body);
-    expect(sent).toMatchObject({ order_type: 'order_approved', order_number: expect.stringMatching(/^TEST-/), test: true, brand: 'Dora Prints' });
+    expect(sent).toMatchObject({
+      order_type: 'order_approved',
+      order_number: expect.stringMatching(/^TEST-/),
+      test: true,
+      brand: 'Dora Prints',
+    });
     await expect(page.locator('tbody tr[data-testid^=delivery-]').count()).resolves.toBe(1);
     await shot('webhook-tested');
 
@@ -123,9 +139,20 @@ describe.each([1280, 390])('seller dashboard in a real browser at %i px', (width
   it('orders: list with filters, detail with payment and events, refund after confirming', async () => {
     const product = await insertProduct(t, storeId, { name: 'Poster pack', price: '150.00' });
     const customer = { name: 'Rui Costa', email: `rui-${width}@example.com`, mobile_number: '+258841234567' };
-    const paid = (await t.http.post('/v1/orders').set(auth).send({ amount: 150, product_pid: product.pid, customer }).expect(201)).body;
-    await t.http.post(`/pay/token/${paid.pay_token}/pay`).set('Accept', 'application/json').type('form').send({ payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
-    await t.http.post('/v1/orders').set(auth).send({ amount: 150, product_pid: product.pid, customer: { ...customer, email: 'other@example.com' } }).expect(201);
+    const paid = (
+      await t.http.post('/v1/orders').set(auth).send({ amount: 150, product_pid: product.pid, customer }).expect(201)
+    ).body;
+    await t.http
+      .post(`/pay/token/${paid.pay_token}/pay`)
+      .set('Accept', 'application/json')
+      .type('form')
+      .send({ payment_method: 'mpesa', payment_number: '841234567' })
+      .expect(200);
+    await t.http
+      .post('/v1/orders')
+      .set(auth)
+      .send({ amount: 150, product_pid: product.pid, customer: { ...customer, email: 'other@example.com' } })
+      .expect(201);
 
     await page.goto(`${web()}/orders`);
     await expect(page.getByTestId('order-row').count()).resolves.toBe(2);
@@ -145,12 +172,17 @@ describe.each([1280, 390])('seller dashboard in a real browser at %i px', (width
 
     // The order_approved delivery to the webhook of the first test, sent by the worker.
     await waitUntil(async () => {
-      const rows = await t.dataSource.query(`SELECT state FROM webhook_deliveries WHERE store_id = $1 AND event_kind = 'order_approved' AND order_id IS NOT NULL`, [storeId]);
+      const rows = await t.dataSource.query(
+        `SELECT state FROM webhook_deliveries WHERE store_id = $1 AND event_kind = 'order_approved' AND order_id IS NOT NULL`,
+        [storeId],
+      );
       return rows.length > 0 && rows[0].state === 'success';
     });
     await page.goto(`${web()}/orders/${paid.order_number}`);
     expect(await page.getByTestId('order-status').textContent()).toBe('approved');
-    expect(await page.locator('time').first().getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(await page.locator('time').first().getAttribute('title')).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/,
+    );
     expect(await page.getByTestId('event-row').first().textContent()).toContain('order_approved');
     expect(await page.getByTestId('event-row').first().textContent()).toContain('HTTP 200');
     expect(await page.locator('body').textContent()).toContain('841234567');
@@ -176,9 +208,18 @@ describe.each([1280, 390])('seller dashboard in a real browser at %i px', (width
     await page.getByTestId('api-key-token').waitFor();
     const row = page.locator('[data-testid=api-key-row]', { hasText: 'Zapier' });
     // A scope never breaks inside itself.
-    expect(await row.locator('code.scope').first().evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el).whiteSpace)).toBe('nowrap');
+    expect(
+      await row
+        .locator('code.scope')
+        .first()
+        .evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el).whiteSpace),
+    ).toBe('nowrap');
     if (width < 560) {
-      expect(await row.locator('td[data-label=Scopes]').evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el, '::before').content)).toBe('"Scopes"');
+      expect(
+        await row
+          .locator('td[data-label=Scopes]')
+          .evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el, '::before').content),
+      ).toBe('"Scopes"');
     }
     await shot('api-keys');
     await row.getByTestId('revoke-key').click();

@@ -15,11 +15,10 @@ describe('coupon rules (SQL)', () => {
 
   async function discount(type: 'fixed' | 'percent', value: number, amount: number): Promise<number> {
     const d = `(SELECT $1::varchar AS type, $2::numeric AS value) d`;
-    const [{ discount }] = await t.dataSource.query(`SELECT ${couponDiscountSql('d', { amount: '$3::numeric' })}::text AS discount FROM ${d}`, [
-      type,
-      centsToDecimal(value),
-      centsToDecimal(amount),
-    ]);
+    const [{ discount }] = await t.dataSource.query(
+      `SELECT ${couponDiscountSql('d', { amount: '$3::numeric' })}::text AS discount FROM ${d}`,
+      [type, centsToDecimal(value), centsToDecimal(amount)],
+    );
     return toCents(discount);
   }
 
@@ -54,7 +53,14 @@ describe('coupon rules (SQL)', () => {
 
   describe('rejection, in a stable order', () => {
     const NOW = '2026-05-01T12:00:00.000Z';
-    type Row = { status: string; never_expires: boolean; expires_at: string | null; uses_limit: number | null; used_count: number; product_ids: number[] };
+    type Row = {
+      status: string;
+      never_expires: boolean;
+      expires_at: string | null;
+      uses_limit: number | null;
+      used_count: number;
+      product_ids: number[];
+    };
     const coupon = (overrides: Partial<Row> = {}): Row => ({
       status: 'active',
       never_expires: true,
@@ -70,10 +76,21 @@ describe('coupon rules (SQL)', () => {
         `$5::int AS used_count, $6::int[] AS product_ids, false AS single_use) d`;
       const sql = `SELECT ${couponRejectionSql('d', { productId: '$7::int', amount: '0', email: "''", now: '$8::timestamptz' })} AS r FROM ${d}`;
       if (row === null) {
-        const [{ r }] = await t.dataSource.query(`SELECT ${couponRejectionSql('d', { productId: '7', amount: '0', email: "''", now: 'now()' })} AS r FROM (SELECT 1) one LEFT JOIN discounts d ON false`);
+        const [{ r }] = await t.dataSource.query(
+          `SELECT ${couponRejectionSql('d', { productId: '7', amount: '0', email: "''", now: 'now()' })} AS r FROM (SELECT 1) one LEFT JOIN discounts d ON false`,
+        );
         return r;
       }
-      const [{ r }] = await t.dataSource.query(sql, [row.status, row.never_expires, row.expires_at, row.uses_limit, row.used_count, row.product_ids, productId, NOW]);
+      const [{ r }] = await t.dataSource.query(sql, [
+        row.status,
+        row.never_expires,
+        row.expires_at,
+        row.uses_limit,
+        row.used_count,
+        row.product_ids,
+        productId,
+        NOW,
+      ]);
       return r;
     }
 
@@ -94,11 +111,20 @@ describe('coupon rules (SQL)', () => {
     });
 
     it('reports the first broken rule: inactive, expired, exhausted, product', async () => {
-      const everythingWrong = coupon({ status: 'inactive', never_expires: false, expires_at: NOW, uses_limit: 1, used_count: 1, product_ids: [1] });
+      const everythingWrong = coupon({
+        status: 'inactive',
+        never_expires: false,
+        expires_at: NOW,
+        uses_limit: 1,
+        used_count: 1,
+        product_ids: [1],
+      });
       expect(await rejection(everythingWrong)).toBe('inactive');
       expect(await rejection({ ...everythingWrong, status: 'active' })).toBe('expired');
       expect(await rejection({ ...everythingWrong, status: 'active', never_expires: true })).toBe('exhausted');
-      expect(await rejection({ ...everythingWrong, status: 'active', never_expires: true, uses_limit: null })).toBe('product');
+      expect(await rejection({ ...everythingWrong, status: 'active', never_expires: true, uses_limit: null })).toBe(
+        'product',
+      );
     });
   });
 });

@@ -122,21 +122,47 @@ describe('Discounts API', () => {
 
     it('reads an expires_at without an offset as UTC and normalises an offset to UTC', async () => {
       const year = t.clock.now().getUTCFullYear() + 1;
-      const plain = await post({ code: code(), type: 'fixed', value: 1, expires_at: `${year}-06-01T12:00:00` }).expect(201);
+      const plain = await post({ code: code(), type: 'fixed', value: 1, expires_at: `${year}-06-01T12:00:00` }).expect(
+        201,
+      );
       expect(plain.body.discount.expires_at).toBe(`${year}-06-01T12:00:00.000000Z`);
-      const offset = await post({ code: code(), type: 'fixed', value: 1, expires_at: `${year}-06-01T12:00:00+02:00` }).expect(201);
+      const offset = await post({
+        code: code(),
+        type: 'fixed',
+        value: 1,
+        expires_at: `${year}-06-01T12:00:00+02:00`,
+      }).expect(201);
       expect(offset.body.discount.expires_at).toBe(`${year}-06-01T10:00:00.000000Z`);
     });
 
     it('treats explicit nulls as "none": no limit, no expiry, every product', async () => {
-      const res = await post({ code: code(), type: 'fixed', value: 1, uses_limit: null, expires_at: null, product_ids: null }).expect(201);
-      expect(res.body.discount).toMatchObject({ uses_limit: null, available_uses: null, never_expires: true, expires_at: null, product_ids: [] });
+      const res = await post({
+        code: code(),
+        type: 'fixed',
+        value: 1,
+        uses_limit: null,
+        expires_at: null,
+        product_ids: null,
+      }).expect(201);
+      expect(res.body.discount).toMatchObject({
+        uses_limit: null,
+        available_uses: null,
+        never_expires: true,
+        expires_at: null,
+        product_ids: [],
+      });
     });
 
     it('sets never_expires from expires_at, and accepts never_expires alone', async () => {
       const dated = await post({ code: code(), type: 'fixed', value: 1, expires_at: inAnHour() }).expect(201);
       expect(dated.body.discount.never_expires).toBe(false);
-      const explicit = await post({ code: code(), type: 'fixed', value: 1, expires_at: inAnHour(), never_expires: false }).expect(201);
+      const explicit = await post({
+        code: code(),
+        type: 'fixed',
+        value: 1,
+        expires_at: inAnHour(),
+        never_expires: false,
+      }).expect(201);
       expect(explicit.body.discount.never_expires).toBe(false);
       const never = await post({ code: code(), type: 'fixed', value: 1, never_expires: true }).expect(201);
       expect(never.body.discount).toMatchObject({ never_expires: true, expires_at: null });
@@ -148,40 +174,180 @@ describe('Discounts API', () => {
         ['code null', { code: null, type: 'fixed', value: 1 }, 'code', 'code is required.'],
         ['code blank', { code: '   ', type: 'fixed', value: 1 }, 'code', 'code is required.'],
         ['code not a string', { code: 42, type: 'fixed', value: 1 }, 'code', 'code must be a string.'],
-        ['code of digits only', { code: '2024', type: 'fixed', value: 1 }, 'code', 'code must contain at least one letter, so it cannot be mistaken for an id.'],
-        ['code with a space', { code: 'BLACK FRIDAY', type: 'fixed', value: 1 }, 'code', 'code may contain only letters, digits, hyphens and underscores.'],
-        ['code with a slash', { code: 'A/B', type: 'fixed', value: 1 }, 'code', 'code may contain only letters, digits, hyphens and underscores.'],
-        ['code too long', { code: 'A'.repeat(65), type: 'fixed', value: 1 }, 'code', 'code must be at most 64 characters.'],
+        [
+          'code of digits only',
+          { code: '2024', type: 'fixed', value: 1 },
+          'code',
+          'code must contain at least one letter, so it cannot be mistaken for an id.',
+        ],
+        [
+          'code with a space',
+          { code: 'BLACK FRIDAY', type: 'fixed', value: 1 },
+          'code',
+          'code may contain only letters, digits, hyphens and underscores.',
+        ],
+        [
+          'code with a slash',
+          { code: 'A/B', type: 'fixed', value: 1 },
+          'code',
+          'code may contain only letters, digits, hyphens and underscores.',
+        ],
+        [
+          'code too long',
+          { code: 'A'.repeat(65), type: 'fixed', value: 1 },
+          'code',
+          'code must be at most 64 characters.',
+        ],
         ['type missing', { code: 'X1', value: 1 }, 'type', 'type is required.'],
-        ['type unknown', { code: 'X1', type: 'bogo', value: 1 }, 'type', 'type must be one of: fixed, amount, percent, percentage, percentual, %.'],
-        ['type not a string', { code: 'X1', type: 1, value: 1 }, 'type', 'type must be one of: fixed, amount, percent, percentage, percentual, %.'],
+        [
+          'type unknown',
+          { code: 'X1', type: 'bogo', value: 1 },
+          'type',
+          'type must be one of: fixed, amount, percent, percentage, percentual, %.',
+        ],
+        [
+          'type not a string',
+          { code: 'X1', type: 1, value: 1 },
+          'type',
+          'type must be one of: fixed, amount, percent, percentage, percentual, %.',
+        ],
         ['value missing', { code: 'X1', type: 'fixed' }, 'value', 'value is required.'],
         ['value zero', { code: 'X1', type: 'fixed', value: 0 }, 'value', 'value must be at least 0.01.'],
         ['value negative', { code: 'X1', type: 'fixed', value: -5 }, 'value', 'value must be at least 0.01.'],
         ['value below 0.01', { code: 'X1', type: 'fixed', value: 0.009 }, 'value', 'value must be at least 0.01.'],
-        ['value with three decimals', { code: 'X1', type: 'fixed', value: 10.555 }, 'value', 'value must have at most two decimals.'],
+        [
+          'value with three decimals',
+          { code: 'X1', type: 'fixed', value: 10.555 },
+          'value',
+          'value must have at most two decimals.',
+        ],
         ['value as a string', { code: 'X1', type: 'fixed', value: '10' }, 'value', 'value must be a number.'],
-        ['value too large', { code: 'X1', type: 'fixed', value: 1e12 }, 'value', 'value must be at most 9999999999.99.'],
-        ['percent over 100', { code: 'X1', type: 'percent', value: 100.01 }, 'value', 'value must be at most 100 for a percent discount.'],
-        ['percentage alias over 100', { code: 'X1', type: 'percentage', value: 150 }, 'value', 'value must be at most 100 for a percent discount.'],
-        ['status unknown', { code: 'X1', type: 'fixed', value: 1, status: 'archived' }, 'status', 'status must be one of: active, enabled, published, inactive, disabled, unpublished.'],
-        ['status null', { code: 'X1', type: 'fixed', value: 1, status: null }, 'status', 'status must be one of: active, enabled, published, inactive, disabled, unpublished.'],
-        ['uses_limit zero', { code: 'X1', type: 'fixed', value: 1, uses_limit: 0 }, 'uses_limit', 'uses_limit must be at least 1.'],
-        ['uses_limit fractional', { code: 'X1', type: 'fixed', value: 1, uses_limit: 1.5 }, 'uses_limit', 'uses_limit must be an integer.'],
-        ['uses_limit as a string', { code: 'X1', type: 'fixed', value: 1, uses_limit: '5' }, 'uses_limit', 'uses_limit must be an integer.'],
-        ['uses_limit too large', { code: 'X1', type: 'fixed', value: 1, uses_limit: 2 ** 31 }, 'uses_limit', 'uses_limit must be at most 2147483647.'],
-        ['product_ids not an array', { code: 'X1', type: 'fixed', value: 1, product_ids: 3 }, 'product_ids', 'product_ids must be an array of product ids (positive integers).'],
-        ['product_ids with a zero', { code: 'X1', type: 'fixed', value: 1, product_ids: [0] }, 'product_ids', 'product_ids must be an array of product ids (positive integers).'],
-        ['product_ids with a string', { code: 'X1', type: 'fixed', value: 1, product_ids: ['1'] }, 'product_ids', 'product_ids must be an array of product ids (positive integers).'],
-        ['single_use not a boolean', { code: 'X1', type: 'fixed', value: 1, single_use: 'yes' }, 'single_use', 'single_use must be a boolean.'],
-        ['never_expires not a boolean', { code: 'X1', type: 'fixed', value: 1, never_expires: 1 }, 'never_expires', 'never_expires must be a boolean.'],
-        ['expires_at not a date', { code: 'X1', type: 'fixed', value: 1, expires_at: 'tomorrow' }, 'expires_at', 'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).'],
-        ['expires_at a date without time', { code: 'X1', type: 'fixed', value: 1, expires_at: '2099-12-31' }, 'expires_at', 'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).'],
-        ['expires_at an impossible date', { code: 'X1', type: 'fixed', value: 1, expires_at: '2099-02-30T10:00:00Z' }, 'expires_at', 'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).'],
-        ['expires_at a number', { code: 'X1', type: 'fixed', value: 1, expires_at: 4102444800 }, 'expires_at', 'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).'],
-        ['expires_at in the past', { code: 'X1', type: 'fixed', value: 1, expires_at: '2020-01-01T00:00:00Z' }, 'expires_at', 'expires_at must be in the future.'],
-        ['never_expires true with a date', { code: 'X1', type: 'fixed', value: 1, never_expires: true, expires_at: '2099-01-01T00:00:00Z' }, 'never_expires', 'never_expires cannot be true when expires_at is given.'],
-        ['never_expires false without a date', { code: 'X1', type: 'fixed', value: 1, never_expires: false }, 'expires_at', 'expires_at is required when never_expires is false.'],
+        [
+          'value too large',
+          { code: 'X1', type: 'fixed', value: 1e12 },
+          'value',
+          'value must be at most 9999999999.99.',
+        ],
+        [
+          'percent over 100',
+          { code: 'X1', type: 'percent', value: 100.01 },
+          'value',
+          'value must be at most 100 for a percent discount.',
+        ],
+        [
+          'percentage alias over 100',
+          { code: 'X1', type: 'percentage', value: 150 },
+          'value',
+          'value must be at most 100 for a percent discount.',
+        ],
+        [
+          'status unknown',
+          { code: 'X1', type: 'fixed', value: 1, status: 'archived' },
+          'status',
+          'status must be one of: active, enabled, published, inactive, disabled, unpublished.',
+        ],
+        [
+          'status null',
+          { code: 'X1', type: 'fixed', value: 1, status: null },
+          'status',
+          'status must be one of: active, enabled, published, inactive, disabled, unpublished.',
+        ],
+        [
+          'uses_limit zero',
+          { code: 'X1', type: 'fixed', value: 1, uses_limit: 0 },
+          'uses_limit',
+          'uses_limit must be at least 1.',
+        ],
+        [
+          'uses_limit fractional',
+          { code: 'X1', type: 'fixed', value: 1, uses_limit: 1.5 },
+          'uses_limit',
+          'uses_limit must be an integer.',
+        ],
+        [
+          'uses_limit as a string',
+          { code: 'X1', type: 'fixed', value: 1, uses_limit: '5' },
+          'uses_limit',
+          'uses_limit must be an integer.',
+        ],
+        [
+          'uses_limit too large',
+          { code: 'X1', type: 'fixed', value: 1, uses_limit: 2 ** 31 },
+          'uses_limit',
+          'uses_limit must be at most 2147483647.',
+        ],
+        [
+          'product_ids not an array',
+          { code: 'X1', type: 'fixed', value: 1, product_ids: 3 },
+          'product_ids',
+          'product_ids must be an array of product ids (positive integers).',
+        ],
+        [
+          'product_ids with a zero',
+          { code: 'X1', type: 'fixed', value: 1, product_ids: [0] },
+          'product_ids',
+          'product_ids must be an array of product ids (positive integers).',
+        ],
+        [
+          'product_ids with a string',
+          { code: 'X1', type: 'fixed', value: 1, product_ids: ['1'] },
+          'product_ids',
+          'product_ids must be an array of product ids (positive integers).',
+        ],
+        [
+          'single_use not a boolean',
+          { code: 'X1', type: 'fixed', value: 1, single_use: 'yes' },
+          'single_use',
+          'single_use must be a boolean.',
+        ],
+        [
+          'never_expires not a boolean',
+          { code: 'X1', type: 'fixed', value: 1, never_expires: 1 },
+          'never_expires',
+          'never_expires must be a boolean.',
+        ],
+        [
+          'expires_at not a date',
+          { code: 'X1', type: 'fixed', value: 1, expires_at: 'tomorrow' },
+          'expires_at',
+          'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).',
+        ],
+        [
+          'expires_at a date without time',
+          { code: 'X1', type: 'fixed', value: 1, expires_at: '2099-12-31' },
+          'expires_at',
+          'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).',
+        ],
+        [
+          'expires_at an impossible date',
+          { code: 'X1', type: 'fixed', value: 1, expires_at: '2099-02-30T10:00:00Z' },
+          'expires_at',
+          'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).',
+        ],
+        [
+          'expires_at a number',
+          { code: 'X1', type: 'fixed', value: 1, expires_at: 4102444800 },
+          'expires_at',
+          'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).',
+        ],
+        [
+          'expires_at in the past',
+          { code: 'X1', type: 'fixed', value: 1, expires_at: '2020-01-01T00:00:00Z' },
+          'expires_at',
+          'expires_at must be in the future.',
+        ],
+        [
+          'never_expires true with a date',
+          { code: 'X1', type: 'fixed', value: 1, never_expires: true, expires_at: '2099-01-01T00:00:00Z' },
+          'never_expires',
+          'never_expires cannot be true when expires_at is given.',
+        ],
+        [
+          'never_expires false without a date',
+          { code: 'X1', type: 'fixed', value: 1, never_expires: false },
+          'expires_at',
+          'expires_at is required when never_expires is false.',
+        ],
       ])('%s', async (_name, body, field, message) => {
         const res = await post(body).expect(422);
         expect(res.body).toEqual({ status: 'error', message: 'Validation failed.', errors: { [field]: [message] } });
@@ -195,7 +361,9 @@ describe('Discounts API', () => {
       it('refuses product ids that are not the store’s products, including another store’s', async () => {
         const mine = await insertProduct(t, seller.storeId);
         const theirs = await insertProduct(t, other.storeId);
-        const res = await post({ code: code(), type: 'fixed', value: 1, product_ids: [mine, theirs, 99999999] }).expect(422);
+        const res = await post({ code: code(), type: 'fixed', value: 1, product_ids: [mine, theirs, 99999999] }).expect(
+          422,
+        );
         expect(res.body.errors).toEqual({
           product_ids: [`product_ids contains ids that are not products of this store: ${theirs}, 99999999.`],
         });
@@ -207,10 +375,14 @@ describe('Discounts API', () => {
         const spy = jest.spyOn(Date, 'now').mockReturnValue(frozen);
         try {
           const now = t.clock.now();
-          const atNow = await post({ code: code(), type: 'fixed', value: 1, expires_at: now.toISOString() }).expect(422);
+          const atNow = await post({ code: code(), type: 'fixed', value: 1, expires_at: now.toISOString() }).expect(
+            422,
+          );
           expect(atNow.body.errors).toEqual({ expires_at: ['expires_at must be in the future.'] });
           const later = new Date(now.getTime() + 1);
-          const res = await post({ code: code(), type: 'fixed', value: 1, expires_at: later.toISOString() }).expect(201);
+          const res = await post({ code: code(), type: 'fixed', value: 1, expires_at: later.toISOString() }).expect(
+            201,
+          );
           expect(res.body.discount.expires_at).toBe(later.toISOString().replace('Z', '000Z'));
         } finally {
           spy.mockRestore();
@@ -281,7 +453,11 @@ describe('Discounts API', () => {
       expect(res.body).toEqual({ status: 'success', page: 1, per_page: 15, last_page: 1, total: 0, discounts: [] });
     });
 
-    it.each([['per_page=101', 'per_page'], ['per_page=0', 'per_page'], ['page=0', 'page']])('422 on %s', async (query, field) => {
+    it.each([
+      ['per_page=101', 'per_page'],
+      ['per_page=0', 'per_page'],
+      ['page=0', 'page'],
+    ])('422 on %s', async (query, field) => {
       const res = await t.http.get(`/v1/discounts?${query}`).set(seller.auth).expect(422);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     });
@@ -314,7 +490,13 @@ describe('Discounts API', () => {
     it('changes only the fields sent, normalising aliases, by id or by code', async () => {
       const created = await createDiscount(t, seller, { code: 'EDIT1', type: 'fixed', value: 10, uses_limit: 5 });
       const product = await insertProduct(t, seller.storeId);
-      const res = await patch(created.id, { type: 'percentage', value: 15, status: 'disabled', product_ids: [product], single_use: true }).expect(200);
+      const res = await patch(created.id, {
+        type: 'percentage',
+        value: 15,
+        status: 'disabled',
+        product_ids: [product],
+        single_use: true,
+      }).expect(200);
       expect(res.body).toEqual({
         status: 'success',
         message: 'Discount updated successfully.',
@@ -329,7 +511,14 @@ describe('Discounts API', () => {
         },
       });
       const byCode = await patch('edit1', { status: 'published', uses_limit: null, product_ids: null }).expect(200);
-      expect(byCode.body.discount).toMatchObject({ status: 'active', uses_limit: null, available_uses: null, product_ids: [], type: 'percent', value: 15 });
+      expect(byCode.body.discount).toMatchObject({
+        status: 'active',
+        uses_limit: null,
+        available_uses: null,
+        product_ids: [],
+        type: 'percent',
+        value: 15,
+      });
     });
 
     it('renames the code; the new code must be free in the store, ignoring case', async () => {
@@ -352,14 +541,26 @@ describe('Discounts API', () => {
         [{ value: 1.234 }, 'value', 'value must have at most two decimals.'],
         [{ type: 'percent', value: 101 }, 'value', 'value must be at most 100 for a percent discount.'],
         [{ type: 'free' }, 'type', 'type must be one of: fixed, amount, percent, percentage, percentual, %.'],
-        [{ status: 'paused' }, 'status', 'status must be one of: active, enabled, published, inactive, disabled, unpublished.'],
+        [
+          { status: 'paused' },
+          'status',
+          'status must be one of: active, enabled, published, inactive, disabled, unpublished.',
+        ],
         [{ code: '' }, 'code', 'code is required.'],
         [{ code: '777' }, 'code', 'code must contain at least one letter, so it cannot be mistaken for an id.'],
         [{ code: null }, 'code', 'code must be a string.'],
         [{ uses_limit: 0 }, 'uses_limit', 'uses_limit must be at least 1.'],
         [{ expires_at: '2020-01-01T00:00:00Z' }, 'expires_at', 'expires_at must be in the future.'],
-        [{ expires_at: 'soon' }, 'expires_at', 'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).'],
-        [{ product_ids: [99999999] }, 'product_ids', 'product_ids contains ids that are not products of this store: 99999999.'],
+        [
+          { expires_at: 'soon' },
+          'expires_at',
+          'expires_at must be an ISO 8601 date-time (for example 2026-12-31T23:59:59Z).',
+        ],
+        [
+          { product_ids: [99999999] },
+          'product_ids',
+          'product_ids contains ids that are not products of this store: 99999999.',
+        ],
         [{ single_use: null }, 'single_use', 'single_use must be a boolean.'],
       ];
       for (const [body, field, message] of cases) {
@@ -373,7 +574,9 @@ describe('Discounts API', () => {
     it('checks a percent against the stored value when only the type changes', async () => {
       const created = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 150 });
       const res = await patch(created.id, { type: 'percent' }).expect(422);
-      expect(res.body.errors).toEqual({ type: ['type percent needs a value of at most 100; send a new value with it.'] });
+      expect(res.body.errors).toEqual({
+        type: ['type percent needs a value of at most 100; send a new value with it.'],
+      });
       await patch(created.id, { type: 'percent', value: 50 }).expect(200);
       const tooHigh = await patch(created.id, { value: 100.5 }).expect(422);
       expect(tooHigh.body.errors).toEqual({ value: ['value must be at most 100 for a percent discount.'] });
@@ -395,7 +598,11 @@ describe('Discounts API', () => {
       expect(dated.body.discount).toMatchObject({ never_expires: false, expires_at: date.replace('Z', '000Z') });
 
       const stillDated = await patch(created.id, { never_expires: false, value: 2 }).expect(200);
-      expect(stillDated.body.discount).toMatchObject({ never_expires: false, expires_at: date.replace('Z', '000Z'), value: 2 });
+      expect(stillDated.body.discount).toMatchObject({
+        never_expires: false,
+        expires_at: date.replace('Z', '000Z'),
+        value: 2,
+      });
 
       const cleared = await patch(created.id, { never_expires: true }).expect(200);
       expect(cleared.body.discount).toMatchObject({ never_expires: true, expires_at: null });
@@ -408,9 +615,13 @@ describe('Discounts API', () => {
       expect(nulled.body.discount).toMatchObject({ never_expires: true, expires_at: null });
 
       const contradiction = await patch(created.id, { never_expires: true, expires_at: date }).expect(422);
-      expect(contradiction.body.errors).toEqual({ never_expires: ['never_expires cannot be true when expires_at is given.'] });
+      expect(contradiction.body.errors).toEqual({
+        never_expires: ['never_expires cannot be true when expires_at is given.'],
+      });
       const contradiction2 = await patch(created.id, { never_expires: false, expires_at: null }).expect(422);
-      expect(contradiction2.body.errors).toEqual({ expires_at: ['expires_at is required when never_expires is false.'] });
+      expect(contradiction2.body.errors).toEqual({
+        expires_at: ['expires_at is required when never_expires is false.'],
+      });
     });
 
     it('404 for an unknown discount and for another store’s, leaving it unchanged', async () => {
@@ -428,7 +639,11 @@ describe('Discounts API', () => {
     it('deletes by id and answers {id, code}; the code is free again', async () => {
       const created = await createDiscount(t, seller, { code: 'GoneSoon', type: 'fixed', value: 1 });
       const res = await t.http.delete(`/v1/discounts/${created.id}`).set(seller.auth).expect(200);
-      expect(res.body).toEqual({ status: 'success', message: 'Discount deleted successfully.', data: { id: created.id, code: 'GoneSoon' } });
+      expect(res.body).toEqual({
+        status: 'success',
+        message: 'Discount deleted successfully.',
+        data: { id: created.id, code: 'GoneSoon' },
+      });
       await t.http.get(`/v1/discounts/${created.id}`).set(seller.auth).expect(404);
       await t.http.delete(`/v1/discounts/${created.id}`).set(seller.auth).expect(404);
       await post({ code: 'GONESOON', type: 'fixed', value: 1 }).expect(201);
@@ -471,27 +686,37 @@ describe('Discounts API', () => {
       expect(bad.body).toEqual({ status: 'error', message: 'Invalid token' });
     });
 
-    it.each(routes)('%s: 403 with the scope details for a token with only the other discounts scope', async (_name, method, path, scope) => {
-      const granted: Scope[] = [scope === 'discounts.read' ? 'discounts.write' : 'discounts.read', 'orders.write'];
-      const token = await seller.tokenWith(granted);
-      const res = await t.http[method](path()).set('Authorization', `Bearer ${token}`).send({ code: 'X', type: 'fixed', value: 1 }).expect(403);
-      expect(res.body).toEqual({
-        status: 'error',
-        message: 'Permission denied for this endpoint.',
-        error_code: 'insufficient_scope',
-        required_scopes: [scope],
-        missing_scopes: [scope],
-        granted_scopes: granted,
-      });
-      await t.http.get(`/v1/discounts/${target.id}`).set(seller.auth).expect(200);
-    });
+    it.each(routes)(
+      '%s: 403 with the scope details for a token with only the other discounts scope',
+      async (_name, method, path, scope) => {
+        const granted: Scope[] = [scope === 'discounts.read' ? 'discounts.write' : 'discounts.read', 'orders.write'];
+        const token = await seller.tokenWith(granted);
+        const res = await t.http[method](path())
+          .set('Authorization', `Bearer ${token}`)
+          .send({ code: 'X', type: 'fixed', value: 1 })
+          .expect(403);
+        expect(res.body).toEqual({
+          status: 'error',
+          message: 'Permission denied for this endpoint.',
+          error_code: 'insufficient_scope',
+          required_scopes: [scope],
+          missing_scopes: [scope],
+          granted_scopes: granted,
+        });
+        await t.http.get(`/v1/discounts/${target.id}`).set(seller.auth).expect(200);
+      },
+    );
 
     it('works with exactly the route’s scope', async () => {
       const reader = { Authorization: `Bearer ${await seller.tokenWith(['discounts.read'])}` };
       const writer = { Authorization: `Bearer ${await seller.tokenWith(['discounts.write'])}` };
       await t.http.get('/v1/discounts').set(reader).expect(200);
       await t.http.get(`/v1/discounts/${target.id}`).set(reader).expect(200);
-      const created = await t.http.post('/v1/discounts').set(writer).send({ code: code(), type: 'fixed', value: 1 }).expect(201);
+      const created = await t.http
+        .post('/v1/discounts')
+        .set(writer)
+        .send({ code: code(), type: 'fixed', value: 1 })
+        .expect(201);
       await t.http.patch(`/v1/discounts/${created.body.discount.id}`).set(writer).send({ value: 2 }).expect(200);
       await t.http.delete(`/v1/discounts/${created.body.discount.id}`).set(writer).expect(200);
     });
@@ -501,10 +726,18 @@ describe('Discounts API', () => {
     const res = await t.http.get('/docs-json').expect(200);
     const paths = res.body.paths;
     const operations = [
-      [paths['/v1/discounts'].post, 'discounts.write', ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503']],
+      [
+        paths['/v1/discounts'].post,
+        'discounts.write',
+        ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'],
+      ],
       [paths['/v1/discounts'].get, 'discounts.read', ['200', '401', '403', '422', '429', '500', '503']],
       [paths['/v1/discounts/{id}'].get, 'discounts.read', ['200', '401', '403', '404', '429', '500', '503']],
-      [paths['/v1/discounts/{id}'].patch, 'discounts.write', ['200', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503']],
+      [
+        paths['/v1/discounts/{id}'].patch,
+        'discounts.write',
+        ['200', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'],
+      ],
       [paths['/v1/discounts/{id}'].delete, 'discounts.write', ['200', '401', '403', '404', '429', '500', '503']],
     ] as const;
     for (const [operation, scope, statuses] of operations) {
@@ -514,11 +747,30 @@ describe('Discounts API', () => {
     }
     const schemas = res.body.components.schemas;
     expect(Object.keys(schemas.DiscountDto.properties)).toEqual([
-      'id', 'code', 'type', 'value', 'status', 'product_ids', 'uses_limit', 'used_count', 'available_uses',
-      'single_use', 'never_expires', 'expires_at', 'created_at', 'updated_at',
+      'id',
+      'code',
+      'type',
+      'value',
+      'status',
+      'product_ids',
+      'uses_limit',
+      'used_count',
+      'available_uses',
+      'single_use',
+      'never_expires',
+      'expires_at',
+      'created_at',
+      'updated_at',
     ]);
     expect(schemas.CreateDiscountDto.required.sort()).toEqual(['code', 'type', 'value']);
-    expect(schemas.CreateDiscountDto.properties.type.enum).toEqual(['fixed', 'amount', 'percent', 'percentage', 'percentual', '%']);
+    expect(schemas.CreateDiscountDto.properties.type.enum).toEqual([
+      'fixed',
+      'amount',
+      'percent',
+      'percentage',
+      'percentual',
+      '%',
+    ]);
     expect(schemas.CreateDiscountDto.properties.never_expires.description).toMatch(/never_expires: true` clears/);
   });
 });

@@ -65,6 +65,8 @@ export async function createDiscount(t: TestApp, seller: TestSeller, body: Recor
 }
 
 export async function usedCount(t: TestApp, discountId: number): Promise<number> {
-  const rows: { used_count: number }[] = await t.dataSource.query('SELECT used_count FROM discounts WHERE id = $1', [discountId]);
+  const rows: { used_count: number }[] = await t.dataSource.query('SELECT used_count FROM discounts WHERE id = $1', [
+    discountId,
+  ]);
   return rows[0].used_count;
 }

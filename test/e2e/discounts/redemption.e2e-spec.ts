@@ -36,7 +36,8 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
   });
 
   /** Reserves in a transaction of its own that commits, as order creation would. */
-  const reserve = (overrides: Partial<CouponRequest>) => t.dataSource.transaction((manager) => coupons.reserve(manager, request(overrides)));
+  const reserve = (overrides: Partial<CouponRequest>) =>
+    t.dataSource.transaction((manager) => coupons.reserve(manager, request(overrides)));
   const release = (discountId: number) => t.dataSource.transaction((manager) => coupons.release(manager, discountId));
 
   async function rejection(overrides: Partial<CouponRequest>): Promise<Record<string, string[]>> {
@@ -63,7 +64,9 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
       const all = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1 });
       await expect(reserve({ code: all.code, productId: otherProduct })).resolves.toMatchObject({ discountId: all.id });
       const listed = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1, product_ids: [product] });
-      await expect(reserve({ code: listed.code, productId: product })).resolves.toMatchObject({ discountId: listed.id });
+      await expect(reserve({ code: listed.code, productId: product })).resolves.toMatchObject({
+        discountId: listed.id,
+      });
     });
   });
 
@@ -104,7 +107,12 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     });
 
     it('expired', async () => {
-      const discount = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1, expires_at: new Date(t.clock.now().getTime() + 60_000).toISOString() });
+      const discount = await createDiscount(t, seller, {
+        code: code(),
+        type: 'fixed',
+        value: 1,
+        expires_at: new Date(t.clock.now().getTime() + 60_000).toISOString(),
+      });
       t.clock.advance(120_000);
       try {
         expect(await rejection({ code: discount.code })).toEqual({ coupon_code: ['Coupon has expired.'] });
@@ -123,7 +131,12 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     });
 
     it('product not covered', async () => {
-      const discount = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1, product_ids: [product] });
+      const discount = await createDiscount(t, seller, {
+        code: code(),
+        type: 'fixed',
+        value: 1,
+        product_ids: [product],
+      });
       expect(await rejection({ code: discount.code, productId: otherProduct })).toEqual({
         coupon_code: ['Coupon does not apply to this product.'],
       });
@@ -131,11 +144,21 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     });
 
     it('checks in a stable order: inactive before expired before exhausted before product', async () => {
-      const discount = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1, uses_limit: 1, product_ids: [product] });
+      const discount = await createDiscount(t, seller, {
+        code: code(),
+        type: 'fixed',
+        value: 1,
+        uses_limit: 1,
+        product_ids: [product],
+      });
       await reserve({ code: discount.code });
-      expect(await rejection({ code: discount.code, productId: otherProduct })).toEqual({ coupon_code: ['Coupon has no uses left.'] });
+      expect(await rejection({ code: discount.code, productId: otherProduct })).toEqual({
+        coupon_code: ['Coupon has no uses left.'],
+      });
       await t.http.patch(`/v1/discounts/${discount.id}`).set(seller.auth).send({ status: 'inactive' }).expect(200);
-      expect(await rejection({ code: discount.code, productId: otherProduct })).toEqual({ coupon_code: ['Coupon is not active.'] });
+      expect(await rejection({ code: discount.code, productId: otherProduct })).toEqual({
+        coupon_code: ['Coupon is not active.'],
+      });
     });
   });
 
@@ -144,38 +167,60 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
       return createDiscount(t, seller, { code: code('ONCE'), type: 'fixed', value: 1, single_use: true });
     }
 
-    async function orderWith(discount: { id: number; code: string }, email: string, status: 'pending' | 'approved' | 'cancelled' | 'refunded') {
+    async function orderWith(
+      discount: { id: number; code: string },
+      email: string,
+      status: 'pending' | 'approved' | 'cancelled' | 'refunded',
+    ) {
       const customerId = await insertCustomer(t, seller.storeId, email);
-      return insertOrder(t, { storeId: seller.storeId, productId: product, customerId, discountId: discount.id, couponCode: discount.code, status });
+      return insertOrder(t, {
+        storeId: seller.storeId,
+        productId: product,
+        customerId,
+        discountId: discount.id,
+        couponCode: discount.code,
+        status,
+      });
     }
 
-    it.each(['pending', 'approved'] as const)('refuses an email that holds a %s order with the coupon, in any case', async (status) => {
-      const discount = await singleUseCoupon();
-      await orderWith(discount, 'ana@example.com', status);
-      expect(await rejection({ code: discount.code, customerEmail: 'Ana@Example.COM' })).toEqual({
-        coupon_code: ['Coupon has already been used by this customer.'],
-      });
-      await expect(reserve({ code: discount.code, customerEmail: 'bea@example.com' })).resolves.toMatchObject({ discountId: discount.id });
-    });
+    it.each(['pending', 'approved'] as const)(
+      'refuses an email that holds a %s order with the coupon, in any case',
+      async (status) => {
+        const discount = await singleUseCoupon();
+        await orderWith(discount, 'ana@example.com', status);
+        expect(await rejection({ code: discount.code, customerEmail: 'Ana@Example.COM' })).toEqual({
+          coupon_code: ['Coupon has already been used by this customer.'],
+        });
+        await expect(reserve({ code: discount.code, customerEmail: 'bea@example.com' })).resolves.toMatchObject({
+          discountId: discount.id,
+        });
+      },
+    );
 
     it('does not count a cancelled order', async () => {
       const discount = await singleUseCoupon();
       await orderWith(discount, 'carla@example.com', 'cancelled');
-      await expect(reserve({ code: discount.code, customerEmail: 'carla@example.com' })).resolves.toMatchObject({ discountId: discount.id });
+      await expect(reserve({ code: discount.code, customerEmail: 'carla@example.com' })).resolves.toMatchObject({
+        discountId: discount.id,
+      });
     });
 
     it('does not count an order with another coupon', async () => {
       const discount = await singleUseCoupon();
       const another = await singleUseCoupon();
       await orderWith(another, 'dina@example.com', 'approved');
-      await expect(reserve({ code: discount.code, customerEmail: 'dina@example.com' })).resolves.toMatchObject({ discountId: discount.id });
+      await expect(reserve({ code: discount.code, customerEmail: 'dina@example.com' })).resolves.toMatchObject({
+        discountId: discount.id,
+      });
     });
 
     it('lets the same email use a coupon that is not single use again', async () => {
       const discount = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1 });
       await orderWith(discount, 'eva@example.com', 'approved');
       await orderWith(discount, 'eva@example.com', 'pending');
-      await expect(reserve({ code: discount.code, customerEmail: 'eva@example.com' })).resolves.toMatchObject({ discountId: discount.id });
+      await expect(reserve({ code: discount.code, customerEmail: 'eva@example.com' })).resolves.toMatchObject({
+        discountId: discount.id,
+      });
     });
   });
 
@@ -191,7 +236,12 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
       };
       try {
         const expiresAt = new Date(t.clock.now().getTime() + 60_000);
-        const discount = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1, expires_at: expiresAt.toISOString() });
+        const discount = await createDiscount(t, seller, {
+          code: code(),
+          type: 'fixed',
+          value: 1,
+          expires_at: expiresAt.toISOString(),
+        });
         advance(59_999);
         expect(t.clock.now().getTime()).toBe(expiresAt.getTime() - 1);
         const reservation = await reserve({ code: discount.code });
@@ -239,11 +289,26 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     });
 
     it('lets a single-use customer use the coupon again once the order is cancelled', async () => {
-      const discount = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1, single_use: true, uses_limit: 1 });
+      const discount = await createDiscount(t, seller, {
+        code: code(),
+        type: 'fixed',
+        value: 1,
+        single_use: true,
+        uses_limit: 1,
+      });
       const customerId = await insertCustomer(t, seller.storeId, 'fay@example.com');
       const orderId = await t.dataSource.transaction(async (manager) => {
-        const reservation = await coupons.reserve(manager, request({ code: discount.code, customerEmail: 'fay@example.com' }));
-        return insertOrder(manager, { storeId: seller.storeId, productId: product, customerId, discountId: reservation.discountId, couponCode: reservation.code });
+        const reservation = await coupons.reserve(
+          manager,
+          request({ code: discount.code, customerEmail: 'fay@example.com' }),
+        );
+        return insertOrder(manager, {
+          storeId: seller.storeId,
+          productId: product,
+          customerId,
+          discountId: reservation.discountId,
+          couponCode: reservation.code,
+        });
       });
       expect(await rejection({ code: discount.code, customerEmail: 'fay@example.com' })).toEqual({
         coupon_code: ['Coupon has no uses left.'],
@@ -253,7 +318,9 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
         await manager.query(`UPDATE orders SET status = 'cancelled' WHERE id = $1`, [orderId]);
         await coupons.release(manager, discount.id);
       });
-      await expect(reserve({ code: discount.code, customerEmail: 'fay@example.com' })).resolves.toMatchObject({ discountId: discount.id });
+      await expect(reserve({ code: discount.code, customerEmail: 'fay@example.com' })).resolves.toMatchObject({
+        discountId: discount.id,
+      });
     });
   });
 
@@ -273,12 +340,12 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     it('the database refuses a used_count above uses_limit even without the service', async () => {
       const discount = await createDiscount(t, seller, { code: code(), type: 'fixed', value: 1, uses_limit: 1 });
       await t.dataSource.query('UPDATE discounts SET used_count = 1 WHERE id = $1', [discount.id]);
-      await expect(t.dataSource.query('UPDATE discounts SET used_count = 2 WHERE id = $1', [discount.id])).rejects.toThrow(
-        /CHK_discounts_used_count/,
-      );
-      await expect(t.dataSource.query('UPDATE discounts SET used_count = -1 WHERE id = $1', [discount.id])).rejects.toThrow(
-        /CHK_discounts_used_count/,
-      );
+      await expect(
+        t.dataSource.query('UPDATE discounts SET used_count = 2 WHERE id = $1', [discount.id]),
+      ).rejects.toThrow(/CHK_discounts_used_count/);
+      await expect(
+        t.dataSource.query('UPDATE discounts SET used_count = -1 WHERE id = $1', [discount.id]),
+      ).rejects.toThrow(/CHK_discounts_used_count/);
     });
   });
 
@@ -289,7 +356,10 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     const attempts = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
         t.dataSource.transaction(async (manager) => {
-          const reservation = await coupons.reserve(manager, request({ code: 'limited5', customerEmail: `buyer${i}@example.com` }));
+          const reservation = await coupons.reserve(
+            manager,
+            request({ code: 'limited5', customerEmail: `buyer${i}@example.com` }),
+          );
           await insertOrder(manager, {
             storeId: seller.storeId,
             productId: product,
@@ -311,7 +381,9 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
       expect((failure.reason as ValidationError).errors).toEqual({ coupon_code: ['Coupon has no uses left.'] });
     }
     expect(await usedCount(t, discount.id)).toBe(5);
-    const [{ count }] = await t.dataSource.query('SELECT count(*)::int AS count FROM orders WHERE discount_id = $1', [discount.id]);
+    const [{ count }] = await t.dataSource.query('SELECT count(*)::int AS count FROM orders WHERE discount_id = $1', [
+      discount.id,
+    ]);
     expect(count).toBe(5);
     const shown = await t.http.get('/v1/discounts/LIMITED5').set(seller.auth).expect(200);
     expect(shown.body.discount).toMatchObject({ uses_limit: 5, used_count: 5, available_uses: 0 });
@@ -324,15 +396,25 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     const attempts = await Promise.allSettled(
       Array.from({ length: 20 }, () =>
         t.dataSource.transaction(async (manager) => {
-          const reservation = await coupons.reserve(manager, request({ code: 'ONCE_RACE', customerEmail: 'eager@example.com' }));
-          await insertOrder(manager, { storeId: seller.storeId, productId: product, customerId, discountId: reservation.discountId });
+          const reservation = await coupons.reserve(
+            manager,
+            request({ code: 'ONCE_RACE', customerEmail: 'eager@example.com' }),
+          );
+          await insertOrder(manager, {
+            storeId: seller.storeId,
+            productId: product,
+            customerId,
+            discountId: reservation.discountId,
+          });
         }),
       ),
     );
 
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
     for (const failure of attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected')) {
-      expect((failure.reason as ValidationError).errors).toEqual({ coupon_code: ['Coupon has already been used by this customer.'] });
+      expect((failure.reason as ValidationError).errors).toEqual({
+        coupon_code: ['Coupon has already been used by this customer.'],
+      });
     }
     expect(await usedCount(t, discount.id)).toBe(1);
   });

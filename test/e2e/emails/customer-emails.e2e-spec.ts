@@ -61,7 +61,9 @@ describe('customer emails over SMTP', () => {
     const { parsed } = mail;
     expect(mail.envelope.to).toEqual(['ana@example.com']);
     expect(mail.user).toBe('mailer');
-    expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value).toEqual([{ address: 'ana@example.com', name: 'Ana Maria' }]);
+    expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value).toEqual([
+      { address: 'ana@example.com', name: 'Ana Maria' },
+    ]);
     expect(parsed.from?.value).toEqual([{ address: 'no-reply@127.0.0.1', name: BRAND }]);
     expect(parsed.subject).toBe(`Your receipt from ${BRAND}: order ${order.order_number}`);
     expect(parsed.messageId).toBe(`<receipt.order-${order.id}.${order.order_number}@127.0.0.1>`);
@@ -69,7 +71,9 @@ describe('customer emails over SMTP', () => {
 
     const [tx] = await t.dataSource.query('SELECT transaction_id FROM orders WHERE id = $1', [order.id]);
     const portal = `${t.config.urls.pay}/order/${order.order_number}?transaction_id=${encodeURIComponent(tx.transaction_id)}`;
-    const [file] = await t.dataSource.query('SELECT storage_key FROM product_files WHERE product_id = $1', [product.id]);
+    const [file] = await t.dataSource.query('SELECT storage_key FROM product_files WHERE product_id = $1', [
+      product.id,
+    ]);
     const download = `${t.config.urls.cdn}/${file.storage_key}/${encodeURIComponent('Guia completo.pdf')}`;
 
     const text = parsed.text ?? '';
@@ -124,23 +128,36 @@ describe('customer emails over SMTP', () => {
     expect(row).toMatchObject({ state: 'sent', attempts: 2 });
     expect(row.last_error).toMatch(/451/);
     await jobsCompleted(t.dataSource, [row.event_id]);
-    expect(mailsTo('eva@example.com').map((m) => m.parsed.subject)).toEqual([`Your receipt from ${BRAND}: order ${order.order_number}`]);
+    expect(mailsTo('eva@example.com').map((m) => m.parsed.subject)).toEqual([
+      `Your receipt from ${BRAND}: order ${order.order_number}`,
+    ]);
   });
 
   it('sends nothing when the store turns "Email my customers" off in the dashboard, and again when on', async () => {
     const agent = webAgent(t);
     const login = await agent.get('/web/login').expect(200);
-    await agent.post('/web/login').type('form').send({ email: seller.email, password: seller.password, _csrf: csrfFrom(login.text) }).expect(303);
+    await agent
+      .post('/web/login')
+      .type('form')
+      .send({ email: seller.email, password: seller.password, _csrf: csrfFrom(login.text) })
+      .expect(303);
     const page = await agent.get('/web/settings/emails').expect(200);
     expect(page.text).toMatch(/name="email_customers" value="on" data-testid="email-customers" checked/);
     expect(page.text).toContain('href="/web/settings/emails"');
     // A form without its CSRF token changes nothing.
     await agent.post('/web/settings/emails').type('form').send({}).expect(403);
     // Unchecked: the box is absent from the form.
-    await agent.post('/web/settings/emails').type('form').send({ _csrf: csrfFrom(page.text) }).expect(303);
+    await agent
+      .post('/web/settings/emails')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(303);
     const off = await agent.get('/web/settings/emails').expect(200);
     expect(off.text).not.toMatch(/data-testid="email-customers" checked/);
-    expect((await t.dataSource.query('SELECT email_customers FROM stores WHERE id = $1', [seller.storeId]))[0].email_customers).toBe(false);
+    expect(
+      (await t.dataSource.query('SELECT email_customers FROM stores WHERE id = $1', [seller.storeId]))[0]
+        .email_customers,
+    ).toBe(false);
 
     const product = await api.product({ name: 'Silencioso', price: 15 });
     const order = await paidOrder('quiet@example.com', product, 15);
@@ -149,7 +166,11 @@ describe('customer emails over SMTP', () => {
     await jobsCompleted(t.dataSource, [row.event_id]);
     expect(mailsTo('quiet@example.com')).toEqual([]);
 
-    await agent.post('/web/settings/emails').type('form').send({ _csrf: csrfFrom(off.text), email_customers: 'on' }).expect(303);
+    await agent
+      .post('/web/settings/emails')
+      .type('form')
+      .send({ _csrf: csrfFrom(off.text), email_customers: 'on' })
+      .expect(303);
     const again = await paidOrder('loud@example.com', product, 15);
     expect((await settledMessage(t.dataSource, 'receipt', again.id)).state).toBe('sent');
     expect(mailsTo('loud@example.com')).toHaveLength(1);
@@ -180,12 +201,23 @@ describe('customer emails over SMTP', () => {
 
     beforeAll(async () => {
       club = await api.product({ name: 'Clube do Livro', type: 'recurring', price: 300 });
-      plan = await api.plan({ product_pid: club.pid, name: 'Mensal', price: 300, interval: 'month', interval_count: 1 });
+      plan = await api.plan({
+        product_pid: club.pid,
+        name: 'Mensal',
+        price: 300,
+        interval: 'month',
+        interval_count: 1,
+      });
       planId = (await t.dataSource.query('SELECT id FROM plans WHERE plan_id = $1', [plan.plan_id]))[0].id;
       first = await paidOrder(customer, club, 300, { plan_id: plan.plan_id });
       subscriptionId = (await t.dataSource.query('SELECT id FROM subscriptions WHERE order_id = $1', [first.id]))[0].id;
       // A renewal-like order: pending, same customer, plan and price.
-      const session = await api.order({ amount: 300, product_pid: club.pid, plan_id: plan.plan_id, customer: customerBody(customer) });
+      const session = await api.order({
+        amount: 300,
+        product_pid: club.pid,
+        plan_id: plan.plan_id,
+        customer: customerBody(customer),
+      });
       renewal = { ...session, id: await orderId(t.dataSource, session.order_number) };
       await mailOf(customer, 1);
     });
@@ -255,7 +287,12 @@ describe('customer emails over SMTP', () => {
     });
 
     it('a renewal paid before its email goes out gets none (nothing to pay)', async () => {
-      const session = await api.order({ amount: 300, product_pid: club.pid, plan_id: plan.plan_id, customer: customerBody('paid-early@example.com') });
+      const session = await api.order({
+        amount: 300,
+        product_pid: club.pid,
+        plan_id: plan.plan_id,
+        customer: customerBody('paid-early@example.com'),
+      });
       expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
       const id = await orderId(t.dataSource, session.order_number);
       await publish('subscription.renewal_due', { orderId: id });
@@ -263,7 +300,9 @@ describe('customer emails over SMTP', () => {
       expect(row.state).toBe('skipped');
       expect(row.detail).toContain('no longer pending');
       await jobsCompleted(t.dataSource, [row.event_id]);
-      expect(mailsTo('paid-early@example.com').map((m) => m.parsed.subject)).toEqual([`Your receipt from ${BRAND}: order ${session.order_number}`]);
+      expect(mailsTo('paid-early@example.com').map((m) => m.parsed.subject)).toEqual([
+        `Your receipt from ${BRAND}: order ${session.order_number}`,
+      ]);
     });
   });
 });

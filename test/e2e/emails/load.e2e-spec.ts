@@ -17,7 +17,9 @@ describe('customer emails under load', () => {
 
   beforeAll(async () => {
     sink = await SmtpSink.start();
-    t = await createTestApp({ env: { SMTP_URL: sink.url(), MAIL_RETRY_DELAY_SECONDS: '1', DATA_DIR: mkdtempSync(join(tmpdir(), 'emails-')) } });
+    t = await createTestApp({
+      env: { SMTP_URL: sink.url(), MAIL_RETRY_DELAY_SECONDS: '1', DATA_DIR: mkdtempSync(join(tmpdir(), 'emails-')) },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -29,19 +31,26 @@ describe('customer emails under load', () => {
     const api = sellerApi(t.http, seller.auth);
     const product = await api.product({ name: 'Ebook', price: 100 });
     const sessions = await Promise.all(
-      Array.from({ length: ORDERS }, (_, i) => api.order({ amount: 100, product_pid: product.pid, customer: customerBody(`buyer-${i}@example.com`) })),
+      Array.from({ length: ORDERS }, (_, i) =>
+        api.order({ amount: 100, product_pid: product.pid, customer: customerBody(`buyer-${i}@example.com`) }),
+      ),
     );
     // Some refused on the way: their retries must not duplicate anything.
     sink.refuseNext(5);
     for (let i = 0; i < sessions.length; i += PARALLEL) {
-      const statuses = await Promise.all(sessions.slice(i, i + PARALLEL).map((s) => checkoutOf(t.http, s).pay({ payment_number: '841234567' })));
+      const statuses = await Promise.all(
+        sessions.slice(i, i + PARALLEL).map((s) => checkoutOf(t.http, s).pay({ payment_number: '841234567' })),
+      );
       expect(statuses).toEqual(Array(statuses.length).fill('approved'));
     }
 
     await sink.waitFor(ORDERS, 'accepted', 120_000);
     const rows = await messageRows(t.dataSource, `kind = 'receipt' AND store_id = $1`, [seller.storeId]);
     expect(rows).toHaveLength(ORDERS);
-    await jobsCompleted(t.dataSource, rows.map((r) => r.event_id));
+    await jobsCompleted(
+      t.dataSource,
+      rows.map((r) => r.event_id),
+    );
     // Every job is done: nothing more can arrive.
     expect(sink.refusals).toBe(5);
     expect(sink.accepted).toHaveLength(ORDERS);
@@ -52,7 +61,10 @@ describe('customer emails under load', () => {
     expect(subjects.size).toBe(ORDERS);
     expect(new Set(sink.accepted.map((m) => m.parsed.messageId)).size).toBe(ORDERS);
     const settled = await messageRows(t.dataSource, `kind = 'receipt' AND store_id = $1`, [seller.storeId]);
-    const states = settled.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.state]: (acc[r.state] ?? 0) + 1 }), {});
+    const states = settled.reduce<Record<string, number>>(
+      (acc, r) => ({ ...acc, [r.state]: (acc[r.state] ?? 0) + 1 }),
+      {},
+    );
     expect(states).toEqual({ sent: ORDERS });
   }, 240_000);
 });

@@ -6,7 +6,11 @@ import { checkoutOf, customerBody, sellerApi } from '../../factories/api';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { ChannelResult, NotificationChannel, NotificationChannels } from '../../../src/modules/notifications/channels/notification-channel';
+import {
+  ChannelResult,
+  NotificationChannel,
+  NotificationChannels,
+} from '../../../src/modules/notifications/channels/notification-channel';
 import { CustomerMessage } from '../../../src/modules/notifications/messages/customer-message';
 import { NotificationsModule } from '../../../src/modules/notifications/notifications.module';
 import { messageRows, orderId, settledMessage, waitUntil } from './support';
@@ -38,7 +42,10 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
   const dataDir = mkdtempSync(join(tmpdir(), 'emails-outbox-'));
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { DATA_DIR: dataDir, MAIL_FROM: 'sales@shop.example', MAIL_RETRY_DELAY_SECONDS: '1' }, plugins: [SmsPlugin] });
+    t = await createTestApp({
+      env: { DATA_DIR: dataDir, MAIL_FROM: 'sales@shop.example', MAIL_RETRY_DELAY_SECONDS: '1' },
+      plugins: [SmsPlugin],
+    });
   });
   afterAll(() => t.close());
 
@@ -46,7 +53,11 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     const seller = await createSeller(t, { brand: 'Casa do Código' });
     const api = sellerApi(t.http, seller.auth);
     const product = await api.product({ name: 'Ebook', price: 120 });
-    const session = await api.order({ amount: 120, product_pid: product.pid, customer: customerBody('dev@example.com') });
+    const session = await api.order({
+      amount: 120,
+      product_pid: product.pid,
+      customer: customerBody('dev@example.com'),
+    });
     expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
     const id = await orderId(t.dataSource, session.order_number);
 
@@ -58,7 +69,9 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
 
     const parsed = await simpleParser(readFileSync(path));
     expect(parsed.from?.value).toEqual([{ address: 'sales@shop.example', name: 'Casa do Código' }]);
-    expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value).toEqual([{ address: 'dev@example.com', name: 'Ana Maria' }]);
+    expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value).toEqual([
+      { address: 'dev@example.com', name: 'Ana Maria' },
+    ]);
     expect(parsed.subject).toBe(`Your receipt from Casa do Código: order ${session.order_number}`);
     expect(parsed.messageId).toBe(`<receipt.order-${id}.${session.order_number}@127.0.0.1>`);
     expect(parsed.text).toContain('Paid: 120.00 MZN');
@@ -67,7 +80,12 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     // The plugin's channel: failed once, retried alone, then sent; the email was not written again.
     await settledMessage(t.dataSource, 'receipt', id);
     const sms = await waitForSms(id);
-    expect(sms).toMatchObject({ state: 'sent', attempts: 2, detail: 'to +258841234567', last_error: 'SMS gateway unavailable' });
+    expect(sms).toMatchObject({
+      state: 'sent',
+      attempts: 2,
+      detail: 'to +258841234567',
+      last_error: 'SMS gateway unavailable',
+    });
     expect(smsSent.map((m) => m.id)).toEqual([`receipt.order-${id}.${session.order_number}`]);
     const [email] = await messageRows(t.dataSource, `channel = 'email' AND order_id = $1`, [id]);
     expect(email.attempts).toBe(1);

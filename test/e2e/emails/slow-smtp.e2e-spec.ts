@@ -18,7 +18,9 @@ describe('a hanging SMTP server', () => {
 
   beforeAll(async () => {
     sink = await SmtpSink.start();
-    t = await createTestApp({ env: { SMTP_URL: sink.url(), MAIL_RETRY_DELAY_SECONDS: '1', DATA_DIR: mkdtempSync(join(tmpdir(), 'emails-')) } });
+    t = await createTestApp({
+      env: { SMTP_URL: sink.url(), MAIL_RETRY_DELAY_SECONDS: '1', DATA_DIR: mkdtempSync(join(tmpdir(), 'emails-')) },
+    });
     const seller = await createSeller(t);
     api = sellerApi(t.http, seller.auth);
     product = await api.product({ name: 'Ebook', price: 100 });
@@ -33,7 +35,11 @@ describe('a hanging SMTP server', () => {
     const times: number[] = [];
     const orders: string[] = [];
     for (let i = 0; i < count; i++) {
-      const session = await api.order({ amount: 100, product_pid: product.pid, customer: customerBody(`${prefix}-${i}@example.com`) });
+      const session = await api.order({
+        amount: 100,
+        product_pid: product.pid,
+        customer: customerBody(`${prefix}-${i}@example.com`),
+      });
       const started = performance.now();
       expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
       times.push(performance.now() - started);

@@ -35,7 +35,8 @@ export class SmtpSink {
       logger: false,
       closeTimeout: 200,
       onAuth(auth, _session, callback) {
-        if (auth.username === credentials.user && auth.password === credentials.pass) return callback(null, { user: auth.username });
+        if (auth.username === credentials.user && auth.password === credentials.pass)
+          return callback(null, { user: auth.username });
         callback(Object.assign(new Error('Invalid credentials'), { responseCode: 535 }));
       },
       onData: (stream, session, callback) => sink.onData(stream, session, callback),
@@ -78,7 +79,15 @@ export class SmtpSink {
     const done = () => (what === 'accepted' ? this.accepted.length : this.held.length) >= count;
     if (!done()) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`SMTP sink: ${this.accepted.length} accepted, ${this.held.length} held; waited for ${count} ${what}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `SMTP sink: ${this.accepted.length} accepted, ${this.held.length} held; waited for ${count} ${what}`,
+              ),
+            ),
+          timeoutMs,
+        );
         const check = () => {
           if (!done()) return false;
           clearTimeout(timer);
@@ -98,7 +107,11 @@ export class SmtpSink {
     for (const waiter of [...this.waiters]) waiter();
   }
 
-  private onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void): void {
+  private onData(
+    stream: SMTPServerDataStream,
+    session: SMTPServerSession,
+    callback: (error?: Error | null) => void,
+  ): void {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {

@@ -16,12 +16,21 @@ export interface MessageRow {
   last_error: string | null;
 }
 
-export async function messageRows(dataSource: DataSource, where = 'true', params: unknown[] = []): Promise<MessageRow[]> {
+export async function messageRows(
+  dataSource: DataSource,
+  where = 'true',
+  params: unknown[] = [],
+): Promise<MessageRow[]> {
   return dataSource.query(`SELECT * FROM customer_messages WHERE ${where} ORDER BY id`, params);
 }
 
 /** Waits until the message of this kind for this order reached a final state on the email channel. */
-export async function settledMessage(dataSource: DataSource, kind: string, orderId: number, states = ['sent', 'skipped']): Promise<MessageRow> {
+export async function settledMessage(
+  dataSource: DataSource,
+  kind: string,
+  orderId: number,
+  states = ['sent', 'skipped'],
+): Promise<MessageRow> {
   let row: MessageRow | undefined;
   await waitUntil(
     async () => {

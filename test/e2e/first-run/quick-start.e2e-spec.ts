@@ -27,12 +27,25 @@ interface Run {
 
 function run(command: string, env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', command], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') }));
+    child.once('exit', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => l && !l.startsWith('npm warn'))
+          .join('\n'),
+      }),
+    );
   });
 }
 
@@ -60,7 +73,10 @@ describe('README quick start, command by command, on a fresh DATA_DIR', () => {
   const fill = (command: string) =>
     Object.entries(values).reduce(
       (text, [name, value]) => text.split(`<${name}>`).join(value),
-      command.replaceAll('localhost:3000', `localhost:${port}`).replaceAll('localhost:4000', `localhost:${receiverPort}`).replace('listen(4000)', `listen(${receiverPort})`),
+      command
+        .replaceAll('localhost:3000', `localhost:${port}`)
+        .replaceAll('localhost:4000', `localhost:${receiverPort}`)
+        .replace('listen(4000)', `listen(${receiverPort})`),
     );
 
   beforeAll(async () => {
@@ -87,8 +103,17 @@ describe('README quick start, command by command, on a fresh DATA_DIR', () => {
     // What `npm start` runs after its build: src/main.ts (here through ts-node, without the build).
     service = spawnService({ ...env, LOG_LEVEL: 'info' });
     await waitForHealthy(service);
-    await waitUntil(() => service!.output().includes('Commerce API is ready'), 30_000, () => service!.output());
-    const line = JSON.parse(service.output().split('\n').find((l) => l.includes('Commerce API is ready'))!);
+    await waitUntil(
+      () => service!.output().includes('Commerce API is ready'),
+      30_000,
+      () => service!.output(),
+    );
+    const line = JSON.parse(
+      service
+        .output()
+        .split('\n')
+        .find((l) => l.includes('Commerce API is ready'))!,
+    );
     expect(line.startup).toEqual({
       api: `http://localhost:${port}/v1`,
       docs: `http://localhost:${port}/docs`,
@@ -102,9 +127,17 @@ describe('README quick start, command by command, on a fresh DATA_DIR', () => {
   });
 
   it('2. the receiver listens', async () => {
-    receiver = spawn('bash', ['-c', fill(commands[1])], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    receiver = spawn('bash', ['-c', fill(commands[1])], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     receiver.stdout!.on('data', (c: Buffer) => (received += c.toString()));
-    await waitUntil(() => listening(receiverPort), 15_000, () => `receiver on ${receiverPort}`);
+    await waitUntil(
+      () => listening(receiverPort),
+      15_000,
+      () => `receiver on ${receiverPort}`,
+    );
   });
 
   it('3. seed:demo prints the key and the next commands filled in', async () => {
@@ -123,7 +156,10 @@ describe('README quick start, command by command, on a fresh DATA_DIR', () => {
     const order = await run(fill(commands[3]), env);
     expect(order.code).toBe(0);
     const body = JSON.parse(order.stdout);
-    expect(body).toMatchObject({ status: 'success', checkout_url: expect.stringContaining(`/pay/token/${body.pay_token}`) });
+    expect(body).toMatchObject({
+      status: 'success',
+      checkout_url: expect.stringContaining(`/pay/token/${body.pay_token}`),
+    });
     values.pay_token = body.pay_token;
     values.order_number = body.order_number;
   });
@@ -131,10 +167,22 @@ describe('README quick start, command by command, on a fresh DATA_DIR', () => {
   it('5. pays it, and the receiver prints the signed order_approved webhook', async () => {
     const paid = await run(fill(commands[4]), env);
     expect(paid.code).toBe(0);
-    expect(JSON.parse(paid.stdout)).toEqual({ status: 'success', order_number: values.order_number, order_status: 'approved' });
-    await waitUntil(() => received.includes(values.order_number), 30_000, () => `webhook for ${values.order_number}: ${received}`);
+    expect(JSON.parse(paid.stdout)).toEqual({
+      status: 'success',
+      order_number: values.order_number,
+      order_status: 'approved',
+    });
+    await waitUntil(
+      () => received.includes(values.order_number),
+      30_000,
+      () => `webhook for ${values.order_number}: ${received}`,
+    );
     const payload = JSON.parse(received.split('\n').find((l) => l.includes(values.order_number))!);
-    expect(payload).toMatchObject({ order_type: 'order_approved', status: 'approved', product: { pid: values.product_pid } });
+    expect(payload).toMatchObject({
+      order_type: 'order_approved',
+      status: 'approved',
+      product: { pid: values.product_pid },
+    });
   });
 
   it('seed:demo on another DATA_DIR refuses in one line while this server runs, and writes nothing', async () => {

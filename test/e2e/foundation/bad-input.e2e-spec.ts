@@ -14,19 +14,24 @@ describe('bad input (decisions §5)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     seller = await createSeller(t);
-    product = (await t.http.post('/v1/products').set(seller.auth).send({ name: 'Ebook', price: 100 }).expect(201)).body.product;
+    product = (await t.http.post('/v1/products').set(seller.auth).send({ name: 'Ebook', price: 100 }).expect(201)).body
+      .product;
   });
   afterAll(() => t.close());
 
   const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-  const json = (path: string, body: string) => t.http.post(path).set(seller.auth).set('Content-Type', 'application/json').send(body);
+  const json = (path: string, body: string) =>
+    t.http.post(path).set(seller.auth).set('Content-Type', 'application/json').send(body);
 
   describe('JSON nesting', () => {
-    it.each(['/v1/orders', '/v1/discounts', '/v1/products', '/v1/plans', '/v1/webhooks', '/v1/oauth/token'])('%s: deeper than 32 levels is 400 Malformed JSON body.', async (path) => {
-      const res = await json(path, `{"plan_id":${nested(32)}}`).expect(400);
-      expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
-      await json(path, nested(100_000)).expect(400);
-    });
+    it.each(['/v1/orders', '/v1/discounts', '/v1/products', '/v1/plans', '/v1/webhooks', '/v1/oauth/token'])(
+      '%s: deeper than 32 levels is 400 Malformed JSON body.',
+      async (path) => {
+        const res = await json(path, `{"plan_id":${nested(32)}}`).expect(400);
+        expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
+        await json(path, nested(100_000)).expect(400);
+      },
+    );
 
     it('32 levels is still a body (the field is then a 422)', async () => {
       const res = await json('/v1/orders', `{"plan_id":${nested(31)}}`).expect(422);
@@ -47,7 +52,11 @@ describe('bad input (decisions §5)', () => {
     });
 
     it('U+0000 in a nested field is a 422 on its dotted path (the fast accept path refuses it too)', async () => {
-      const res = await t.http.post('/v1/orders').set(seller.auth).send(order({ name: 'An\u0000a' })).expect(422);
+      const res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(order({ name: 'An\u0000a' }))
+        .expect(422);
       expect(res.body).toEqual({
         status: 'error',
         message: 'Validation failed.',
@@ -56,23 +65,41 @@ describe('bad input (decisions §5)', () => {
     });
 
     it('an unpaired surrogate is a 422 on its field', async () => {
-      const res = await json('/v1/orders', JSON.stringify(order({}, { coupon_code: 'X' })).replace('"X"', '"\\ud800"')).expect(422);
+      const res = await json(
+        '/v1/orders',
+        JSON.stringify(order({}, { coupon_code: 'X' })).replace('"X"', '"\\ud800"'),
+      ).expect(422);
       expect(Object.keys(res.body.errors)).toEqual(['coupon_code']);
       const name = await json('/v1/products', '{"name":"a\\udc00b"}').expect(422);
       expect(Object.keys(name.body.errors)).toEqual(['name']);
     });
 
     it('on every JSON body: webhook name, discount code, product', async () => {
-      const webhook = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: 'https://example.com/h', events: ['order_approved'], name: 'a\u0000' }).expect(422);
+      const webhook = await t.http
+        .post('/v1/webhooks')
+        .set(seller.auth)
+        .send({ url: 'https://example.com/h', events: ['order_approved'], name: 'a\u0000' })
+        .expect(422);
       expect(Object.keys(webhook.body.errors)).toEqual(['name']);
-      const discount = await t.http.post('/v1/discounts').set(seller.auth).send({ code: 'A\u0000', type: 'fixed', value: 5 }).expect(422);
+      const discount = await t.http
+        .post('/v1/discounts')
+        .set(seller.auth)
+        .send({ code: 'A\u0000', type: 'fixed', value: 5 })
+        .expect(422);
       expect(Object.keys(discount.body.errors)).toEqual(['code']);
     });
 
     it('on the token endpoint, JSON and form alike', async () => {
-      const asJson = await t.http.post('/v1/oauth/token').send({ grant_type: 'authorization_code', client_id: 'a\u0000b' }).expect(422);
+      const asJson = await t.http
+        .post('/v1/oauth/token')
+        .send({ grant_type: 'authorization_code', client_id: 'a\u0000b' })
+        .expect(422);
       expect(Object.keys(asJson.body.errors)).toEqual(['client_id']);
-      const asForm = await t.http.post('/v1/oauth/token').type('form').send('grant_type=authorization_code&client_id=a%00b').expect(422);
+      const asForm = await t.http
+        .post('/v1/oauth/token')
+        .type('form')
+        .send('grant_type=authorization_code&client_id=a%00b')
+        .expect(422);
       expect(Object.keys(asForm.body.errors)).toEqual(['client_id']);
     });
 
@@ -82,18 +109,37 @@ describe('bad input (decisions §5)', () => {
     });
 
     it('comes after authentication (decisions §6 order of checks)', async () => {
-      await t.http.post('/v1/orders').send(order({ name: '\u0000' })).expect(401);
+      await t.http
+        .post('/v1/orders')
+        .send(order({ name: '\u0000' }))
+        .expect(401);
     });
   });
 
   describe('numbers past their column', () => {
     it('an integer field holds an int4', async () => {
-      const res = await json('/v1/orders', JSON.stringify({ amount: 100, product_pid: product.pid, customer: { name: 'A', email: 'a@b.co', mobile_number: '+258841234567' }, affiliate_id: 1 }).replace('"affiliate_id":1', '"affiliate_id":1e308')).expect(422);
+      const res = await json(
+        '/v1/orders',
+        JSON.stringify({
+          amount: 100,
+          product_pid: product.pid,
+          customer: { name: 'A', email: 'a@b.co', mobile_number: '+258841234567' },
+          affiliate_id: 1,
+        }).replace('"affiliate_id":1', '"affiliate_id":1e308'),
+      ).expect(422);
       expect(res.body.errors).toEqual({ affiliate_id: ['affiliate_id must be at most 2147483647.'] });
     });
 
     it('a number field holds numeric(12,2)', async () => {
-      const res = await t.http.post('/v1/orders').set(seller.auth).send({ amount: 1e15, product_pid: product.pid, customer: { name: 'A', email: 'a@b.co', mobile_number: '+258841234567' } }).expect(422);
+      const res = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({
+          amount: 1e15,
+          product_pid: product.pid,
+          customer: { name: 'A', email: 'a@b.co', mobile_number: '+258841234567' },
+        })
+        .expect(422);
       expect(Object.keys(res.body.errors)).toEqual(['amount']);
     });
 
@@ -125,7 +171,11 @@ describe('bad input (decisions §5)', () => {
     });
 
     it('a multipart upload with an invalid UTF-8 product id is a 404, and nothing is read or stored', async () => {
-      const res = await t.http.post('/v1/products/%C3%28/files').set(seller.auth).attach('file', Buffer.from('%PDF-1.4'), 'a.pdf').expect(404);
+      const res = await t.http
+        .post('/v1/products/%C3%28/files')
+        .set(seller.auth)
+        .attach('file', Buffer.from('%PDF-1.4'), 'a.pdf')
+        .expect(404);
       expect(res.body).toEqual({ status: 'error', message: 'Resource not found.' });
     });
 

@@ -29,7 +29,9 @@ async function servedConnections(port: number, count: number): Promise<Socket[]>
   for (let i = 0; i < count; i++) {
     sockets.push(
       await new Promise<Socket>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.write('GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write('GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+        );
         let head = '';
         socket.on('data', (chunk: Buffer) => {
           head += chunk.toString();
@@ -58,13 +60,17 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
   it.each(['0', '-1', '1.5', 'many'])('stops at start-up on WEB_CONCURRENCY=%s', async (value) => {
     const service = spawnService({ WEB_CONCURRENCY: value, DATABASE_URL: 'postgres://127.0.0.1:1/none' });
     expect(await service.exited).toBe(1);
-    expect(service.output().trim()).toBe(`Invalid configuration: WEB_CONCURRENCY=${JSON.stringify(value)} must be a positive integer or auto`);
+    expect(service.output().trim()).toBe(
+      `Invalid configuration: WEB_CONCURRENCY=${JSON.stringify(value)} must be a positive integer or auto`,
+    );
   });
 
   it('stops on any other bad setting with the one line of its first worker', async () => {
     const service = spawnService({ WEB_CONCURRENCY: '2', DATABASE_URL: 'postgres://127.0.0.1:1/none', PORT: '70000' });
     expect(await service.exited).toBe(1);
-    expect(service.output().trim().split('\n')).toEqual([expect.stringMatching(/^Invalid configuration: PORT="70000"/)]);
+    expect(service.output().trim().split('\n')).toEqual([
+      expect.stringMatching(/^Invalid configuration: PORT="70000"/),
+    ]);
   });
 
   describe('with two workers on an external database', () => {
@@ -79,10 +85,14 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
     const workers = () => childPids(service.child.pid!);
     /** Opens served connections until `pid` holds one: a worker takes connections once it listens. */
     const untilServing = (pid: number) =>
-      waitUntil(async () => {
-        open.push(...(await servedConnections(port, 2)));
-        return pidsWithConnectionsOn([pid], port).has(pid);
-      }, 120_000, () => `a connection served by worker ${pid}: ${service.output()}`);
+      waitUntil(
+        async () => {
+          open.push(...(await servedConnections(port, 2)));
+          return pidsWithConnectionsOn([pid], port).has(pid);
+        },
+        120_000,
+        () => `a connection served by worker ${pid}: ${service.output()}`,
+      );
     /** An order paid through the cluster: its order_approved delivery comes from the cluster's poller. */
     const approveOne = async (email: string) => {
       const api = sellerApi(httpTo(service.url), seller.auth);
@@ -105,7 +115,11 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
         WEBHOOK_ALLOW_PRIVATE: 'true',
       });
       await waitForHealthy(service);
-      await waitUntil(() => workers().length === 2, 120_000, () => `two workers (have ${workers().join(', ')}): ${service.output()}`);
+      await waitUntil(
+        () => workers().length === 2,
+        120_000,
+        () => `two workers (have ${workers().join(', ')}): ${service.output()}`,
+      );
       // For the seller and its key only: no pollers here, so every delivery comes from the cluster.
       instance = await createInstanceOn(database.url, { WEBHOOK_WORKER: 'false' });
       seller = await createSeller(instance);
@@ -138,7 +152,8 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
 
       expect(pollerOf(pids)).toHaveLength(1);
       // Smaller young generations keep two workers and the primary under the memory target.
-      for (const pid of pids) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
+      for (const pid of pids)
+        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
       const orderNumber = await approveOne('first@example.com');
       const [delivery] = await receiver.waitFor(1, 15_000);
       expect(JSON.parse(delivery.body)).toMatchObject({ order_type: 'order_approved', order_number: orderNumber });
@@ -162,7 +177,11 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
       for (let i = 0; i < 20; i++) statuses.push(await healthOnNewConnection(service.url));
       expect(statuses.every((s) => s === 200)).toBe(true);
 
-      await waitUntil(() => workers().length === 2 && !workers().includes(poller), 60_000, () => `a replacement (have ${workers().join(', ')})`);
+      await waitUntil(
+        () => workers().length === 2 && !workers().includes(poller),
+        60_000,
+        () => `a replacement (have ${workers().join(', ')})`,
+      );
       const after = workers();
       const replacement = after.find((pid) => pid !== survivor)!;
       expect(after).toContain(survivor);
@@ -173,7 +192,10 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
 
       const orderNumber = await approveOne('second@example.com');
       await receiver.waitFor(2, 15_000);
-      expect(JSON.parse(receiver.requests[1].body)).toMatchObject({ order_type: 'order_approved', order_number: orderNumber });
+      expect(JSON.parse(receiver.requests[1].body)).toMatchObject({
+        order_type: 'order_approved',
+        order_number: orderNumber,
+      });
     });
 
     it('stops on SIGTERM: a request in flight is answered, every worker ends, the primary exits 0', async () => {
@@ -181,8 +203,16 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
       const pids = workers();
       const product = await sellerApi(httpTo(service.url), seller.auth).product({ name: 'Last ebook', price: 10 });
       // Headers and half the body before the signal: the worker is inside this request when it stops.
-      const held = await heldRequest(port, seller.auth.Authorization, { amount: 10, product_pid: product.pid, customer: customerBody('last@example.com') });
-      await waitUntil(() => pidsWithConnectionsOn(pids, port).size === 1, 10_000, () => 'the held connection in a worker');
+      const held = await heldRequest(port, seller.auth.Authorization, {
+        amount: 10,
+        product_pid: product.pid,
+        customer: customerBody('last@example.com'),
+      });
+      await waitUntil(
+        () => pidsWithConnectionsOn(pids, port).size === 1,
+        10_000,
+        () => 'the held connection in a worker',
+      );
       await new Promise((r) => setTimeout(r, 300));
       process.kill(service.child.pid!, 'SIGTERM');
       await new Promise((r) => setTimeout(r, 1000));
@@ -197,7 +227,11 @@ describe('cluster mode (WEB_CONCURRENCY)', () => {
 });
 
 /** A POST whose body is sent in two parts: the second when `finish` is called. */
-async function heldRequest(port: number, authorization: string, body: unknown): Promise<{ finish(): void; status: Promise<number> }> {
+async function heldRequest(
+  port: number,
+  authorization: string,
+  body: unknown,
+): Promise<{ finish(): void; status: Promise<number> }> {
   const payload = Buffer.from(JSON.stringify(body));
   const socket = await new Promise<Socket>((resolve, reject) => {
     const s = connect(port, '127.0.0.1', () => resolve(s)).once('error', reject);

@@ -17,7 +17,10 @@ class CuttableProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
 
-  constructor(readonly port: number, private readonly target: { host: string; port: number }) {}
+  constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   async open(): Promise<void> {
     if (this.server) return;
@@ -100,7 +103,10 @@ describe('PostgreSQL outage (decisions §5)', () => {
       http.get('/v1/health'),
     ]);
     for (const res of during.slice(0, 5)) {
-      expect({ status: res.status, body: res.body }).toEqual({ status: 503, body: { status: 'error', message: 'Service temporarily unavailable.' } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 503,
+        body: { status: 'error', message: 'Service temporarily unavailable.' },
+      });
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
     }
     expect(during[5].status).toBe(503);
@@ -133,7 +139,10 @@ describe('PostgreSQL outage (decisions §5)', () => {
     try {
       const statuses: number[] = [];
       for (let round = 0; round < 3; round++) {
-        await client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [admin.pathname.slice(1)]);
+        await client.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+          [admin.pathname.slice(1)],
+        );
         const wave = await Promise.all(Array.from({ length: 6 }, () => http.get('/v1/products').set(seller.auth)));
         statuses.push(...wave.map((res) => res.status));
       }

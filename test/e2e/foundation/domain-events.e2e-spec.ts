@@ -18,7 +18,9 @@ class Seen {
 
   /** Resolves once `count` runs happened (the handler calls it; no polling). */
   until(count: number): Promise<void> {
-    return this.runs.length >= count ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ count, resolve }));
+    return this.runs.length >= count
+      ? Promise.resolve()
+      : new Promise((resolve) => this.waiters.push({ count, resolve }));
   }
 }
 
@@ -65,7 +67,9 @@ describe('domain events after commit', () => {
     expect(await checkoutOf(t.http, order).pay({ payment_number: '841234567' })).toBe('approved');
     await seen.until(before + 1);
     const event = seen.runs[before];
-    const [row] = await t.dataSource.query('SELECT id, product_id FROM orders WHERE order_number = $1', [order.order_number]);
+    const [row] = await t.dataSource.query('SELECT id, product_id FROM orders WHERE order_number = $1', [
+      order.order_number,
+    ]);
     expect(event).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       type: 'order.approved',
@@ -81,14 +85,30 @@ describe('domain events after commit', () => {
   it('retries a listener that throws, with the same event', async () => {
     const before = seen.runs.length;
     seen.failNext = 1;
-    const event = domainEvent({ type: 'test.thing', storeId: 1, aggregate: { type: 'thing', id: 1 }, from: null, to: 'made', refs: {}, occurredAt: new Date().toISOString() });
+    const event = domainEvent({
+      type: 'test.thing',
+      storeId: 1,
+      aggregate: { type: 'thing', id: 1 },
+      from: null,
+      to: 'made',
+      refs: {},
+      occurredAt: new Date().toISOString(),
+    });
     await t.dataSource.transaction((manager) => t.app.get(DomainEvents).publish(event, manager));
     await seen.until(before + 2);
     expect(seen.runs.slice(before).map((e) => e.id)).toEqual([event.id, event.id]);
   });
 
   it('queues nothing for a change that rolled back', async () => {
-    const event = domainEvent({ type: 'test.thing', storeId: 1, aggregate: { type: 'thing', id: 2 }, from: null, to: 'made', refs: {}, occurredAt: new Date().toISOString() });
+    const event = domainEvent({
+      type: 'test.thing',
+      storeId: 1,
+      aggregate: { type: 'thing', id: 2 },
+      from: null,
+      to: 'made',
+      refs: {},
+      occurredAt: new Date().toISOString(),
+    });
     await expect(
       t.dataSource.transaction(async (manager) => {
         await t.app.get(DomainEvents).publish(event, manager);

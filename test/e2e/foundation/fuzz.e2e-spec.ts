@@ -42,7 +42,16 @@ interface Sent {
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; items?: Schema; example?: unknown; enum?: unknown[]; allOf?: Schema[]; oneOf?: Schema[] };
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  example?: unknown;
+  enum?: unknown[];
+  allOf?: Schema[];
+  oneOf?: Schema[];
+};
 
 const JUNK_STRINGS = [
   '',
@@ -95,7 +104,29 @@ const JUNK_STRINGS = [
   'refresh_token',
 ];
 
-const JUNK_NUMBERS = [0, -0, 1, -1, 10, 0.5, 100.123, 1500, 2147483647, 2147483648, -2147483649, 4294967296, 2 ** 53, 2 ** 63, 1e21, 1e308, -1e308, 5e-324, 1e-7, 9999999999.99, 10000000000];
+const JUNK_NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  10,
+  0.5,
+  100.123,
+  1500,
+  2147483647,
+  2147483648,
+  -2147483649,
+  4294967296,
+  2 ** 53,
+  2 ** 63,
+  1e21,
+  1e308,
+  -1e308,
+  5e-324,
+  1e-7,
+  9999999999.99,
+  10000000000,
+];
 
 /** Literal JSON that JSON.stringify cannot produce: numbers past a double, deep nesting. */
 const RAW_NUMBERS = ['1e309', '-1e309', '123456789012345678901234567890', '0.0000000000000000000000001', '1E400'];
@@ -145,7 +176,24 @@ const QUERY_KEYS = [
   'utm_source',
   'utm_campaign',
 ];
-const QUERY_JUNK = ['99999999999999999999', '2147483648', '2147483647', '1e309', '-1', '0', '1.5', 'abc', '', '%00', '%FF', '%ED%A0%80', 'x'.repeat(3000), '1', '100', '101'];
+const QUERY_JUNK = [
+  '99999999999999999999',
+  '2147483648',
+  '2147483647',
+  '1e309',
+  '-1',
+  '0',
+  '1.5',
+  'abc',
+  '',
+  '%00',
+  '%FF',
+  '%ED%A0%80',
+  'x'.repeat(3000),
+  '1',
+  '100',
+  '101',
+];
 
 describe('generated hostile input over every route', () => {
   let database: TestDatabase;
@@ -153,7 +201,10 @@ describe('generated hostile input over every route', () => {
   let fastify: FastifyInstance;
   const routes: Route[] = [];
   let seller: TestSeller;
-  let openapi: { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>; components: { schemas: Record<string, Schema> } };
+  let openapi: {
+    paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+    components: { schemas: Record<string, Schema> };
+  };
   const known: Record<string, string[]> = {};
   let webCookie = '';
   let webCsrf = '';
@@ -214,11 +265,18 @@ describe('generated hostile input over every route', () => {
       })
     ).product;
     const other = (await api('POST', '/v1/products', { name: 'Bónus', price: 200 })).product;
-    const file = (await api('POST', `/v1/products/${product.id}/files`, { name: 'Aula', link: 'https://videos.example.com/a' })).file;
-    const plan = (await api('POST', '/v1/plans', { product_pid: product.pid, name: 'Mensal', price: 500, interval: 'month' })).plan;
+    const file = (
+      await api('POST', `/v1/products/${product.id}/files`, { name: 'Aula', link: 'https://videos.example.com/a' })
+    ).file;
+    const plan = (
+      await api('POST', '/v1/plans', { product_pid: product.pid, name: 'Mensal', price: 500, interval: 'month' })
+    ).plan;
     const discount = (await api('POST', '/v1/discounts', { code: 'FUZZ10', type: 'percent', value: 10 })).discount;
-    const affiliate = (await api('POST', '/v1/affiliates', { name: 'Aff', email: 'aff@example.com', commission_percent: 10 })).affiliate;
-    const webhook = (await api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['order_approved'] })).webhook;
+    const affiliate = (
+      await api('POST', '/v1/affiliates', { name: 'Aff', email: 'aff@example.com', commission_percent: 10 })
+    ).affiliate;
+    const webhook = (await api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['order_approved'] }))
+      .webhook;
     const order = await api('POST', '/v1/orders', {
       amount: 500,
       product_pid: product.pid,
@@ -226,7 +284,16 @@ describe('generated hostile input over every route', () => {
       customer: { name: 'Ana', email: 'ana@example.com', mobile_number: '+258841234567' },
     });
     const orderView = (await api('GET', `/v1/orders/${order.order_number}`)).order;
-    known.id = [String(product.id), product.pid, String(order.order_number), discount.code, String(discount.id), plan.plan_id, String(webhook.id), String(affiliate.id)];
+    known.id = [
+      String(product.id),
+      product.pid,
+      String(order.order_number),
+      discount.code,
+      String(discount.id),
+      plan.plan_id,
+      String(webhook.id),
+      String(affiliate.id),
+    ];
     known.file_id = [String(file.id)];
     known.delivery_id = ['1'];
     known.bump_id = ['1', String(other.id)];
@@ -243,7 +310,13 @@ describe('generated hostile input over every route', () => {
       method: 'POST',
       url: '/web/signup',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ name: 'Web', email: 'web-fuzz@example.com', password: 'a long enough password', store_name: 'S', _csrf: csrf }).toString(),
+      payload: new URLSearchParams({
+        name: 'Web',
+        email: 'web-fuzz@example.com',
+        password: 'a long enough password',
+        store_name: 'S',
+        _csrf: csrf,
+      }).toString(),
     });
     cookie = cookieOf(signedUp.headers['set-cookie']) || cookie;
     const page = await fastify.inject({ method: 'GET', url: '/web/settings/api', headers: { cookie } });
@@ -252,7 +325,10 @@ describe('generated hostile input over every route', () => {
   }
 
   function cookieOf(header: string | string[] | undefined): string {
-    return [header ?? []].flat().map((c) => c.split(';')[0]).join('; ');
+    return [header ?? []]
+      .flat()
+      .map((c) => c.split(';')[0])
+      .join('; ');
   }
 
   function resolve(schema: Schema | undefined, depth = 0): Schema | undefined {
@@ -289,7 +365,8 @@ describe('generated hostile input over every route', () => {
       if (!s || depth > 4) return junk();
       if (s.properties) {
         const out: Record<string, Json> = {};
-        for (const [key, property] of Object.entries(s.properties)) if (chance(0.85)) out[key] = plausible(property, depth + 1);
+        for (const [key, property] of Object.entries(s.properties))
+          if (chance(0.85)) out[key] = plausible(property, depth + 1);
         return out;
       }
       if (s.enum?.length) return s.enum[Math.floor(random() * s.enum.length)] as Json;
@@ -310,7 +387,8 @@ describe('generated hostile input over every route', () => {
         }
         return { ...value, [pick(['extra', 'id', 'store_id', '__proto__'])]: junk() };
       }
-      if (Array.isArray(value) && value.length && chance(0.5)) return value.map((item) => (chance(0.5) ? mutate(item) : item));
+      if (Array.isArray(value) && value.length && chance(0.5))
+        return value.map((item) => (chance(0.5) ? mutate(item) : item));
       return junk();
     };
 
@@ -320,7 +398,18 @@ describe('generated hostile input over every route', () => {
       const r = random();
       if (r < 0.05) return deep(pick([31, 32, 33, 40, 200, 5000, 100_000]), '[', ']');
       if (r < 0.08) return `{"a":${deep(pick([31, 33, 1000]), '{"a":', '}')}}`.replace(/\{"a":\}/, '{}');
-      if (r < 0.1) return pick(['{', '[1,', '{"a":1,}', 'nul', '"\\ud800"', '{"a":"\\u0000"}', '\u0000', '{"a":1}{"b":2}', '\ufeff{}']);
+      if (r < 0.1)
+        return pick([
+          '{',
+          '[1,',
+          '{"a":1,}',
+          'nul',
+          '"\\ud800"',
+          '{"a":"\\u0000"}',
+          '\u0000',
+          '{"a":1}{"b":2}',
+          '\ufeff{}',
+        ]);
       const schema = bodySchema(route);
       let body: Json = schema ? plausible(schema) : { name: junk(), value: junk() };
       for (let i = Math.floor(random() * 3) + (schema ? 0 : 1); i > 0; i--) body = mutate(body);
@@ -333,7 +422,27 @@ describe('generated hostile input over every route', () => {
 
     const formPayload = (route: Route): string => {
       const schema = bodySchema(route);
-      const keys = schema?.properties ? Object.keys(schema.properties) : ['name', 'email', 'password', 'grant_type', 'client_id', 'client_secret', 'code', 'redirect_uri', 'refresh_token', 'token', 'scopes', 'decision', 'payment_method', 'payment_number', 'redirect_uris', 'store_name', 'currency'];
+      const keys = schema?.properties
+        ? Object.keys(schema.properties)
+        : [
+            'name',
+            'email',
+            'password',
+            'grant_type',
+            'client_id',
+            'client_secret',
+            'code',
+            'redirect_uri',
+            'refresh_token',
+            'token',
+            'scopes',
+            'decision',
+            'payment_method',
+            'payment_number',
+            'redirect_uris',
+            'store_name',
+            'currency',
+          ];
       const form = new URLSearchParams();
       for (const key of keys) if (chance(0.6)) form.append(key, String(pick(JUNK_STRINGS)));
       if (chance(0.3)) form.append(pick(keys), String(pick(JUNK_STRINGS)));
@@ -347,8 +456,13 @@ describe('generated hostile input over every route', () => {
       const boundary = `----fuzz${Math.floor(random() * 1e9)}`;
       const name = pick(['file', 'file', 'other', 'a\u0000b']);
       const filename = pick(['a.pdf', 'x'.repeat(300), '\u0000.pdf', '..%2f..%2fa', '', 'é.pdf']);
-      const body = chance(0.2) ? '' : `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 fuzz\r\n--${boundary}--\r\n`;
-      return { payload: Buffer.from(chance(0.1) ? body.slice(0, Math.floor(body.length / 2)) : body, 'utf8'), type: `multipart/form-data; boundary=${boundary}` };
+      const body = chance(0.2)
+        ? ''
+        : `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 fuzz\r\n--${boundary}--\r\n`;
+      return {
+        payload: Buffer.from(chance(0.1) ? body.slice(0, Math.floor(body.length / 2)) : body, 'utf8'),
+        type: `multipart/form-data; boundary=${boundary}`,
+      };
     };
 
     /** Percent-encodes as a client would; a lone surrogate goes out as the UTF-8 bytes of one. */
@@ -383,10 +497,17 @@ describe('generated hostile input over every route', () => {
       const headers: Record<string, string> = {};
       const isWeb = route.url.startsWith('/web') || route.url.startsWith('/pay');
       if (route.url.startsWith('/v1') && chance(0.92)) headers.authorization = `Bearer ${seller.token}`;
-      else if (chance(0.1)) headers.authorization = pick(['Bearer ', 'Basic %%%', 'Basic ' + Buffer.from('a\u0000:b').toString('base64'), 'Bearer sk_' + 'x'.repeat(40)]);
+      else if (chance(0.1))
+        headers.authorization = pick([
+          'Bearer ',
+          'Basic %%%',
+          'Basic ' + Buffer.from('a\u0000:b').toString('base64'),
+          'Bearer sk_' + 'x'.repeat(40),
+        ]);
       if (isWeb && chance(0.85)) headers.cookie = webCookie;
       if (chance(0.3)) headers.accept = pick(['application/json', 'text/html', '*/*']);
-      if (chance(0.15)) headers['idempotency-key'] = pick(['k', 'x'.repeat(300), 'é', String(Math.floor(random() * 1e6))]);
+      if (chance(0.15))
+        headers['idempotency-key'] = pick(['k', 'x'.repeat(300), 'é', String(Math.floor(random() * 1e6))]);
       const sent: Sent = { method: route.method, url, headers };
       if (route.method === 'GET' || route.method === 'DELETE') {
         if (chance(0.9)) return sent;
@@ -403,7 +524,12 @@ describe('generated hostile input over every route', () => {
         headers['content-type'] = multipart.type;
         sent.payload = multipart.payload;
       } else {
-        headers['content-type'] = pick(['text/plain', 'application/xml', 'application/json; charset=latin1', 'application/vnd.api+json']);
+        headers['content-type'] = pick([
+          'text/plain',
+          'application/xml',
+          'application/json; charset=latin1',
+          'application/vnd.api+json',
+        ]);
         sent.payload = pick(['hello', '<a/>', '{}', Buffer.from([0xff, 0xfe, 0x00, 0x7b])]) as string | Buffer;
       }
       return sent;
@@ -415,11 +541,18 @@ describe('generated hostile input over every route', () => {
     for (let round = 0; round < ROUNDS; round++) {
       for (const route of routes) {
         const request = buildRequest(route);
-        const res = await fastify.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload });
+        const res = await fastify.inject({
+          method: request.method as 'GET',
+          url: request.url,
+          headers: request.headers,
+          payload: request.payload,
+        });
         sentCount++;
         if (res.statusCode >= 500) {
           const payload = request.payload === undefined ? '' : String(request.payload).slice(0, 300);
-          failures.push(`${res.statusCode} ${request.method} ${request.url.slice(0, 200)} ${JSON.stringify(request.headers['content-type'] ?? '')} ${JSON.stringify(payload)}`);
+          failures.push(
+            `${res.statusCode} ${request.method} ${request.url.slice(0, 200)} ${JSON.stringify(request.headers['content-type'] ?? '')} ${JSON.stringify(payload)}`,
+          );
         }
       }
     }

@@ -18,7 +18,10 @@ function layout(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/ (?=(FROM|LEFT JOIN|JOIN|WHERE|ORDER BY|LIMIT|RETURNING|ON CONFLICT|SELECT|INSERT INTO|UPDATE|\w+ AS \()\b)/g, '\n  ')
+    .replace(
+      / (?=(FROM|LEFT JOIN|JOIN|WHERE|ORDER BY|LIMIT|RETURNING|ON CONFLICT|SELECT|INSERT INTO|UPDATE|\w+ AS \()\b)/g,
+      '\n  ',
+    )
     .replace(/(LEFT|DO)\n {2}(JOIN|UPDATE)/g, '$1 $2');
 }
 
@@ -34,11 +37,19 @@ describe('SQL of the hot statements', () => {
     const api = sellerApi(t.http, seller.auth);
     const product = await api.product({ name: 'Ebook', price: 100 });
     const recurring = await api.product({ name: 'Club', price: 10, type: 'recurring' });
-    const plan = await t.http.post('/v1/plans').set(seller.auth).send({ product_pid: recurring.pid, name: 'Monthly', price: 10, interval: 'month' }).expect(201);
+    const plan = await t.http
+      .post('/v1/plans')
+      .set(seller.auth)
+      .send({ product_pid: recurring.pid, name: 'Monthly', price: 10, interval: 'month' })
+      .expect(201);
     const affiliate = await api.affiliate({ name: 'Aff', email: 'aff@example.com', commission_percent: 10 });
     await api.discount({ code: 'TEN', type: 'percent', value: 10 });
     const order = (body: Record<string, unknown>) =>
-      t.http.post('/v1/orders').set(seller.auth).send({ amount: 100, product_pid: product.pid, customer: customerBody('ana@example.com'), ...body }).expect(201);
+      t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({ amount: 100, product_pid: product.pid, customer: customerBody('ana@example.com'), ...body })
+        .expect(201);
     const created = await order({});
     await order({ coupon_code: 'TEN' });
     await order({ affiliate_id: affiliate.id });

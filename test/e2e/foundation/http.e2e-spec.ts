@@ -26,11 +26,7 @@ describe('HTTP layer', () => {
   });
 
   it('answers malformed JSON with 400 before authentication', async () => {
-    const res = await t.http
-      .post('/v1/user')
-      .set('Content-Type', 'application/json')
-      .send('{"name": ')
-      .expect(400);
+    const res = await t.http.post('/v1/user').set('Content-Type', 'application/json').send('{"name": ').expect(400);
     expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
   });
 
@@ -115,25 +111,44 @@ describe('HTTP layer', () => {
     for (const [schema, body] of Object.entries<any>(doc.components.schemas)) {
       for (const [name, prop] of Object.entries<any>(body.properties ?? {})) {
         const structured = prop.$ref || prop.allOf || prop.properties || prop.additionalProperties;
-        if (prop.type === 'object' && !structured && (prop.example === null || typeof prop.example !== 'object')) untyped.push(`${schema}.${name}`);
+        if (prop.type === 'object' && !structured && (prop.example === null || typeof prop.example !== 'object'))
+          untyped.push(`${schema}.${name}`);
       }
     }
     expect(untyped).toEqual([]);
     // OpenAPI 3.1: a nullable scalar is its type or null.
-    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'null' }] });
-    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({ oneOf: [{ type: 'number' }, { type: 'null' }] });
+    expect(doc.components.schemas.OrderDto.properties.transaction_id).toMatchObject({
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+    });
+    expect(doc.components.schemas.CreateProductDto.properties.price).toMatchObject({
+      oneOf: [{ type: 'number' }, { type: 'null' }],
+    });
   });
 
-  it('types the spec\'s integer fields as integer in the OpenAPI schemas and parameters (spec §2)', async () => {
+  it("types the spec's integer fields as integer in the OpenAPI schemas and parameters (spec §2)", async () => {
     const doc = (await t.http.get('/docs-json').expect(200)).body;
-    const INTEGER = ['id', 'file_id', 'product_id', 'affiliate_id', 'page', 'per_page', 'last_page', 'total', 'uses_limit', 'used_count', 'available_uses', 'expires_in'];
+    const INTEGER = [
+      'id',
+      'file_id',
+      'product_id',
+      'affiliate_id',
+      'page',
+      'per_page',
+      'last_page',
+      'total',
+      'uses_limit',
+      'used_count',
+      'available_uses',
+      'expires_in',
+    ];
     const wrong: string[] = [];
     for (const [schema, body] of Object.entries<any>(doc.components.schemas)) {
       for (const [name, property] of Object.entries<any>(body.properties ?? {})) {
         // A nullable field (OpenAPI 3.1): its type is that of the branch that is not null.
         const prop = property.oneOf?.find((branch: any) => branch.type !== 'null') ?? property;
         if (INTEGER.includes(name) && prop.type !== 'integer') wrong.push(`${schema}.${name}: ${prop.type}`);
-        if (name === 'product_ids' && prop.items?.type !== 'integer') wrong.push(`${schema}.${name}[]: ${prop.items?.type}`);
+        if (name === 'product_ids' && prop.items?.type !== 'integer')
+          wrong.push(`${schema}.${name}[]: ${prop.items?.type}`);
       }
     }
     for (const [path, operations] of Object.entries<any>(doc.paths)) {

@@ -11,7 +11,10 @@ describe('PreparedStatement', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.dataSource.query('CREATE TABLE statement_probe (id int PRIMARY KEY, label text NOT NULL)');
-    insert = new PreparedStatement(t.dataSource, 'INSERT INTO statement_probe (id, label) VALUES ($1, $2) RETURNING id, label');
+    insert = new PreparedStatement(
+      t.dataSource,
+      'INSERT INTO statement_probe (id, label) VALUES ($1, $2) RETURNING id, label',
+    );
     count = new PreparedStatement(t.dataSource, 'SELECT count(*)::int AS n FROM statement_probe WHERE id = $1');
   });
   afterAll(() => t.close());
@@ -24,7 +27,10 @@ describe('PreparedStatement', () => {
   it('turns a failing query into QueryFailedError with the driver error, outside a transaction', async () => {
     const error: unknown = await insert.rows([1, 'again']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QueryFailedError);
-    expect((error as QueryFailedError).driverError).toMatchObject({ code: '23505', constraint: 'statement_probe_pkey' });
+    expect((error as QueryFailedError).driverError).toMatchObject({
+      code: '23505',
+      constraint: 'statement_probe_pkey',
+    });
   });
 
   it('runs on the transaction of the manager it is given: its writes are seen there and rolled back with it', async () => {

@@ -26,7 +26,13 @@ describe('raw rows', () => {
     const created = await t.http
       .post('/v1/orders')
       .set(seller.auth)
-      .send({ amount: 100, product_pid: product.pid, coupon_code: 'TEN', customer: customerBody('ana@example.com'), tracking: { utm_source: 'x' } })
+      .send({
+        amount: 100,
+        product_pid: product.pid,
+        coupon_code: 'TEN',
+        customer: customerBody('ana@example.com'),
+        tracking: { utm_source: 'x' },
+      })
       .expect(201);
     orderId = (await t.dataSource.manager.findOneByOrFail(Order, { orderNumber: created.body.order_number })).id;
     columns = new EntityColumns(t.dataSource, Order);
@@ -45,22 +51,36 @@ describe('raw rows', () => {
   it('names exactly the columns of the table: an entity and its table cannot drift apart unseen', async () => {
     for (const entity of t.dataSource.entityMetadatas) {
       const fromEntity = entity.columns.map((c) => c.databaseName).sort();
-      expect({ table: entity.tableName, columns: await tableColumns(t.dataSource, entity.tableName) }).toEqual({ table: entity.tableName, columns: fromEntity });
+      expect({ table: entity.tableName, columns: await tableColumns(t.dataSource, entity.tableName) }).toEqual({
+        table: entity.tableName,
+        columns: fromEntity,
+      });
     }
   });
 
   it('hydrates every column as TypeORM does (types, transformers, json, timestamps)', async () => {
-    const [row] = await new PreparedStatement(t.dataSource, `SELECT ${columns.select('o')} FROM ${columns.table} o WHERE o.id = $1`).rows([orderId]);
+    const [row] = await new PreparedStatement(
+      t.dataSource,
+      `SELECT ${columns.select('o')} FROM ${columns.table} o WHERE o.id = $1`,
+    ).rows([orderId]);
     const ours = columns.hydrate(row, 'o_');
     const theirs = await t.dataSource.manager.findOneByOrFail(Order, { id: orderId });
     expect(ours).toEqual(theirs);
     expect(ours).toBeInstanceOf(Order);
-    expect(Object.keys(ours).sort()).toEqual(t.dataSource.getMetadata(Order).columns.map((c) => c.propertyName).sort());
+    expect(Object.keys(ours).sort()).toEqual(
+      t.dataSource
+        .getMetadata(Order)
+        .columns.map((c) => c.propertyName)
+        .sort(),
+    );
   });
 
   it('reads the picked columns of the order view by position as TypeORM does', async () => {
     const picked = columns.pick(...ORDER_VIEW_COLUMNS.order);
-    const statement = new PreparedStatement(t.dataSource, `SELECT json_build_array(${picked.jsonValues('o')}) FROM ${columns.table} o WHERE o.id = $1`);
+    const statement = new PreparedStatement(
+      t.dataSource,
+      `SELECT json_build_array(${picked.jsonValues('o')}) FROM ${columns.table} o WHERE o.id = $1`,
+    );
     const [[values]] = await statement.arrays([orderId]);
     const theirs = await t.dataSource.manager.findOneByOrFail(Order, { id: orderId });
     const expected = Object.fromEntries(ORDER_VIEW_COLUMNS.order.map((p) => [p, theirs[p]]));
@@ -70,10 +90,15 @@ describe('raw rows', () => {
   });
 
   describe('dirty tracking (saveChanges)', () => {
-    const version = async () => ((await t.dataSource.query('SELECT xmin::text AS v FROM orders WHERE id = $1', [orderId])) as { v: string }[])[0].v;
+    const version = async () =>
+      ((await t.dataSource.query('SELECT xmin::text AS v FROM orders WHERE id = $1', [orderId])) as { v: string }[])[0]
+        .v;
     const load = () =>
       t.dataSource.transaction(async (manager) => {
-        const rows = await new PreparedStatement(t.dataSource, `SELECT ${columns.select('o', '')} FROM ${columns.table} o WHERE o.id = $1`).rows([orderId], manager);
+        const rows = await new PreparedStatement(
+          t.dataSource,
+          `SELECT ${columns.select('o', '')} FROM ${columns.table} o WHERE o.id = $1`,
+        ).rows([orderId], manager);
         return columns.hydrateTracked(rows[0]);
       });
 
@@ -94,7 +119,11 @@ describe('raw rows', () => {
       const updatedAt = order.updatedAt;
       await t.dataSource.transaction((manager) => columns.saveChanges(manager, order));
       const stored = await t.dataSource.manager.findOneByOrFail(Order, { id: orderId });
-      expect(stored).toMatchObject({ paymentNumber: '841234567', tracking: { utm_source: 'y' }, returnUrl: 'https://elsewhere.example/' });
+      expect(stored).toMatchObject({
+        paymentNumber: '841234567',
+        tracking: { utm_source: 'y' },
+        returnUrl: 'https://elsewhere.example/',
+      });
       expect(order.updatedAt.getTime()).toBe(stored.updatedAt.getTime());
       expect(stored.updatedAt.getTime()).toBeGreaterThanOrEqual(updatedAt.getTime());
       // Saved again unchanged: the remembered values are the saved ones.
@@ -116,7 +145,9 @@ describe('raw rows', () => {
       await a.rows([orderId], manager);
       await b.rows([orderId], manager);
       await other.rows([orderId], manager);
-      return manager.query(`SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM orders%' ORDER BY name`);
+      return manager.query(
+        `SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM orders%' ORDER BY name`,
+      );
     });
     expect(prepared).toHaveLength(2);
   });

@@ -7,7 +7,16 @@ import { createTestApp, TestApp } from '../../utils/test-app';
 
 jest.setTimeout(120_000);
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -72,17 +81,22 @@ describe('security headers', () => {
     expect((await t.http.get('/v1/health')).headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
-  it.each(['/web/oauth/authorize?client_id=x&scope=user.read', '/web/login', '/pay/token/unknown'])('a page of another origin cannot frame %s', async (path) => {
-    const page = await browser.newPage();
-    const blocked: string[] = [];
-    page.on('console', (m) => blocked.push(m.text()));
-    await page.goto(`${framerUrl}/?src=${encodeURIComponent(`${t.baseUrl}${path}`)}`);
-    await waitFor(() => /frame-ancestors|X-Frame-Options|Refused to (display|frame)/.test(blocked.join('\n')));
-    // The frame never shows our document: Chromium puts its error page in its place.
-    const frame = page.frames().find((f) => f !== page.mainFrame())!;
-    expect(await frame.evaluate('document.querySelector("form[method=post], main") === null').catch(() => true)).toBe(true);
-    await page.close();
-  });
+  it.each(['/web/oauth/authorize?client_id=x&scope=user.read', '/web/login', '/pay/token/unknown'])(
+    'a page of another origin cannot frame %s',
+    async (path) => {
+      const page = await browser.newPage();
+      const blocked: string[] = [];
+      page.on('console', (m) => blocked.push(m.text()));
+      await page.goto(`${framerUrl}/?src=${encodeURIComponent(`${t.baseUrl}${path}`)}`);
+      await waitFor(() => /frame-ancestors|X-Frame-Options|Refused to (display|frame)/.test(blocked.join('\n')));
+      // The frame never shows our document: Chromium puts its error page in its place.
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      expect(await frame.evaluate('document.querySelector("form[method=post], main") === null').catch(() => true)).toBe(
+        true,
+      );
+      await page.close();
+    },
+  );
 
   it('Swagger UI at /docs renders the API under its own policy, with no violation', async () => {
     const page = await browser.newPage();

@@ -43,9 +43,15 @@ describe('GET|POST /web/oauth/authorize (decisions §2.3)', () => {
   it('answers an inactive app with a 400 error page, even for a logged-out browser', async () => {
     const g = await oauthFixture(t);
     expect((await submit(g.agent, '/web/apps', `/web/apps/${g.appId}/deactivate`, {})).status).toBe(303);
-    await webAgent(t).get('/web/oauth/authorize').query({ ...query(), client_id: g.clientId }).expect(400);
+    await webAgent(t)
+      .get('/web/oauth/authorize')
+      .query({ ...query(), client_id: g.clientId })
+      .expect(400);
     expect((await submit(g.agent, '/web/apps', `/web/apps/${g.appId}/activate`, {})).status).toBe(303);
-    await g.agent.get('/web/oauth/authorize').query({ ...query(), client_id: g.clientId }).expect(200);
+    await g.agent
+      .get('/web/oauth/authorize')
+      .query({ ...query(), client_id: g.clientId })
+      .expect(200);
   });
 
   it.each([
@@ -66,7 +72,12 @@ describe('GET|POST /web/oauth/authorize (decisions §2.3)', () => {
     expect(next.startsWith('/web/oauth/authorize?')).toBe(true);
 
     const email = `returning-${Date.now()}@example.com`;
-    await submit(webAgent(t), '/web/signup', '/web/signup', { name: 'B', email, password: 'password123', store_name: 'B store' });
+    await submit(webAgent(t), '/web/signup', '/web/signup', {
+      name: 'B',
+      email,
+      password: 'password123',
+      store_name: 'B store',
+    });
     const page = await agent.get(first.headers.location).expect(200);
     const res = await agent
       .post('/web/login')

@@ -33,8 +33,10 @@ async function startReceiver(): Promise<{ server: Server; url: string; hits: URL
 
 function exchangeWithOAuth4WebApi(job: Record<string, string>): Promise<any> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(__dirname, 'support', 'oauth-client.mjs'), JSON.stringify(job)], (error, stdout, stderr) =>
-      error ? reject(new Error(stderr || error.message)) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      [join(__dirname, 'support', 'oauth-client.mjs'), JSON.stringify(job)],
+      (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(JSON.parse(stdout))),
     );
   });
 }
@@ -126,11 +128,21 @@ describe('consent screen in a real browser (headless Chromium)', () => {
       scope: 'user.read orders.read',
     });
     expect(result.refreshed.access_token).toMatch(/^at_/);
-    const user = await t.http.get('/v1/user').set('Authorization', `Bearer ${result.refreshed.access_token}`).expect(200);
+    const user = await t.http
+      .get('/v1/user')
+      .set('Authorization', `Bearer ${result.refreshed.access_token}`)
+      .expect(200);
     expect(user.body.user.email).toBe(email);
 
     // Every other dashboard page, and an error page, under the same Content-Security-Policy.
-    for (const path of ['/', '/settings/api', '/apps', '/webhooks', '/oauth/authorize?client_id=nope&scope=user.read', '/no-such-page']) {
+    for (const path of [
+      '/',
+      '/settings/api',
+      '/apps',
+      '/webhooks',
+      '/oauth/authorize?client_id=nope&scope=user.read',
+      '/no-such-page',
+    ]) {
       await page.goto(`${web}${path}`);
       expect(await page.locator('body').count()).toBe(1);
     }

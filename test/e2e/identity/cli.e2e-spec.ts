@@ -36,7 +36,15 @@ function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
       } catch {
         json = undefined;
       }
-      resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n'), json });
+      resolve({
+        code,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => l && !l.startsWith('npm warn'))
+          .join('\n'),
+        json,
+      });
     });
   });
 }
@@ -53,25 +61,61 @@ describe('operator CLI on DATABASE_URL', () => {
 
   it('seller:create, api-key:create and oauth-app:create print JSON and the credentials work', async () => {
     const seller = await cli(
-      ['seller:create', '--email', 'ops@example.com', '--password', 'password123', '--name', 'Ops', '--store', 'Ops Store', '--currency', 'usd'],
+      [
+        'seller:create',
+        '--email',
+        'ops@example.com',
+        '--password',
+        'password123',
+        '--name',
+        'Ops',
+        '--store',
+        'Ops Store',
+        '--currency',
+        'usd',
+      ],
       env,
     );
     expect(seller.code).toBe(0);
     expect(seller.json).toEqual({ seller_id: expect.any(Number), store_id: expect.any(Number) });
 
-    const key = await cli(['api-key:create', '--email', 'ops@example.com', '--name', 'ci', '--scopes', 'user.read,orders.read'], env);
+    const key = await cli(
+      ['api-key:create', '--email', 'ops@example.com', '--name', 'ci', '--scopes', 'user.read,orders.read'],
+      env,
+    );
     expect(key.code).toBe(0);
-    expect(key.json).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^sk_/), scopes: ['user.read', 'orders.read'] });
+    expect(key.json).toEqual({
+      id: expect.any(Number),
+      token: expect.stringMatching(/^sk_/),
+      scopes: ['user.read', 'orders.read'],
+    });
     const user = await t.http.get('/v1/user').set('Authorization', `Bearer ${key.json.token}`).expect(200);
-    expect(user.body.user).toMatchObject({ id: seller.json.seller_id, email: 'ops@example.com', store: { id: seller.json.store_id, currency: 'USD' } });
+    expect(user.body.user).toMatchObject({
+      id: seller.json.seller_id,
+      email: 'ops@example.com',
+      store: { id: seller.json.store_id, currency: 'USD' },
+    });
 
     const app = await cli(
-      ['oauth-app:create', '--email', 'ops@example.com', '--name', 'Partner', '--redirect-uri', 'https://p.example.com/cb', '--redirect-uri', 'https://p.example.com/cb2'],
+      [
+        'oauth-app:create',
+        '--email',
+        'ops@example.com',
+        '--name',
+        'Partner',
+        '--redirect-uri',
+        'https://p.example.com/cb',
+        '--redirect-uri',
+        'https://p.example.com/cb2',
+      ],
       env,
     );
     expect(app.code).toBe(0);
     expect(app.json).toEqual({ client_id: expect.any(String), client_secret: expect.stringMatching(/^cs_/) });
-    const rows = await t.dataSource.query(`SELECT redirect_uris, client_secret_hash FROM oauth_apps WHERE client_id = $1`, [app.json.client_id]);
+    const rows = await t.dataSource.query(
+      `SELECT redirect_uris, client_secret_hash FROM oauth_apps WHERE client_id = $1`,
+      [app.json.client_id],
+    );
     expect(rows[0].redirect_uris).toEqual(['https://p.example.com/cb', 'https://p.example.com/cb2']);
     expect(rows[0].client_secret_hash).toMatch(/^\$argon2id\$/);
   });
@@ -79,8 +123,14 @@ describe('operator CLI on DATABASE_URL', () => {
   it.each([
     [['nope'], /Unknown command nope/],
     [['seller:create', '--email', 'x@example.com'], /Missing --password/],
-    [['api-key:create', '--email', 'nobody@example.com', '--name', 'k', '--scopes', 'user.read'], /No seller with email/],
-    [['api-key:create', '--email', 'ops@example.com', '--name', 'k', '--scopes', 'root.all'], /Unknown scope: root.all/],
+    [
+      ['api-key:create', '--email', 'nobody@example.com', '--name', 'k', '--scopes', 'user.read'],
+      /No seller with email/,
+    ],
+    [
+      ['api-key:create', '--email', 'ops@example.com', '--name', 'k', '--scopes', 'root.all'],
+      /Unknown scope: root.all/,
+    ],
   ])('fails %j with exit code 1 and one line on stderr', async (args, message) => {
     const res = await cli(args, env);
     expect(res.code).toBe(1);
@@ -98,10 +148,16 @@ describe('operator CLI beside a running server on the embedded database', () => 
     try {
       await waitForHealthy(service);
       const env = { DATABASE_URL: '', DATA_DIR: dataDir };
-      const seller = await cli(['seller:create', '--email', 'live@example.com', '--password', 'password123', '--name', 'L', '--store', 'Live'], env);
+      const seller = await cli(
+        ['seller:create', '--email', 'live@example.com', '--password', 'password123', '--name', 'L', '--store', 'Live'],
+        env,
+      );
       expect(seller.stderr).toBe('');
       expect(seller.code).toBe(0);
-      const key = await cli(['api-key:create', '--email', 'live@example.com', '--name', 'k', '--scopes', 'user.read'], env);
+      const key = await cli(
+        ['api-key:create', '--email', 'live@example.com', '--name', 'k', '--scopes', 'user.read'],
+        env,
+      );
       expect(key.code).toBe(0);
       const res = await fetch(`${service.url}/v1/user`, { headers: { Authorization: `Bearer ${key.json.token}` } });
       expect(res.status).toBe(200);

@@ -17,7 +17,13 @@ describe('seller dashboard', () => {
     const res = await agent
       .post('/web/signup')
       .type('form')
-      .send({ _csrf: csrfFrom(signupPage.text), name: 'Ana', email: 'ana@example.com', password: 'secret123', store_name: 'Ana Books' })
+      .send({
+        _csrf: csrfFrom(signupPage.text),
+        name: 'Ana',
+        email: 'ana@example.com',
+        password: 'secret123',
+        store_name: 'Ana Books',
+      })
       .expect(303);
     expect(res.headers.location).toBe('/web/');
     const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).join(';');
@@ -33,10 +39,20 @@ describe('seller dashboard', () => {
 
   it('re-renders the sign-up form with field errors (422) and creates nothing', async () => {
     const agent = webAgent(t);
-    const res = await submit(agent, '/web/signup', '/web/signup', { name: '', email: 'bad', password: 'short', store_name: '' });
+    const res = await submit(agent, '/web/signup', '/web/signup', {
+      name: '',
+      email: 'bad',
+      password: 'short',
+      store_name: '',
+    });
     expect(res.status).toBe(422);
     expect(res.text).toContain('Use at least 8 characters.');
-    const dup = await submit(agent, '/web/signup', '/web/signup', { name: 'X', email: 'ana@example.com', password: 'password123', store_name: 'X' });
+    const dup = await submit(agent, '/web/signup', '/web/signup', {
+      name: 'X',
+      email: 'ana@example.com',
+      password: 'password123',
+      store_name: 'X',
+    });
     expect(dup.status).toBe(422);
     expect(dup.text).toContain('already exists');
   });
@@ -59,7 +75,12 @@ describe('seller dashboard', () => {
       const res = await agent
         .post('/web/login')
         .type('form')
-        .send({ _csrf: csrfFrom(page.text), email: seller.email, password: seller.password, next: /name="next" value="([^"]*)"/.exec(page.text)![1] })
+        .send({
+          _csrf: csrfFrom(page.text),
+          email: seller.email,
+          password: seller.password,
+          next: /name="next" value="([^"]*)"/.exec(page.text)![1],
+        })
         .expect(303);
       expect(res.headers.location).toBe(expected);
     }
@@ -89,7 +110,10 @@ describe('seller dashboard', () => {
     it('creates a key shown once, lists it without the token, and the key works with its scopes', async () => {
       const agent = webAgent(t);
       await signUp(agent);
-      const res = await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'Zapier', scopes: ['user.read', 'orders.read'] });
+      const res = await submit(agent, '/web/settings/api', '/web/settings/api/keys', {
+        name: 'Zapier',
+        scopes: ['user.read', 'orders.read'],
+      });
       expect(res.status).toBe(200);
       const token = testId(res.text, 'api-key-token');
       expect(token).toMatch(/^sk_[0-9A-Za-z]{40}$/);
@@ -112,15 +136,22 @@ describe('seller dashboard', () => {
     it('records last used at most once a minute per key', async () => {
       const agent = webAgent(t);
       await signUp(agent);
-      const token = testId((await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'k', scopes: 'user.read' })).text, 'api-key-token');
+      const token = testId(
+        (await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'k', scopes: 'user.read' })).text,
+        'api-key-token',
+      );
       await t.http.get('/v1/user').set('Authorization', `Bearer ${token}`).expect(200);
       const first = await waitFor(async () => {
-        const rows = await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE prefix = $1`, [token.slice(0, 10)]);
+        const rows = await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE prefix = $1`, [
+          token.slice(0, 10),
+        ]);
         return rows[0].last_used_at;
       });
       await t.http.get('/v1/user').set('Authorization', `Bearer ${token}`).expect(200);
       await new Promise((r) => setTimeout(r, 100));
-      const rows = await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE prefix = $1`, [token.slice(0, 10)]);
+      const rows = await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE prefix = $1`, [
+        token.slice(0, 10),
+      ]);
       expect(rows[0].last_used_at).toEqual(first);
     });
 
@@ -128,8 +159,12 @@ describe('seller dashboard', () => {
       const agent = webAgent(t);
       await signUp(agent);
       expect((await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'x' })).status).toBe(422);
-      expect((await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: '', scopes: 'user.read' })).status).toBe(422);
-      expect((await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'x', scopes: 'root.all' })).status).toBe(422);
+      expect(
+        (await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: '', scopes: 'user.read' })).status,
+      ).toBe(422);
+      expect(
+        (await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'x', scopes: 'root.all' })).status,
+      ).toBe(422);
       const list = await agent.get('/web/settings/api').expect(200);
       expect(list.text).toContain('No keys yet.');
     });
@@ -137,7 +172,10 @@ describe('seller dashboard', () => {
     it('revokes a key: it fails with 401 Invalid token at once', async () => {
       const agent = webAgent(t);
       await signUp(agent);
-      const created = await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'temp', scopes: 'user.read' });
+      const created = await submit(agent, '/web/settings/api', '/web/settings/api/keys', {
+        name: 'temp',
+        scopes: 'user.read',
+      });
       const token = testId(created.text, 'api-key-token');
       const id = /data-key-id="(\d+)"/.exec(created.text)![1];
       await t.http.get('/v1/user').set('Authorization', `Bearer ${token}`).expect(200);
@@ -151,7 +189,10 @@ describe('seller dashboard', () => {
     it("answers 404 for another store's key and leaves it working", async () => {
       const owner = webAgent(t);
       await signUp(owner);
-      const created = await submit(owner, '/web/settings/api', '/web/settings/api/keys', { name: 'mine', scopes: 'user.read' });
+      const created = await submit(owner, '/web/settings/api', '/web/settings/api/keys', {
+        name: 'mine',
+        scopes: 'user.read',
+      });
       const token = testId(created.text, 'api-key-token');
       const id = /data-key-id="(\d+)"/.exec(created.text)![1];
       const intruder = webAgent(t);
@@ -164,7 +205,10 @@ describe('seller dashboard', () => {
     it('refuses a POST without the right CSRF token with 403 and creates nothing', async () => {
       const agent = webAgent(t);
       const seller = await signUp(agent);
-      for (const form of [{ name: 'forged', scopes: 'user.read' }, { name: 'forged', scopes: 'user.read', _csrf: 'not-the-token' }]) {
+      for (const form of [
+        { name: 'forged', scopes: 'user.read' },
+        { name: 'forged', scopes: 'user.read', _csrf: 'not-the-token' },
+      ]) {
         const res = await agent.post('/web/settings/api/keys').type('form').send(form).expect(403);
         expect(res.text).not.toContain('api-key-token');
       }
@@ -176,7 +220,11 @@ describe('seller dashboard', () => {
       // A token from another session is not this session's token either.
       const other = webAgent(t);
       const foreignToken = csrfFrom((await other.get('/web/login')).text);
-      await agent.post('/web/settings/api/keys').type('form').send({ name: 'x', scopes: 'user.read', _csrf: foreignToken }).expect(403);
+      await agent
+        .post('/web/settings/api/keys')
+        .type('form')
+        .send({ name: 'x', scopes: 'user.read', _csrf: foreignToken })
+        .expect(403);
     });
   });
 

@@ -46,7 +46,10 @@ describe('OAuth discovery and challenges', () => {
     it('must still match when sent with a PKCE code', async () => {
       const pkce = pkcePair();
       const { code } = await authorize(f, { challenge: pkce.challenge });
-      const res = await t.http.post('/v1/oauth/token').send(codeExchange(f, code, { code_verifier: pkce.verifier, state: 'other' })).expect(400);
+      const res = await t.http
+        .post('/v1/oauth/token')
+        .send(codeExchange(f, code, { code_verifier: pkce.verifier, state: 'other' }))
+        .expect(400);
       expect(res.body).toMatchObject({ message: 'Invalid state', error: 'invalid_grant' });
     });
 
@@ -77,13 +80,20 @@ describe('OAuth discovery and challenges', () => {
 
     it('on a scope 403, naming the scopes the route needs', async () => {
       const seller = await createSeller(t, { scopes: ['orders.read'] });
-      const res = await t.http.post('/v1/discounts').set(seller.auth).send({ code: 'X', type: 'fixed', value: 1 }).expect(403);
+      const res = await t.http
+        .post('/v1/discounts')
+        .set(seller.auth)
+        .send({ code: 'X', type: 'fixed', value: 1 })
+        .expect(403);
       expect(res.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="discounts.write"');
       expect(res.headers['ratelimit-remaining']).toBeDefined();
     });
 
     it('on the token endpoint’s 401, with the Basic challenge first when Basic was tried', async () => {
-      const post = await t.http.post('/v1/oauth/token').send({ grant_type: 'refresh_token', client_id: f.clientId, client_secret: 'wrong' }).expect(401);
+      const post = await t.http
+        .post('/v1/oauth/token')
+        .send({ grant_type: 'refresh_token', client_id: f.clientId, client_secret: 'wrong' })
+        .expect(401);
       expect(post.headers['www-authenticate']).toBe('Bearer realm="commerce-api"');
       const basic = await t.http.post('/v1/oauth/revoke').auth(f.clientId, 'wrong').send({ token: 'rt_x' }).expect(401);
       expect(basic.headers['www-authenticate']).toBe('Basic realm="commerce-api", Bearer realm="commerce-api"');

@@ -2,7 +2,12 @@ import { createTestApp, TestApp } from '../../utils/test-app';
 import { authorize, codeExchange, oauthFixture, OAuthFixture, pkcePair, REDIRECT_URI } from './support/oauth';
 import { registerApp, submit } from './support/web';
 
-const oauthError = (message: string, error: string) => ({ status: 'error', message, error, error_description: message });
+const oauthError = (message: string, error: string) => ({
+  status: 'error',
+  message,
+  error,
+  error_description: message,
+});
 
 describe('POST /v1/oauth/token', () => {
   let t: TestApp;
@@ -57,12 +62,7 @@ describe('POST /v1/oauth/token', () => {
   it('accepts a form body with HTTP Basic client authentication', async () => {
     const { code } = await authorize(f);
     const { client_id, client_secret, ...body } = codeExchange(f, code);
-    const res = await t.http
-      .post('/v1/oauth/token')
-      .auth(client_id, client_secret)
-      .type('form')
-      .send(body)
-      .expect(200);
+    const res = await t.http.post('/v1/oauth/token').auth(client_id, client_secret).type('form').send(body).expect(200);
     expect(res.body.token_type).toBe('Bearer');
   });
 
@@ -83,7 +83,12 @@ describe('POST /v1/oauth/token', () => {
     });
 
     it('401 Invalid credentials with WWW-Authenticate for wrong HTTP Basic credentials', async () => {
-      const res = await t.http.post('/v1/oauth/token').auth(f.clientId, 'cs_wrong').type('form').send({ code: 'x' }).expect(401);
+      const res = await t.http
+        .post('/v1/oauth/token')
+        .auth(f.clientId, 'cs_wrong')
+        .type('form')
+        .send({ code: 'x' })
+        .expect(401);
       expect(res.body).toEqual(oauthError('Invalid credentials', 'invalid_client'));
       expect(res.headers['www-authenticate']).toMatch(/^Basic/);
     });
@@ -91,7 +96,9 @@ describe('POST /v1/oauth/token', () => {
     it('401 Invalid credentials when the app is inactive', async () => {
       const other = await oauthFixture(t);
       const { code } = await authorize(other);
-      await submit(other.agent, '/web/apps', `/web/apps/${other.appId}/deactivate`, {}).then((r) => expect(r.status).toBe(303));
+      await submit(other.agent, '/web/apps', `/web/apps/${other.appId}/deactivate`, {}).then((r) =>
+        expect(r.status).toBe(303),
+      );
       const res = await t.http.post('/v1/oauth/token').send(codeExchange(other, code)).expect(401);
       expect(res.body).toEqual(oauthError('Invalid credentials', 'invalid_client'));
     });
@@ -117,14 +124,20 @@ describe('POST /v1/oauth/token', () => {
       const g = await oauthFixture(t, [REDIRECT_URI, 'https://partner.example.com/other']);
       const { code } = await authorize(g);
       for (const redirect_uri of ['https://partner.example.com/other', 'https://evil.example.com/callback']) {
-        const res = await t.http.post('/v1/oauth/token').send(codeExchange(g, code, { redirect_uri })).expect(400);
+        const res = await t.http
+          .post('/v1/oauth/token')
+          .send(codeExchange(g, code, { redirect_uri }))
+          .expect(400);
         expect(res.body).toEqual(oauthError('redirect_uri mismatch', 'invalid_grant'));
       }
     });
 
     it('400 Invalid state when state differs from the callback or is missing', async () => {
       const { code } = await authorize(f);
-      const wrong = await t.http.post('/v1/oauth/token').send(codeExchange(f, code, { state: 'other' })).expect(400);
+      const wrong = await t.http
+        .post('/v1/oauth/token')
+        .send(codeExchange(f, code, { state: 'other' }))
+        .expect(400);
       expect(wrong.body).toEqual(oauthError('Invalid state', 'invalid_grant'));
       const { state: _omit, ...withoutState } = codeExchange(f, code);
       const missing = await t.http.post('/v1/oauth/token').send(withoutState).expect(400);
@@ -157,7 +170,12 @@ describe('POST /v1/oauth/token', () => {
     expect(revoked.body).toEqual({ status: 'error', message: 'Invalid token' });
     const refresh = await t.http
       .post('/v1/oauth/token')
-      .send({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: f.clientId, client_secret: f.clientSecret })
+      .send({
+        grant_type: 'refresh_token',
+        refresh_token: first.body.refresh_token,
+        client_id: f.clientId,
+        client_secret: f.clientSecret,
+      })
       .expect(400);
     expect(refresh.body.error).toBe('invalid_grant');
   });
@@ -189,22 +207,34 @@ describe('POST /v1/oauth/token', () => {
     it('exchanges with the right verifier', async () => {
       const { verifier, challenge } = pkcePair();
       const { code } = await authorize(f, { challenge });
-      await t.http.post('/v1/oauth/token').send(codeExchange(f, code, { code_verifier: verifier })).expect(200);
+      await t.http
+        .post('/v1/oauth/token')
+        .send(codeExchange(f, code, { code_verifier: verifier }))
+        .expect(200);
     });
 
     it('refuses a wrong or missing verifier with Invalid or expired code, and the code survives', async () => {
       const { verifier, challenge } = pkcePair();
       const { code } = await authorize(f, { challenge });
       for (const extra of [{ code_verifier: pkcePair().verifier }, {}] as Record<string, string>[]) {
-        const res = await t.http.post('/v1/oauth/token').send(codeExchange(f, code, extra)).expect(400);
+        const res = await t.http
+          .post('/v1/oauth/token')
+          .send(codeExchange(f, code, extra))
+          .expect(400);
         expect(res.body).toEqual(oauthError('Invalid or expired code', 'invalid_grant'));
       }
-      await t.http.post('/v1/oauth/token').send(codeExchange(f, code, { code_verifier: verifier })).expect(200);
+      await t.http
+        .post('/v1/oauth/token')
+        .send(codeExchange(f, code, { code_verifier: verifier }))
+        .expect(200);
     });
 
     it('refuses a verifier for a code issued without PKCE', async () => {
       const { code } = await authorize(f);
-      const res = await t.http.post('/v1/oauth/token').send(codeExchange(f, code, { code_verifier: pkcePair().verifier })).expect(400);
+      const res = await t.http
+        .post('/v1/oauth/token')
+        .send(codeExchange(f, code, { code_verifier: pkcePair().verifier }))
+        .expect(400);
       expect(res.body.message).toBe('Invalid or expired code');
     });
   });
@@ -239,7 +269,11 @@ describe('POST /v1/oauth/token', () => {
       const tokens = await t.http.post('/v1/oauth/token').send(codeExchange(f, code)).expect(200);
       expect((await refresh('rt_unknown').expect(400)).body.error).toBe('invalid_grant');
       const other = await registerApp(f.agent, [REDIRECT_URI], 'Other app');
-      const foreign = await refresh(tokens.body.refresh_token, { ...f, clientId: other.clientId, clientSecret: other.clientSecret }).expect(400);
+      const foreign = await refresh(tokens.body.refresh_token, {
+        ...f,
+        clientId: other.clientId,
+        clientSecret: other.clientSecret,
+      }).expect(400);
       expect(foreign.body.error).toBe('invalid_grant');
       const badClient = await refresh(tokens.body.refresh_token, { ...f, clientSecret: 'cs_wrong' }).expect(401);
       expect(badClient.body).toEqual(oauthError('Invalid credentials', 'invalid_client'));
@@ -260,13 +294,20 @@ describe('POST /v1/oauth/token', () => {
         .send({ token: tokens.body.access_token, client_id: f.clientId, client_secret: f.clientSecret })
         .expect(200);
       await t.http.get('/v1/user').set(auth).expect(401);
-      await t.http.post('/v1/oauth/revoke').send({ token: 'at_nothing', client_id: f.clientId, client_secret: f.clientSecret }).expect(200);
+      await t.http
+        .post('/v1/oauth/revoke')
+        .send({ token: 'at_nothing', client_id: f.clientId, client_secret: f.clientSecret })
+        .expect(200);
     });
 
     it('revoking a refresh token ends the grant', async () => {
       const { code } = await authorize(f);
       const tokens = await t.http.post('/v1/oauth/token').send(codeExchange(f, code)).expect(200);
-      await t.http.post('/v1/oauth/revoke').auth(f.clientId, f.clientSecret).send({ token: tokens.body.refresh_token }).expect(200);
+      await t.http
+        .post('/v1/oauth/revoke')
+        .auth(f.clientId, f.clientSecret)
+        .send({ token: tokens.body.refresh_token })
+        .expect(200);
       await t.http.get('/v1/user').set('Authorization', `Bearer ${tokens.body.access_token}`).expect(401);
     });
 
@@ -290,6 +331,9 @@ describe('POST /v1/oauth/token', () => {
     const newSecret = /data-testid="client-secret">([^<]+)</.exec(rotated.text)![1];
     expect(newSecret).not.toBe(g.clientSecret);
     await t.http.post('/v1/oauth/token').send(codeExchange(g, code)).expect(401);
-    await t.http.post('/v1/oauth/token').send(codeExchange({ ...g, clientSecret: newSecret }, code)).expect(200);
+    await t.http
+      .post('/v1/oauth/token')
+      .send(codeExchange({ ...g, clientSecret: newSecret }, code))
+      .expect(200);
   });
 });

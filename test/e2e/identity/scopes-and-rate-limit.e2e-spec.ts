@@ -30,7 +30,9 @@ describe('GET /v1/scopes', () => {
     const res = await t.http.get('/v1/scopes').set(seller.auth).expect(200);
     const reads = res.body.scopes
       .filter((s: { scope: string }) => s.scope !== 'user.read')
-      .flatMap((s: { scope: string; endpoints: string[] }) => s.endpoints.filter((e) => e.startsWith('GET ')).map((e) => [s.scope, e]));
+      .flatMap((s: { scope: string; endpoints: string[] }) =>
+        s.endpoints.filter((e) => e.startsWith('GET ')).map((e) => [s.scope, e]),
+      );
     for (const [scope, endpoint] of reads) {
       const path = endpoint.slice(4).replace(/\{[^}]+\}/g, '1');
       const denied = await t.http.get(path).set(seller.auth).expect(403);

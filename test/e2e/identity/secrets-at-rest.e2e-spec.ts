@@ -2,7 +2,16 @@ import { createTestApp, TestApp } from '../../utils/test-app';
 import { authorize, codeExchange, oauthFixture, pkcePair } from './support/oauth';
 import { signUp, submit, testId, webAgent } from './support/web';
 
-const IDENTITY_TABLES = ['sellers', 'stores', 'api_keys', 'oauth_apps', 'oauth_grants', 'oauth_authorization_codes', 'oauth_tokens', 'web_sessions'];
+const IDENTITY_TABLES = [
+  'sellers',
+  'stores',
+  'api_keys',
+  'oauth_apps',
+  'oauth_grants',
+  'oauth_authorization_codes',
+  'oauth_tokens',
+  'web_sessions',
+];
 
 describe('no secret is stored in clear (decisions §3)', () => {
   let t: TestApp;
@@ -23,10 +32,18 @@ describe('no secret is stored in clear (decisions §3)', () => {
     const f = await oauthFixture(t);
     const { verifier, challenge } = pkcePair();
     const { code } = await authorize(f, { challenge });
-    const tokens = await t.http.post('/v1/oauth/token').send(codeExchange(f, code, { code_verifier: verifier })).expect(200);
+    const tokens = await t.http
+      .post('/v1/oauth/token')
+      .send(codeExchange(f, code, { code_verifier: verifier }))
+      .expect(200);
     const rotated = await t.http
       .post('/v1/oauth/token')
-      .send({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: f.clientId, client_secret: f.clientSecret })
+      .send({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.body.refresh_token,
+        client_id: f.clientId,
+        client_secret: f.clientSecret,
+      })
       .expect(200);
     await t.http.get('/v1/user').set('Authorization', `Bearer ${apiKey}`).expect(200);
     await t.http.get('/v1/user').set('Authorization', `Bearer ${rotated.body.access_token}`).expect(200);

@@ -7,19 +7,32 @@ import { registerApp, signUp, webAgent } from './support/web';
 
 jest.setTimeout(120_000);
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The partner app's callback page. */
 async function startReceiver(): Promise<{ server: Server; url: string }> {
-  const server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1>Connected</h1>'));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1>Connected</h1>'),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback` };
 }
 
 function runStandardClient(job: Record<string, unknown>): Promise<any> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(__dirname, 'support', 'standard-client.mjs'), JSON.stringify(job)], (error, stdout, stderr) =>
-      error ? reject(new Error(stderr || error.message)) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      [join(__dirname, 'support', 'standard-client.mjs'), JSON.stringify(job)],
+      (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(JSON.parse(stdout))),
     );
   });
 }
@@ -61,9 +74,14 @@ describe('a standard OAuth client (oauth4webapi, as documented) against the serv
       code_challenge_methods_supported: ['S256'],
     });
     // Exactly the parameters of the library's example: no state, nothing of this service's own.
-    expect([...new URL(result.authorizationUrl).searchParams.keys()].sort()).toEqual(
-      ['client_id', 'code_challenge', 'code_challenge_method', 'redirect_uri', 'response_type', 'scope'],
-    );
+    expect([...new URL(result.authorizationUrl).searchParams.keys()].sort()).toEqual([
+      'client_id',
+      'code_challenge',
+      'code_challenge_method',
+      'redirect_uri',
+      'response_type',
+      'scope',
+    ]);
     expect(new URL(result.callback).searchParams.has('state')).toBe(false);
     expect(result.tokens).toMatchObject({ token_type: 'bearer', expires_in: 2592000, scope: 'user.read orders.read' });
     expect(result.user).toMatchObject({ status: 200, body: { status: 'success', user: { email: seller.email } } });
@@ -77,7 +95,10 @@ describe('a standard OAuth client (oauth4webapi, as documented) against the serv
     });
 
     // The refresh token went with the grant (RFC 7009 §2.1).
-    await t.http.post('/v1/oauth/token').type('form').auth(app.clientId, app.clientSecret)
+    await t.http
+      .post('/v1/oauth/token')
+      .type('form')
+      .auth(app.clientId, app.clientSecret)
       .send({ grant_type: 'refresh_token', refresh_token: result.refreshed.refresh_token })
       .expect(400);
   });

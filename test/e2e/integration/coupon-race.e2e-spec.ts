@@ -24,7 +24,12 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
         t.http
           .post('/v1/orders')
           .set(seller.auth)
-          .send({ amount: 200, product_pid: product.pid, coupon_code: 'five', customer: customerBody(`racer${i}@example.com`) }),
+          .send({
+            amount: 200,
+            product_pid: product.pid,
+            coupon_code: 'five',
+            customer: customerBody(`racer${i}@example.com`),
+          }),
       ),
     );
 
@@ -34,7 +39,11 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
     expect(refused).toHaveLength(45);
     for (const res of refused) {
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ status: 'error', message: 'Validation failed.', errors: { coupon_code: ['Coupon has no uses left.'] } });
+      expect(res.body).toEqual({
+        status: 'error',
+        message: 'Validation failed.',
+        errors: { coupon_code: ['Coupon has no uses left.'] },
+      });
     }
     for (const res of created) {
       expect(await api.getOrder(res.body.order_number)).toMatchObject({
@@ -53,12 +62,23 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
     // The checkout's cancel button releases the use in the order's transaction.
     expect(await checkoutOf(t.http, created[0].body).cancel()).toBe('cancelled');
     expect(await api.getDiscount('FIVE')).toMatchObject({ used_count: 4, available_uses: 1 });
-    expect(await api.getOrder(created[0].body.order_number)).toMatchObject({ status: 'cancelled', coupon_code: 'FIVE' });
+    expect(await api.getOrder(created[0].body.order_number)).toMatchObject({
+      status: 'cancelled',
+      coupon_code: 'FIVE',
+    });
 
     // The use given back can be taken once, and only once.
     const again = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        t.http.post('/v1/orders').set(seller.auth).send({ amount: 200, product_pid: product.pid, coupon_code: 'FIVE', customer: customerBody(`late${i}@example.com`) }),
+        t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .send({
+            amount: 200,
+            product_pid: product.pid,
+            coupon_code: 'FIVE',
+            customer: customerBody(`late${i}@example.com`),
+          }),
       ),
     );
     expect(again.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
@@ -68,13 +88,32 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
   it('an Idempotency-Key replay of an order with a coupon takes no second use', async () => {
     const product = await api.product({ name: 'Guide', price: 80 });
     await api.discount({ code: 'TWO', type: 'percent', value: 50, uses_limit: 2 });
-    const body = { amount: 80, product_pid: product.pid, coupon_code: 'TWO', customer: customerBody('replay@example.com') };
-    const first = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'coupon-1').send(body).expect(201);
-    const replay = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'coupon-1').send(body).expect(201);
+    const body = {
+      amount: 80,
+      product_pid: product.pid,
+      coupon_code: 'TWO',
+      customer: customerBody('replay@example.com'),
+    };
+    const first = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .set('Idempotency-Key', 'coupon-1')
+      .send(body)
+      .expect(201);
+    const replay = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .set('Idempotency-Key', 'coupon-1')
+      .send(body)
+      .expect(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
     expect(await api.getDiscount('TWO')).toMatchObject({ used_count: 1, available_uses: 1 });
-    expect(await api.getOrder(first.body.order_number)).toMatchObject({ amount: 40, discount_amount: 40, coupon_code: 'TWO' });
+    expect(await api.getOrder(first.body.order_number)).toMatchObject({
+      amount: 40,
+      discount_amount: 40,
+      coupon_code: 'TWO',
+    });
   });
 
   it('200 concurrent orders for 100 uses: exactly 100 created, used_count 100, the rest 422', async () => {
@@ -82,7 +121,15 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
     const discount = await api.discount({ code: 'FLASH100', type: 'percent', value: 10, uses_limit: 100 });
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        t.http.post('/v1/orders').set(seller.auth).send({ amount: 50, product_pid: product.pid, coupon_code: 'FLASH100', customer: customerBody(`flash${i}@example.com`) }),
+        t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .send({
+            amount: 50,
+            product_pid: product.pid,
+            coupon_code: 'FLASH100',
+            customer: customerBody(`flash${i}@example.com`),
+          }),
       ),
     );
     const created = responses.filter((r) => r.status === 201);
@@ -105,7 +152,15 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
     await api.discount({ code: 'ONCE', type: 'fixed', value: 5, single_use: true });
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        t.http.post('/v1/orders').set(seller.auth).send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('Eager@Example.com') }),
+        t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .send({
+            amount: 30,
+            product_pid: product.pid,
+            coupon_code: 'ONCE',
+            customer: customerBody('Eager@Example.com'),
+          }),
       ),
     );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
@@ -115,10 +170,18 @@ describe('50 concurrent POST /v1/orders on a coupon with uses_limit 5', () => {
     }
     expect(await api.getDiscount('ONCE')).toMatchObject({ used_count: 1 });
     // Another email still gets it, and the first one does again once its order is cancelled.
-    await t.http.post('/v1/orders').set(seller.auth).send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('other@example.com') }).expect(201);
+    await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('other@example.com') })
+      .expect(201);
     const first = responses.find((r) => r.status === 201)!;
     expect(await checkoutOf(t.http, first.body).cancel()).toBe('cancelled');
-    await t.http.post('/v1/orders').set(seller.auth).send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('eager@example.com') }).expect(201);
+    await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send({ amount: 30, product_pid: product.pid, coupon_code: 'ONCE', customer: customerBody('eager@example.com') })
+      .expect(201);
     expect(await api.getDiscount('ONCE')).toMatchObject({ used_count: 2 });
   });
 });

@@ -1,6 +1,14 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { addMonthsUtc, checkoutOf, customerBody, deliveryStates, SellerApi, sellerApi, TIMESTAMP } from '../../factories/api';
+import {
+  addMonthsUtc,
+  checkoutOf,
+  customerBody,
+  deliveryStates,
+  SellerApi,
+  sellerApi,
+  TIMESTAMP,
+} from '../../factories/api';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { ReceivedRequest, Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
@@ -58,7 +66,11 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     grouped = await startReceiver();
     limited = await startReceiver();
 
-    course = await api.product({ name: 'Curso de Fotografia', price: 100, image_url: 'https://img.example.com/curso.png' });
+    course = await api.product({
+      name: 'Curso de Fotografia',
+      price: 100,
+      image_url: 'https://img.example.com/curso.png',
+    });
     presets = await api.product({ name: 'Presets Lightroom', price: 40 });
     const album = await api.product({ name: 'Album', price: 60 });
     presetsBump = await api.orderBump(course.id, { product_id: presets.id, price: 25.5 });
@@ -66,15 +78,28 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     await api.linkFile(course.id, { name: 'Aula 1', link: 'https://files.example.com/aula-1.mp4' });
     await api.linkFile(presets.pid, { name: 'Presets pack', link: 'https://files.example.com/presets.zip' });
     await api.linkFile(album.id, { name: 'Album pack', link: 'https://files.example.com/album.zip' });
-    club = await api.product({ name: 'Clube de Fotografia', type: 'recurring', price: 300, image_url: 'https://img.example.com/clube.png' });
+    club = await api.product({
+      name: 'Clube de Fotografia',
+      type: 'recurring',
+      price: 300,
+      image_url: 'https://img.example.com/clube.png',
+    });
     monthly = await api.plan({ product_pid: club.pid, name: 'Mensal', price: 300, interval: 'month' });
 
     await api.discount({ code: 'SAVE15', type: 'percentage', value: 15, uses_limit: 10 });
     affiliate = await api.affiliate({ name: 'Rui Afiliado', email: 'rui@example.com', commission_percent: 7.5 });
 
-    everyEvent = await api.webhook({ url: grouped.url, events: ['order_approved', 'order_cancelled', 'order_refund'], name: 'CRM' });
+    everyEvent = await api.webhook({
+      url: grouped.url,
+      events: ['order_approved', 'order_cancelled', 'order_refund'],
+      name: 'CRM',
+    });
     approvedOnly = await api.webhook({ url: grouped.url, events: ['order_approved'] });
-    courseOnly = await api.webhook({ url: limited.url, events: ['order_approved', 'order_cancelled', 'order_refund'], product_details: course.pid });
+    courseOnly = await api.webhook({
+      url: limited.url,
+      events: ['order_approved', 'order_cancelled', 'order_refund'],
+      product_details: course.pid,
+    });
   });
 
   afterAll(async () => {
@@ -130,18 +155,41 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       coupon_code: 'SAVE15',
       original_amount: 125.5,
       // The link's utm_* win over the request's; the request's others are kept.
-      tracking: { utm_source: 'instagram', utm_campaign: 'launch', utm_medium: 'email', utm_content: 'story', utm_term: 'fotografia' },
+      tracking: {
+        utm_source: 'instagram',
+        utm_campaign: 'launch',
+        utm_medium: 'email',
+        utm_content: 'story',
+        utm_term: 'fotografia',
+      },
       plan_subscriber: oneTimeSubscriber(portalUrl),
       product: { name: 'Curso de Fotografia', price: '100.00', pid: course.pid },
-      customer: { email: 'ana@example.com', name: 'Ana Maria', mobile_number: '+258841234567', payment_number: '841234567' },
+      customer: {
+        email: 'ana@example.com',
+        name: 'Ana Maria',
+        mobile_number: '+258841234567',
+        payment_number: '841234567',
+      },
       // 110.50 × 7.5% = 8.2875 → 8.29 (half up on exact cents; a float product rounds to 8.28).
-      affiliate: [{ id: affiliate.id, name: 'Rui Afiliado', email: 'rui@example.com', commission_percent: 7.5, commission_amount: 8.29 }],
+      affiliate: [
+        {
+          id: affiliate.id,
+          name: 'Rui Afiliado',
+          email: 'rui@example.com',
+          commission_percent: 7.5,
+          commission_amount: 8.29,
+        },
+      ],
       order_bump: [{ product_pid: presets.pid, name: 'Presets Lightroom', price: 25.5 }],
       brand: 'Loja Aurora',
       image: 'https://img.example.com/curso.png',
     });
     expect(order.transaction_id).toMatch(/^sbx_/);
-    expect(Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]))).toEqual({
+    expect(
+      Object.fromEntries(
+        Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]),
+      ),
+    ).toEqual({
       order_type: 'string',
       order_number: 'string',
       status: 'string',
@@ -195,9 +243,16 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
   });
 
   it('recurring product with a plan: plan_subscriber filled from the started subscription', async () => {
-    const session = await api.order({ amount: 300, product_pid: club.pid, plan_id: monthly.plan_id, customer: customerBody('bia@example.com') });
+    const session = await api.order({
+      amount: 300,
+      product_pid: club.pid,
+      plan_id: monthly.plan_id,
+      customer: customerBody('bia@example.com'),
+    });
     const seen = grouped.requests.length;
-    expect(await checkoutOf(t.http, session).pay({ payment_method: 'emola', payment_number: '861234567' })).toBe('approved');
+    expect(await checkoutOf(t.http, session).pay({ payment_method: 'emola', payment_number: '861234567' })).toBe(
+      'approved',
+    );
     const order = await api.getOrder(session.order_number);
     clubOrder = { order_number: session.order_number, transaction_id: order.transaction_id };
     sentTo.grouped.push(`order_approved ${session.order_number}`);
@@ -227,7 +282,12 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
         portal_url: `${t.config.urls.pay}/order/${session.order_number}?transaction_id=${order.transaction_id}`,
       },
       product: { name: 'Clube de Fotografia', price: '300.00', pid: club.pid },
-      customer: { email: 'bia@example.com', name: 'Ana Maria', mobile_number: '+258841234567', payment_number: '861234567' },
+      customer: {
+        email: 'bia@example.com',
+        name: 'Ana Maria',
+        mobile_number: '+258841234567',
+        payment_number: '861234567',
+      },
       affiliate: [],
       order_bump: [],
       brand: 'Loja Aurora',
@@ -237,11 +297,18 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     expect(Math.abs(Date.parse(start) - Date.now())).toBeLessThan(60_000);
     expect(new Date(end).toISOString()).toBe(addMonthsUtc(new Date(start), 1).toISOString());
     expect(end.slice(-8)).toBe(start.slice(-8));
-    expect(order.subscription).toEqual({ id: expect.any(Number), status: 'active', start_date: start, end_date: end, cancelled_at: null });
+    expect(order.subscription).toEqual({
+      id: expect.any(Number),
+      status: 'active',
+      start_date: start,
+      end_date: end,
+      cancelled_at: null,
+    });
     expect(verify(everyEvent.secret, request)).toEqual(payload);
 
     // The catalog sees the sale: a subscriber of the plan (spec 2.7), and the plan can no longer go.
-    const subscribers = (await t.http.get(`/v1/plans/${monthly.plan_id}/subscribers`).set(seller.auth).expect(200)).body;
+    const subscribers = (await t.http.get(`/v1/plans/${monthly.plan_id}/subscribers`).set(seller.auth).expect(200))
+      .body;
     expect(subscribers).toEqual({
       status: 'success',
       page: 1,
@@ -262,7 +329,10 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       ],
     });
     const blocked = await t.http.delete(`/v1/plans/${monthly.plan_id}`).set(seller.auth).expect(409);
-    expect(blocked.body).toEqual({ status: 'error', message: 'This plan has one or more sales and cannot be deleted.' });
+    expect(blocked.body).toEqual({
+      status: 'error',
+      message: 'This plan has one or more sales and cannot be deleted.',
+    });
   });
 
   it('declined payment (number ending 0002): order_cancelled with its own transaction id; the coupon use comes back', async () => {
@@ -275,7 +345,9 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     });
     expect((await api.getDiscount('SAVE15')).used_count).toBe(2);
     const seen = { grouped: grouped.requests.length, limited: limited.requests.length };
-    expect(await checkoutOf(t.http, session).pay({ payment_method: 'emola', payment_number: '861230002' })).toBe('cancelled');
+    expect(await checkoutOf(t.http, session).pay({ payment_method: 'emola', payment_number: '861230002' })).toBe(
+      'cancelled',
+    );
     const order = await api.getOrder(session.order_number);
     sentTo.grouped.push(`order_cancelled ${session.order_number}`);
     sentTo.limited.push(`order_cancelled ${session.order_number}`);
@@ -294,11 +366,26 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       coupon_code: 'SAVE15',
       original_amount: 100,
       tracking: NO_TRACKING,
-      plan_subscriber: oneTimeSubscriber(`${t.config.urls.pay}/order/${session.order_number}?transaction_id=${order.transaction_id}`),
+      plan_subscriber: oneTimeSubscriber(
+        `${t.config.urls.pay}/order/${session.order_number}?transaction_id=${order.transaction_id}`,
+      ),
       product: { name: 'Curso de Fotografia', price: '100.00', pid: course.pid },
-      customer: { email: 'caio@example.com', name: 'Ana Maria', mobile_number: '+258841234567', payment_number: '861230002' },
+      customer: {
+        email: 'caio@example.com',
+        name: 'Ana Maria',
+        mobile_number: '+258841234567',
+        payment_number: '861230002',
+      },
       // No sale, no commission.
-      affiliate: [{ id: affiliate.id, name: 'Rui Afiliado', email: 'rui@example.com', commission_percent: 7.5, commission_amount: 0 }],
+      affiliate: [
+        {
+          id: affiliate.id,
+          name: 'Rui Afiliado',
+          email: 'rui@example.com',
+          commission_percent: 7.5,
+          commission_amount: 0,
+        },
+      ],
       order_bump: [],
       brand: 'Loja Aurora',
       image: 'https://img.example.com/curso.png',
@@ -322,7 +409,9 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
 
     const request = await nextAt(grouped, seen.grouped);
     const payload = JSON.parse(request.body);
-    const approved = JSON.parse(grouped.requests.find((r) => JSON.parse(r.body).order_number === courseOrder.order_number)!.body);
+    const approved = JSON.parse(
+      grouped.requests.find((r) => JSON.parse(r.body).order_number === courseOrder.order_number)!.body,
+    );
     // Everything as on approval, except the kind and the status.
     expect(payload).toEqual({ ...approved, order_type: 'order_refund', status: 'refunded' });
     expect(payload.transaction_id).toBe(courseOrder.transaction_id);
@@ -335,27 +424,50 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     await api.refund(clubOrder.order_number);
     sentTo.grouped.push(`order_refund ${clubOrder.order_number}`);
     const club = JSON.parse((await nextAt(grouped, before)).body);
-    expect(club).toMatchObject({ order_type: 'order_refund', status: 'refunded', transaction_id: clubOrder.transaction_id });
-    expect(club.plan_subscriber).toMatchObject({ plan_name: 'Mensal', status: 'cancelled', cancelled_at: expect.stringMatching(TIMESTAMP) });
-    const subscribers = (await t.http.get(`/v1/plans/${monthly.plan_id}/subscribers`).set(seller.auth).expect(200)).body.subscribers;
-    expect(subscribers).toEqual([expect.objectContaining({ order_number: clubOrder.order_number, status: 'refunded' })]);
+    expect(club).toMatchObject({
+      order_type: 'order_refund',
+      status: 'refunded',
+      transaction_id: clubOrder.transaction_id,
+    });
+    expect(club.plan_subscriber).toMatchObject({
+      plan_name: 'Mensal',
+      status: 'cancelled',
+      cancelled_at: expect.stringMatching(TIMESTAMP),
+    });
+    const subscribers = (await t.http.get(`/v1/plans/${monthly.plan_id}/subscribers`).set(seller.auth).expect(200)).body
+      .subscribers;
+    expect(subscribers).toEqual([
+      expect.objectContaining({ order_number: clubOrder.order_number, status: 'refunded' }),
+    ]);
     await t.http.delete(`/v1/plans/${monthly.plan_id}`).set(seller.auth).expect(409);
   });
 
   it('in the end: one POST per event and URL, the product-limited webhook only for its product', async () => {
     // Every outbox row of the store has been attempted: nothing more can arrive.
-    await waitUntil(async () => {
-      const states = await deliveryStates(t.dataSource, seller.storeId);
-      return !states.pending && !states.sending;
-    }, 15_000, () => 'every delivery attempted');
-    const events = (r: Receiver) => r.requests.map((q) => JSON.parse(q.body)).map((p) => `${p.order_type} ${p.order_number}`);
+    await waitUntil(
+      async () => {
+        const states = await deliveryStates(t.dataSource, seller.storeId);
+        return !states.pending && !states.sending;
+      },
+      15_000,
+      () => 'every delivery attempted',
+    );
+    const events = (r: Receiver) =>
+      r.requests.map((q) => JSON.parse(q.body)).map((p) => `${p.order_type} ${p.order_number}`);
     expect(events(grouped)).toEqual(sentTo.grouped);
     expect(events(limited)).toEqual(sentTo.limited);
     expect(events(limited).some((e) => e.endsWith(clubOrder.order_number))).toBe(false);
     expect(new Set(grouped.requests.map((q) => q.headers['webhook-id'])).size).toBe(sentTo.grouped.length);
-    expect(await deliveryStates(t.dataSource, seller.storeId)).toEqual({ success: sentTo.grouped.length + sentTo.limited.length });
+    expect(await deliveryStates(t.dataSource, seller.storeId)).toEqual({
+      success: sentTo.grouped.length + sentTo.limited.length,
+    });
 
-    const summary = (await t.http.get(`/v1/webhooks/${approvedOnly.id}`).set(seller.auth).expect(200)).body.webhook.summary;
-    expect(summary).toEqual({ last_delivery_at: expect.stringMatching(TIMESTAMP), last_delivery_status: 'success', last_response_code: 200 });
+    const summary = (await t.http.get(`/v1/webhooks/${approvedOnly.id}`).set(seller.auth).expect(200)).body.webhook
+      .summary;
+    expect(summary).toEqual({
+      last_delivery_at: expect.stringMatching(TIMESTAMP),
+      last_delivery_status: 'success',
+      last_response_code: 200,
+    });
   });
 });

@@ -20,24 +20,47 @@ describe('orders of a deleted product', () => {
     const api = sellerApi(t.http, seller.auth);
     const kept = await api.product({ name: 'Kept', price: 100 });
     const doomed = await api.product({ name: 'Doomed', price: 50 });
-    const pending = await api.order({ amount: 50, product_pid: doomed.pid, customer: customerBody('pending@example.com') });
-    const cancelled = await api.order({ amount: 50, product_pid: doomed.pid, customer: customerBody('cancelled@example.com') });
+    const pending = await api.order({
+      amount: 50,
+      product_pid: doomed.pid,
+      customer: customerBody('pending@example.com'),
+    });
+    const cancelled = await api.order({
+      amount: 50,
+      product_pid: doomed.pid,
+      customer: customerBody('cancelled@example.com'),
+    });
     expect(await checkoutOf(t.http, cancelled).cancel()).toBe('cancelled');
     const other = await api.order({ amount: 100, product_pid: kept.pid, customer: customerBody('kept@example.com') });
 
     await t.http.delete(`/v1/products/${doomed.pid}`).set(seller.auth).expect(200);
 
     const list = await t.http.get('/v1/orders').set(seller.auth).expect(200);
-    expect(list.body.orders.map((o: { order_number: string }) => o.order_number)).toEqual([other.order_number, cancelled.order_number, pending.order_number]);
-    expect(list.body.orders.map((o: { product: unknown }) => o.product)).toEqual([expect.objectContaining({ pid: kept.pid }), null, null]);
+    expect(list.body.orders.map((o: { order_number: string }) => o.order_number)).toEqual([
+      other.order_number,
+      cancelled.order_number,
+      pending.order_number,
+    ]);
+    expect(list.body.orders.map((o: { product: unknown }) => o.product)).toEqual([
+      expect.objectContaining({ pid: kept.pid }),
+      null,
+      null,
+    ]);
     expect(await api.getOrder(pending.order_number)).toMatchObject({ status: 'pending', product: null, amount: 50 });
 
     const events = recordEvents(t);
     const path = new URL(pending.checkout_url).pathname;
     await t.http.get(path).expect(404);
     for (const route of ['pay', 'cancel']) {
-      const res = await t.http.post(`${path}/${route}`).set('Accept', 'application/json').send({ payment_method: 'mpesa', payment_number: '841234567' });
-      expect({ route, status: res.status, body: res.body }).toEqual({ route, status: 404, body: { status: 'error', message: 'Resource not found.' } });
+      const res = await t.http
+        .post(`${path}/${route}`)
+        .set('Accept', 'application/json')
+        .send({ payment_method: 'mpesa', payment_number: '841234567' });
+      expect({ route, status: res.status, body: res.body }).toEqual({
+        route,
+        status: 404,
+        body: { status: 'error', message: 'Resource not found.' },
+      });
     }
     expect(events).toEqual([]);
     expect((await api.getOrder(pending.order_number)).status).toBe('pending');
@@ -54,14 +77,21 @@ describe('orders of a deleted product', () => {
     await api.orderBump(main.pid, { product_pid: doomed.pid, price: 10 });
     await api.orderBump(doomed.pid, { product_pid: extra.pid, price: 5 });
     const kept = await api.orderBump(main.pid, { product_pid: extra.pid, price: 7 });
-    const limited = await api.webhook({ url: 'https://hooks.example.com/a', events: ['order_approved'], product_details: doomed.pid });
+    const limited = await api.webhook({
+      url: 'https://hooks.example.com/a',
+      events: ['order_approved'],
+      product_details: doomed.pid,
+    });
     const everyProduct = await api.webhook({ url: 'https://hooks.example.com/b', events: ['order_approved'] });
 
     await t.http.delete(`/v1/products/${doomed.pid}`).set(seller.auth).expect(200);
 
     const bumps = await t.http.get(`/v1/products/${main.pid}/order-bumps`).set(seller.auth).expect(200);
     expect(bumps.body.order_bumps.map((b: { id: number }) => b.id)).toEqual([kept.id]);
-    const rows = await t.dataSource.query('SELECT count(*)::int AS n FROM order_bumps WHERE product_id = $1 OR bump_product_id = $1', [doomed.id]);
+    const rows = await t.dataSource.query(
+      'SELECT count(*)::int AS n FROM order_bumps WHERE product_id = $1 OR bump_product_id = $1',
+      [doomed.id],
+    );
     expect(rows[0].n).toBe(0);
     await t.http.get(`/v1/webhooks/${limited.id}`).set(seller.auth).expect(404);
     await t.http.get(`/v1/webhooks/${everyProduct.id}`).set(seller.auth).expect(200);

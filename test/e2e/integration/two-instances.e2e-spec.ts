@@ -44,7 +44,11 @@ describe('two service instances on one database', () => {
     const product = await here.product({ name: 'Ebook', price: 120 });
     await here.webhook({ url: grouped.url, events: ['order_approved', 'order_cancelled'] });
     await there.webhook({ url: grouped.url, events: ['order_approved'] });
-    await there.webhook({ url: single.url, events: ['order_approved', 'order_cancelled'], product_details: product.pid });
+    await there.webhook({
+      url: single.url,
+      events: ['order_approved', 'order_cancelled'],
+      product_details: product.pid,
+    });
 
     // Created on one instance, paid on the other; one in four declined.
     const apis: Array<[SellerApi, ReturnType<typeof httpTo>]> = [
@@ -54,8 +58,14 @@ describe('two service instances on one database', () => {
     const outcomes = await Promise.all(
       Array.from({ length: ORDERS }, async (_, i) => {
         const [creator, payer] = apis[i % 2];
-        const session = await creator.order({ amount: 120, product_pid: product.pid, customer: customerBody(`two${i}@example.com`) });
-        const status = await checkoutOf(payer, session).pay({ payment_number: i % 4 === 3 ? '841230002' : '841234567' });
+        const session = await creator.order({
+          amount: 120,
+          product_pid: product.pid,
+          customer: customerBody(`two${i}@example.com`),
+        });
+        const status = await checkoutOf(payer, session).pay({
+          payment_number: i % 4 === 3 ? '841230002' : '841234567',
+        });
         return `${status === 'approved' ? 'order_approved' : 'order_cancelled'} ${session.order_number}`;
       }),
     );
@@ -63,20 +73,32 @@ describe('two service instances on one database', () => {
 
     await grouped.waitFor(ORDERS, 30_000);
     await single.waitFor(ORDERS, 30_000);
-    await waitUntil(async () => {
-      const states = await deliveryStates(t.dataSource, seller.storeId);
-      return !states.pending && !states.sending;
-    }, 15_000, () => 'every delivery attempted');
+    await waitUntil(
+      async () => {
+        const states = await deliveryStates(t.dataSource, seller.storeId);
+        return !states.pending && !states.sending;
+      },
+      15_000,
+      () => 'every delivery attempted',
+    );
     // Time for a duplicate from either worker to show up.
     await new Promise((res) => setTimeout(res, 1500));
 
     for (const r of [grouped, single]) {
-      expect(r.requests.map((q) => JSON.parse(q.body)).map((p) => `${p.order_type} ${p.order_number}`).sort()).toEqual([...outcomes].sort());
+      expect(
+        r.requests
+          .map((q) => JSON.parse(q.body))
+          .map((p) => `${p.order_type} ${p.order_number}`)
+          .sort(),
+      ).toEqual([...outcomes].sort());
       expect(new Set(r.requests.map((q) => q.headers['webhook-id'])).size).toBe(ORDERS);
     }
     expect(await deliveryStates(t.dataSource, seller.storeId)).toEqual({ success: 2 * ORDERS });
     // Both webhooks of the grouped URL signed each approval; the cancellations only one.
-    const signatures = grouped.requests.map((q) => [JSON.parse(q.body).order_type, String(q.headers['webhook-signature']).split(' ').length]);
+    const signatures = grouped.requests.map((q) => [
+      JSON.parse(q.body).order_type,
+      String(q.headers['webhook-signature']).split(' ').length,
+    ]);
     for (const [kind, count] of signatures) expect(count).toBe(kind === 'order_approved' ? 2 : 1);
   });
 });

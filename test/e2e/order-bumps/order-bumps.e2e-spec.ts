@@ -49,7 +49,11 @@ describe('Order bumps API', () => {
     });
 
     it('creates a bump by product_id on a product named by id, 201', async () => {
-      const res = await t.http.post(url(course.id)).set(seller.auth).send({ product_id: workbook.id, price: 49.9 }).expect(201);
+      const res = await t.http
+        .post(url(course.id))
+        .set(seller.auth)
+        .send({ product_id: workbook.id, price: 49.9 })
+        .expect(201);
       expect(res.body).toEqual({
         status: 'success',
         message: 'Order bump created.',
@@ -61,35 +65,61 @@ describe('Order bumps API', () => {
           created_at: expect.stringMatching(TIMESTAMP),
         },
       });
-      const [row] = await t.dataSource.query('SELECT store_id, product_id, bump_product_id, price FROM order_bumps WHERE id = $1', [
-        res.body.order_bump.id,
-      ]);
-      expect(row).toEqual({ store_id: seller.storeId, product_id: course.id, bump_product_id: workbook.id, price: '49.90' });
+      const [row] = await t.dataSource.query(
+        'SELECT store_id, product_id, bump_product_id, price FROM order_bumps WHERE id = $1',
+        [res.body.order_bump.id],
+      );
+      expect(row).toEqual({
+        store_id: seller.storeId,
+        product_id: course.id,
+        bump_product_id: workbook.id,
+        price: '49.90',
+      });
     });
 
     it('creates a bump by product_pid on a product named by pid', async () => {
-      const res = await t.http.post(url(course.pid)).set(seller.auth).send({ product_pid: templates.pid, price: 0.01 }).expect(201);
-      expect(res.body.order_bump).toMatchObject({ product_pid: course.pid, bump_product: { id: templates.id }, price: 0.01 });
+      const res = await t.http
+        .post(url(course.pid))
+        .set(seller.auth)
+        .send({ product_pid: templates.pid, price: 0.01 })
+        .expect(201);
+      expect(res.body.order_bump).toMatchObject({
+        product_pid: course.pid,
+        bump_product: { id: templates.id },
+        price: 0.01,
+      });
     });
 
     it('409 for a duplicate bump, which is not stored twice', async () => {
-      const res = await t.http.post(url(course.pid)).set(seller.auth).send({ product_pid: workbook.pid, price: 10 }).expect(409);
+      const res = await t.http
+        .post(url(course.pid))
+        .set(seller.auth)
+        .send({ product_pid: workbook.pid, price: 10 })
+        .expect(409);
       expect(res.body).toEqual({ status: 'error', message: 'This product is already an order bump of the product.' });
-      const [{ n }] = await t.dataSource.query('SELECT count(*)::int AS n FROM order_bumps WHERE product_id = $1 AND bump_product_id = $2', [
-        course.id,
-        workbook.id,
-      ]);
+      const [{ n }] = await t.dataSource.query(
+        'SELECT count(*)::int AS n FROM order_bumps WHERE product_id = $1 AND bump_product_id = $2',
+        [course.id, workbook.id],
+      );
       expect(n).toBe(1);
     });
 
     it('422 when a product would bump itself', async () => {
-      const byId = await t.http.post(url(workbook.id)).set(seller.auth).send({ product_id: workbook.id, price: 5 }).expect(422);
+      const byId = await t.http
+        .post(url(workbook.id))
+        .set(seller.auth)
+        .send({ product_id: workbook.id, price: 5 })
+        .expect(422);
       expect(byId.body).toEqual({
         status: 'error',
         message: 'Validation failed.',
         errors: { product_id: ['A product cannot be an order bump of itself.'] },
       });
-      const byPid = await t.http.post(url(workbook.pid)).set(seller.auth).send({ product_pid: workbook.pid, price: 5 }).expect(422);
+      const byPid = await t.http
+        .post(url(workbook.pid))
+        .set(seller.auth)
+        .send({ product_pid: workbook.pid, price: 5 })
+        .expect(422);
       expect(Object.keys(byPid.body.errors)).toEqual(['product_pid']);
     });
 
@@ -164,12 +194,19 @@ describe('Order bumps API', () => {
       main = await insertProduct(seller.storeId, 'Main');
       a = await insertProduct(seller.storeId, 'Add-on A');
       b = await insertProduct(seller.storeId, 'Add-on B');
-      bumpA = (await t.http.post(url(main.id)).set(seller.auth).send({ product_id: a.id, price: 19.99 }).expect(201)).body.order_bump.id;
-      bumpB = (await t.http.post(url(main.id)).set(seller.auth).send({ product_pid: b.pid, price: 5 }).expect(201)).body.order_bump.id;
+      bumpA = (await t.http.post(url(main.id)).set(seller.auth).send({ product_id: a.id, price: 19.99 }).expect(201))
+        .body.order_bump.id;
+      bumpB = (await t.http.post(url(main.id)).set(seller.auth).send({ product_pid: b.pid, price: 5 }).expect(201)).body
+        .order_bump.id;
       foreignProduct = await insertProduct(other.storeId, 'Foreign main');
       const foreignAddOn = await insertProduct(other.storeId, 'Foreign add-on');
-      foreignBump = (await t.http.post(url(foreignProduct.id)).set(other.auth).send({ product_id: foreignAddOn.id, price: 1 }).expect(201)).body
-        .order_bump.id;
+      foreignBump = (
+        await t.http
+          .post(url(foreignProduct.id))
+          .set(other.auth)
+          .send({ product_id: foreignAddOn.id, price: 1 })
+          .expect(201)
+      ).body.order_bump.id;
     });
 
     it('GET lists the bumps in the order they were added, by id or pid', async () => {
@@ -178,8 +215,20 @@ describe('Order bumps API', () => {
         expect(res.body).toEqual({
           status: 'success',
           order_bumps: [
-            { id: bumpA, product_pid: main.pid, bump_product: { id: a.id, pid: a.pid, name: 'Add-on A' }, price: 19.99, created_at: expect.stringMatching(TIMESTAMP) },
-            { id: bumpB, product_pid: main.pid, bump_product: { id: b.id, pid: b.pid, name: 'Add-on B' }, price: 5, created_at: expect.stringMatching(TIMESTAMP) },
+            {
+              id: bumpA,
+              product_pid: main.pid,
+              bump_product: { id: a.id, pid: a.pid, name: 'Add-on A' },
+              price: 19.99,
+              created_at: expect.stringMatching(TIMESTAMP),
+            },
+            {
+              id: bumpB,
+              product_pid: main.pid,
+              bump_product: { id: b.id, pid: b.pid, name: 'Add-on B' },
+              price: 5,
+              created_at: expect.stringMatching(TIMESTAMP),
+            },
           ],
         });
       }
@@ -194,8 +243,20 @@ describe('Order bumps API', () => {
       const service = t.app.get(OrderBumpsService);
       const offer = await service.listForProduct(seller.storeId, main.id);
       expect(offer).toEqual([
-        { id: bumpA, productId: main.id, bumpProduct: { id: a.id, pid: a.pid, name: 'Add-on A' }, price: 1999, createdAt: expect.any(Date) },
-        { id: bumpB, productId: main.id, bumpProduct: { id: b.id, pid: b.pid, name: 'Add-on B' }, price: 500, createdAt: expect.any(Date) },
+        {
+          id: bumpA,
+          productId: main.id,
+          bumpProduct: { id: a.id, pid: a.pid, name: 'Add-on A' },
+          price: 1999,
+          createdAt: expect.any(Date),
+        },
+        {
+          id: bumpB,
+          productId: main.id,
+          bumpProduct: { id: b.id, pid: b.pid, name: 'Add-on B' },
+          price: 500,
+          createdAt: expect.any(Date),
+        },
       ]);
       expect(await service.listForProduct(other.storeId, main.id)).toEqual([]);
     });
@@ -229,17 +290,30 @@ describe('Order bumps API', () => {
 
     it('DELETE 403 with products.read only, 401 without a token', async () => {
       const token = await seller.tokenWith(['products.read']);
-      const res = await t.http.delete(`${url(main.id)}/${bumpB}`).set('Authorization', `Bearer ${token}`).expect(403);
+      const res = await t.http
+        .delete(`${url(main.id)}/${bumpB}`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(403);
       expect(res.body.required_scopes).toEqual(['products.write']);
       await t.http.delete(`${url(main.id)}/${bumpB}`).expect(401);
     });
 
     it('DELETE removes the bump; the other stays, the foreign one is untouched', async () => {
-      const res = await t.http.delete(`${url(main.pid)}/${bumpA}`).set(seller.auth).expect(200);
-      expect(res.body).toEqual({ status: 'success', message: 'Order bump deleted.', data: { product_pid: main.pid, order_bump_id: bumpA } });
+      const res = await t.http
+        .delete(`${url(main.pid)}/${bumpA}`)
+        .set(seller.auth)
+        .expect(200);
+      expect(res.body).toEqual({
+        status: 'success',
+        message: 'Order bump deleted.',
+        data: { product_pid: main.pid, order_bump_id: bumpA },
+      });
       const list = await t.http.get(url(main.id)).set(seller.auth).expect(200);
       expect(list.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([bumpB]);
-      await t.http.delete(`${url(main.pid)}/${bumpA}`).set(seller.auth).expect(404);
+      await t.http
+        .delete(`${url(main.pid)}/${bumpA}`)
+        .set(seller.auth)
+        .expect(404);
       const foreign = await t.http.get(url(foreignProduct.id)).set(other.auth).expect(200);
       expect(foreign.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([foreignBump]);
     });
@@ -252,7 +326,9 @@ describe('Order bumps API', () => {
     expect(collection.post.responses['409']).toBeDefined();
     expect(collection.get['x-required-scopes']).toEqual(['products.read']);
     expect(collection.get.tags).toEqual(['Products']);
-    expect(res.body.paths['/v1/products/{id}/order-bumps/{bump_id}'].delete['x-required-scopes']).toEqual(['products.write']);
+    expect(res.body.paths['/v1/products/{id}/order-bumps/{bump_id}'].delete['x-required-scopes']).toEqual([
+      'products.write',
+    ]);
     expect(res.body.components.schemas.CreateOrderBumpDto.properties.price.example).toBe(49.9);
   });
 });

@@ -14,11 +14,23 @@ describe('M-Pesa checkout in a real browser', () => {
 
   beforeAll(async () => {
     fake = await new FakeMpesa().start();
-    t = await createTestApp({ listen: true, env: { ...fake.env(), PAYMENT_SANDBOX: 'false', PAYMENT_RECONCILE_SECONDS: '3600' } });
+    t = await createTestApp({
+      listen: true,
+      env: { ...fake.env(), PAYMENT_SANDBOX: 'false', PAYMENT_RECONCILE_SECONDS: '3600' },
+    });
     seller = await createSeller(t, { brand: 'Loja Aurora' });
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -28,11 +40,15 @@ describe('M-Pesa checkout in a real browser', () => {
   });
 
   it('checkout → "Confirm the payment on your phone" → the approved portal, the gateway answering after 8 s', async () => {
-    const product = await insertProduct(t, seller.storeId, { name: 'Curso de Fotografia', price: '150.00', imageUrl: null });
-    await t.dataSource.query(`INSERT INTO product_files (store_id, product_id, name, kind, external_url, format) VALUES ($1, $2, 'Aula 1', 'link', 'https://files.example.com/a1', 'link')`, [
-      seller.storeId,
-      product.id,
-    ]);
+    const product = await insertProduct(t, seller.storeId, {
+      name: 'Curso de Fotografia',
+      price: '150.00',
+      imageUrl: null,
+    });
+    await t.dataSource.query(
+      `INSERT INTO product_files (store_id, product_id, name, kind, external_url, format) VALUES ($1, $2, 'Aula 1', 'link', 'https://files.example.com/a1', 'link')`,
+      [seller.storeId, product.id],
+    );
     const created = await createOrder(t, seller, orderBody(product.pid, { amount: 150 }));
     fake.on('847654321', { kind: 'success', delayMs: 8000 });
 
@@ -52,7 +68,10 @@ describe('M-Pesa checkout in a real browser', () => {
     expect(await page.getByTestId('order-status').textContent()).toBe('approved');
     expect(await page.getByTestId('downloads').textContent()).toContain('Aula 1');
     const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
-    expect(order).toMatchObject({ status: 'approved', transaction_id: fake.transactionOf(created.order_number)!.transactionId });
+    expect(order).toMatchObject({
+      status: 'approved',
+      transaction_id: fake.transactionOf(created.order_number)!.transactionId,
+    });
     expect(fake.violations).toEqual([]);
     await page.close();
   });

@@ -44,7 +44,11 @@ describe('a crash between claim and answer', () => {
     const product = await insertProduct(t, seller.storeId);
     const created = await createOrder(t, seller, orderBody(product.pid, { amount: 150 }));
     // A subscribed webhook, so the approval's event leaves an outbox row to count.
-    await t.http.post('/v1/webhooks').set(seller.auth).send({ url: 'http://127.0.0.1:9/hook', events: ['order_approved'] }).expect(201);
+    await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['order_approved'] })
+      .expect(201);
     fake.on('841000777', { kind: 'silent', finalStatus: 'Completed' });
 
     const first = spawnService({ ...env, MPESA_TIMEOUT_MS: '120000' });
@@ -55,23 +59,32 @@ describe('a crash between claim and answer', () => {
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ payment_method: 'mpesa', payment_number: '841000777' }),
     }).catch((error: unknown) => error);
-    await waitUntil(() => fake.transactionOf(created.order_number) !== undefined, 20_000, () => 'the C2B request');
+    await waitUntil(
+      () => fake.transactionOf(created.order_number) !== undefined,
+      20_000,
+      () => 'the C2B request',
+    );
     first.child.kill('SIGKILL');
     await first.exited;
     // The customer's request died with the process: no answer was ever given.
     expect(String(await paying)).toMatch(/fetch failed/);
 
     const attempts = async () =>
-      (await t.dataSource.query(`SELECT a.status, a.transaction_id FROM payment_attempts a JOIN orders o ON o.id = a.order_id WHERE o.order_number = $1`, [
-        created.order_number,
-      ])) as Array<{ status: string; transaction_id: string | null }>;
+      (await t.dataSource.query(
+        `SELECT a.status, a.transaction_id FROM payment_attempts a JOIN orders o ON o.id = a.order_id WHERE o.order_number = $1`,
+        [created.order_number],
+      )) as Array<{ status: string; transaction_id: string | null }>;
     expect(await attempts()).toEqual([{ status: 'processing', transaction_id: null }]);
 
     // After the restart the attempt is past its limit (here 1 s + 10 s) and gets looked up.
     const second = spawnService({ ...env, MPESA_TIMEOUT_MS: '1000' });
     services.push(second);
     await waitForHealthy(second);
-    await waitUntil(async () => (await attempts())[0].status === 'succeeded', 60_000, () => 'the attempt reconciled');
+    await waitUntil(
+      async () => (await attempts())[0].status === 'succeeded',
+      60_000,
+      () => 'the attempt reconciled',
+    );
 
     const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
     expect(order.status).toBe('approved');
@@ -82,6 +95,8 @@ describe('a crash between claim and answer', () => {
     );
     expect(count).toBe(1);
     // Only one C2B was ever sent for it; the rest were queries.
-    expect(fake.c2bRequests().filter((r) => r.fields.input_TransactionReference === created.order_number)).toHaveLength(1);
+    expect(fake.c2bRequests().filter((r) => r.fields.input_TransactionReference === created.order_number)).toHaveLength(
+      1,
+    );
   });
 });

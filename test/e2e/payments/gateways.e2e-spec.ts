@@ -29,7 +29,9 @@ describe('no gateway for any method (PAYMENT_SANDBOX=false, nothing configured)'
     expect(page.text).toContain('Payments are not available');
     expect(page.text).not.toContain('Pay now');
     expect(page.text).not.toContain('Test payment');
-    const res = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(422);
+    const res = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(
+      422,
+    );
     expect(res.body.errors).toEqual({ payment_method: ['No payment method is available.'] });
   });
 

@@ -40,7 +40,10 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
   it('INS-0: approved with output_TransactionID; the request carries the encrypted key, Origin and every input_ field', async () => {
     const created = await newOrder();
     const events = recordEvents(t);
-    const res = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '+258 84 123 4567' }).expect(200);
+    const res = await payJson(t, created.pay_token, {
+      payment_method: 'mpesa',
+      payment_number: '+258 84 123 4567',
+    }).expect(200);
     expect(res.body).toEqual({ status: 'success', order_number: created.order_number, order_status: 'approved' });
 
     const [c2b] = fake.c2bRequests().filter((r) => r.fields.input_TransactionReference === created.order_number);
@@ -55,9 +58,21 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     });
     const tx = fake.transactionOf(created.order_number)!;
     const paid = await order(created.order_number);
-    expect(paid).toMatchObject({ status: 'approved', transaction_id: tx.transactionId, transaction: { payment_method: 'mpesa' } });
+    expect(paid).toMatchObject({
+      status: 'approved',
+      transaction_id: tx.transactionId,
+      transaction: { payment_method: 'mpesa' },
+    });
     expect(paid.payments).toEqual([
-      { method: 'mpesa', provider: 'mpesa', status: 'succeeded', transaction_id: tx.transactionId, error_code: null, error_message: null, created_at: expect.any(String) },
+      {
+        method: 'mpesa',
+        provider: 'mpesa',
+        status: 'succeeded',
+        transaction_id: tx.transactionId,
+        error_code: null,
+        error_message: null,
+        created_at: expect.any(String),
+      },
     ]);
     expect(events.map((e) => e.kind)).toEqual(['order_approved']);
     expect(events[0].payload.transaction_id).toBe(tx.transactionId);
@@ -78,7 +93,9 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     const o = await order(created.order_number);
     expect(o.status).toBe('cancelled');
     expect(o.transaction_id).toEqual(expect.any(String));
-    expect(o.payments).toEqual([expect.objectContaining({ status: 'failed', error_code: code, error_message: message })]);
+    expect(o.payments).toEqual([
+      expect.objectContaining({ status: 'failed', error_code: code, error_message: message }),
+    ]);
     expect(events.map((e) => e.kind)).toEqual(['order_cancelled']);
   });
 
@@ -86,8 +103,15 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     fake.on('841000009', { kind: 'ins9', finalStatus: 'Pending' });
     const created = await newOrder();
     const events = recordEvents(t);
-    const res = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000009' }).expect(202);
-    expect(res.body).toEqual({ status: 'success', order_number: created.order_number, order_status: 'pending', payment_status: 'unknown' });
+    const res = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000009' }).expect(
+      202,
+    );
+    expect(res.body).toEqual({
+      status: 'success',
+      order_number: created.order_number,
+      order_status: 'pending',
+      payment_status: 'unknown',
+    });
     expect((await order(created.order_number)).payments[0]).toMatchObject({ status: 'unknown', error_code: 'INS-9' });
 
     // Still pending at Vodacom: nothing changes.
@@ -109,14 +133,24 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     expect(o.status).toBe('approved');
     expect(o.payments[0]).toMatchObject({ status: 'succeeded' });
     expect(events.map((e) => e.kind)).toEqual(['order_approved']);
-    const status = await t.http.get(`/pay/token/${created.pay_token}/status`).set('Accept', 'application/json').expect(200);
-    expect(status.body).toEqual({ status: 'success', order_number: created.order_number, order_status: 'approved', payment_status: 'succeeded' });
+    const status = await t.http
+      .get(`/pay/token/${created.pay_token}/status`)
+      .set('Accept', 'application/json')
+      .expect(200);
+    expect(status.body).toEqual({
+      status: 'success',
+      order_number: created.order_number,
+      order_status: 'approved',
+      payment_status: 'succeeded',
+    });
   });
 
   it('no answer within the limit: unknown (timeout); a query saying Cancelled fails it and cancels the order', async () => {
     fake.on('841000130', { kind: 'silent', finalStatus: 'Cancelled' });
     const created = await newOrder();
-    const res = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000130' }).expect(202);
+    const res = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000130' }).expect(
+      202,
+    );
     expect(res.body.payment_status).toBe('unknown');
     expect((await order(created.order_number)).payments[0]).toMatchObject({ status: 'unknown', error_code: 'timeout' });
     const events = recordEvents(t);
@@ -131,7 +165,10 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     fake.on('841000404', { kind: 'drop', finalStatus: 'Pending' });
     const created = await newOrder();
     await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000404' }).expect(202);
-    expect((await order(created.order_number)).payments[0]).toMatchObject({ status: 'unknown', error_code: 'connection_lost' });
+    expect((await order(created.order_number)).payments[0]).toMatchObject({
+      status: 'unknown',
+      error_code: 'connection_lost',
+    });
     t.clock.advance(61 * 60_000);
     try {
       await reconcile();
@@ -148,9 +185,14 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     const created = await newOrder();
     const events = recordEvents(t);
     const before = fake.c2bRequests().length;
-    const results = await Promise.all([0, 1].map(() => payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000222' })));
+    const results = await Promise.all(
+      [0, 1].map(() => payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000222' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(results.find((r) => r.status === 409)!.body).toEqual({ status: 'error', message: 'A payment is already in progress.' });
+    expect(results.find((r) => r.status === 409)!.body).toEqual({
+      status: 'error',
+      message: 'A payment is already in progress.',
+    });
     expect(fake.c2bRequests().length - before).toBe(1);
     expect((await order(created.order_number)).payments).toHaveLength(1);
     expect(events).toHaveLength(1);
@@ -163,7 +205,9 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     const created = await newOrder();
     const events = recordEvents(t);
     // supertest sends on then(): start it now.
-    const paying = payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000333' }).then((r) => r);
+    const paying = payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841000333' }).then(
+      (r) => r,
+    );
     while (!fake.transactionOf(created.order_number)) await new Promise((r) => setTimeout(r, 20));
     t.clock.advance(5 * 60_000);
     try {
@@ -210,7 +254,12 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     fake.refuseReversals = { code: 'INS-2001', description: 'Initiator authentication error' };
     try {
       const refused = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(502);
-      expect(refused.body).toEqual({ status: 'error', message: 'Payment provider error.', provider_code: 'INS-2001', provider_message: 'Initiator authentication error' });
+      expect(refused.body).toEqual({
+        status: 'error',
+        message: 'Payment provider error.',
+        provider_code: 'INS-2001',
+        provider_message: 'Initiator authentication error',
+      });
     } finally {
       fake.refuseReversals = null;
     }
@@ -233,9 +282,14 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     expect(page.text).not.toContain('Test payment');
     expect(page.text).toContain('value="mpesa"');
     expect(page.text).not.toContain('value="emola"');
-    const emola = await payJson(t, created.pay_token, { payment_method: 'emola', payment_number: '861234567' }).expect(422);
+    const emola = await payJson(t, created.pay_token, { payment_method: 'emola', payment_number: '861234567' }).expect(
+      422,
+    );
     expect(emola.body.errors).toEqual({ payment_method: ['payment_method must be one of: mpesa.'] });
-    const foreign = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '5511987654321' }).expect(422);
+    const foreign = await payJson(t, created.pay_token, {
+      payment_method: 'mpesa',
+      payment_number: '5511987654321',
+    }).expect(422);
     expect(Object.keys(foreign.body.errors)).toEqual(['payment_number']);
     expect(fake.c2bRequests().some((r) => r.fields.input_TransactionReference === created.order_number)).toBe(false);
   });
@@ -244,9 +298,15 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     // An answer past the 5 s wait is covered by the browser test; here the outcome is unknown.
     const created = await newOrder();
     fake.on('841000601', { kind: 'ins9', finalStatus: 'Pending' });
-    const res = await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send({ payment_method: 'mpesa', payment_number: '841000601' }).expect(200);
+    const res = await t.http
+      .post(`/pay/token/${created.pay_token}/pay`)
+      .type('form')
+      .send({ payment_method: 'mpesa', payment_number: '841000601' })
+      .expect(200);
     expect(res.text).toContain('Confirm the payment on your phone');
-    expect(res.text).toContain(`http-equiv="refresh" content="3;url=${t.config.urls.pay}/token/${created.pay_token}/status"`);
+    expect(res.text).toContain(
+      `http-equiv="refresh" content="3;url=${t.config.urls.pay}/token/${created.pay_token}/status"`,
+    );
     expect(res.text).not.toMatch(/<script|<link|src="\/\//);
     const poll = await t.http.get(`/pay/token/${created.pay_token}/status`).expect(200);
     expect(poll.text).toContain('Confirm the payment on your phone');
@@ -254,7 +314,9 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     await reconcile();
     const done = await t.http.get(`/pay/token/${created.pay_token}/status`).expect(303);
     const o = await order(created.order_number);
-    expect(done.headers.location).toBe(`${t.config.urls.pay}/order/${created.order_number}?transaction_id=${o.transaction_id}`);
+    expect(done.headers.location).toBe(
+      `${t.config.urls.pay}/order/${created.order_number}?transaction_id=${o.transaction_id}`,
+    );
   });
 });
 
@@ -262,13 +324,22 @@ describe('M-Pesa paths and URLs', () => {
   it('defaults to Vodacom hosts and ports, and the test host through MPESA_API_HOST', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { loadConfig } = require('../../../src/config/app-config') as typeof import('../../../src/config/app-config');
-    const base = { NODE_ENV: 'test', MPESA_API_KEY: 'k', MPESA_PUBLIC_KEY: 'QUJD', MPESA_SERVICE_PROVIDER_CODE: '171717' };
+    const base = {
+      NODE_ENV: 'test',
+      MPESA_API_KEY: 'k',
+      MPESA_PUBLIC_KEY: 'QUJD',
+      MPESA_SERVICE_PROVIDER_CODE: '171717',
+    };
     expect(loadConfig(base).payments.mpesa!.urls).toEqual({
       c2b: `https://api.vm.co.mz:18352${C2B_PATH}`,
       query: `https://api.vm.co.mz:18353${QUERY_PATH}`,
       reversal: `https://api.vm.co.mz:18354${REVERSAL_PATH}`,
     });
-    expect(loadConfig({ ...base, MPESA_API_HOST: 'api.sandbox.vm.co.mz' }).payments.mpesa!.urls.c2b).toBe(`https://api.sandbox.vm.co.mz:18352${C2B_PATH}`);
-    expect(() => loadConfig({ NODE_ENV: 'test', MPESA_API_KEY: 'k' })).toThrow('MPESA_PUBLIC_KEY is required when MPESA_API_KEY is set');
+    expect(loadConfig({ ...base, MPESA_API_HOST: 'api.sandbox.vm.co.mz' }).payments.mpesa!.urls.c2b).toBe(
+      `https://api.sandbox.vm.co.mz:18352${C2B_PATH}`,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'test', MPESA_API_KEY: 'k' })).toThrow(
+      'MPESA_PUBLIC_KEY is required when MPESA_API_KEY is set',
+    );
   });
 });

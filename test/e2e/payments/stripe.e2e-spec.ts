@@ -26,14 +26,25 @@ describe('Stripe Checkout through the official SDK', () => {
   });
 
   const order = async (ref: string) => (await t.http.get(`/v1/orders/${ref}`).set(seller.auth).expect(200)).body.order;
-  const signed = (payload: string, secret = fake.webhookSecret) => stripe.webhooks.generateTestHeaderString({ payload, secret });
+  const signed = (payload: string, secret = fake.webhookSecret) =>
+    stripe.webhooks.generateTestHeaderString({ payload, secret });
   const webhook = (payload: string, signature: string) =>
-    t.http.post('/v1/payments/stripe/callback').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(payload);
+    t.http
+      .post('/v1/payments/stripe/callback')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', signature)
+      .send(payload);
 
   /** An order paid by card up to the Stripe page: its session. */
-  async function atStripe(amount = 150.5): Promise<{ created: { order_number: string; pay_token: string }; session: FakeSession }> {
+  async function atStripe(
+    amount = 150.5,
+  ): Promise<{ created: { order_number: string; pay_token: string }; session: FakeSession }> {
     const created = await createOrder(t, seller, orderBody(product.pid, { amount }));
-    const res = await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send({ payment_method: 'card' }).expect(303);
+    const res = await t.http
+      .post(`/pay/token/${created.pay_token}/pay`)
+      .type('form')
+      .send({ payment_method: 'card' })
+      .expect(303);
     const session = fake.sessionOf(created.order_number)!;
     expect(res.headers.location).toBe(session.url);
     return { created, session };
@@ -41,10 +52,19 @@ describe('Stripe Checkout through the official SDK', () => {
 
   it('creates one Checkout Session per attempt: minor units, metadata.order_number, URLs on {pay_url}, the attempt as idempotency key', async () => {
     const { created, session } = await atStripe(150.5);
-    const request = fake.requests.find((r) => r.path === '/v1/checkout/sessions' && (r.body.metadata as Record<string, string>).order_number === created.order_number)!;
+    const request = fake.requests.find(
+      (r) =>
+        r.path === '/v1/checkout/sessions' &&
+        (r.body.metadata as Record<string, string>).order_number === created.order_number,
+    )!;
     expect(request.body).toMatchObject({
       mode: 'payment',
-      line_items: [{ quantity: '1', price_data: { currency: 'mzn', unit_amount: '15050', product_data: { name: 'Curso de Fotografia' } } }],
+      line_items: [
+        {
+          quantity: '1',
+          price_data: { currency: 'mzn', unit_amount: '15050', product_data: { name: 'Curso de Fotografia' } },
+        },
+      ],
       metadata: { order_number: created.order_number },
       success_url: `${t.config.urls.pay}/token/${created.pay_token}/status`,
       cancel_url: `${t.config.urls.pay}/token/${created.pay_token}`,
@@ -56,10 +76,18 @@ describe('Stripe Checkout through the official SDK', () => {
 
     // Back on the checkout while the session is open: to the same Stripe page, not a second session.
     const again = await payJson(t, created.pay_token, { payment_method: 'card' }).expect(202);
-    expect(again.body).toEqual({ status: 'success', order_number: created.order_number, order_status: 'pending', payment_status: 'processing', redirect_url: session.url });
+    expect(again.body).toEqual({
+      status: 'success',
+      order_number: created.order_number,
+      order_status: 'pending',
+      payment_status: 'processing',
+      redirect_url: session.url,
+    });
     expect([...fake.sessions.values()].filter((s) => s.metadata.order_number === created.order_number)).toHaveLength(1);
     // Another method meanwhile is refused.
-    const other = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(409);
+    const other = await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(
+      409,
+    );
     expect(other.body.message).toBe('A payment is already in progress.');
   });
 
@@ -72,13 +100,19 @@ describe('Stripe Checkout through the official SDK', () => {
     const res = await webhook(payload, header).expect(200);
     expect(res.body).toEqual({ status: 'success', order_number: created.order_number, order_status: 'approved' });
     const o = await order(created.order_number);
-    expect(o).toMatchObject({ status: 'approved', transaction_id: session.payment_intent, transaction: { payment_method: 'card' } });
+    expect(o).toMatchObject({
+      status: 'approved',
+      transaction_id: session.payment_intent,
+      transaction: { payment_method: 'card' },
+    });
     expect(o.payments[0]).toMatchObject({ status: 'succeeded', transaction_id: session.payment_intent });
     await webhook(payload, header).expect(200);
     expect(events.map((e) => e.kind)).toEqual(['order_approved']);
 
     const status = await t.http.get(`/pay/token/${created.pay_token}/status`).expect(303);
-    expect(status.headers.location).toContain(`/order/${created.order_number}?transaction_id=${session.payment_intent}`);
+    expect(status.headers.location).toContain(
+      `/order/${created.order_number}?transaction_id=${session.payment_intent}`,
+    );
   });
 
   it('a tampered webhook is 400 and changes nothing', async () => {
@@ -87,7 +121,10 @@ describe('Stripe Checkout through the official SDK', () => {
     const payload = fake.event('checkout.session.completed', session);
     const header = signed(payload);
     const tampered = payload.replace(session.payment_intent!, 'pi_attacker');
-    expect((await webhook(tampered, header).expect(400)).body).toEqual({ status: 'error', message: 'Invalid signature.' });
+    expect((await webhook(tampered, header).expect(400)).body).toEqual({
+      status: 'error',
+      message: 'Invalid signature.',
+    });
     await webhook(payload, signed(payload, 'whsec_wrong')).expect(400);
     await t.http.post('/v1/payments/stripe/callback').set('Content-Type', 'application/json').send(payload).expect(400);
     expect((await order(created.order_number)).status).toBe('pending');
@@ -118,12 +155,19 @@ describe('Stripe Checkout through the official SDK', () => {
       t.clock.advance(-31 * 60_000);
     }
     expect((await order(created.order_number)).status).toBe('approved');
-    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${session.id}`)).toBe(true);
+    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${session.id}`)).toBe(
+      true,
+    );
 
     fake.refuseRefunds = true;
     try {
       const refused = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(502);
-      expect(refused.body).toEqual({ status: 'error', message: 'Payment provider error.', provider_code: 'charge_already_refunded', provider_message: 'Charge has already been refunded.' });
+      expect(refused.body).toEqual({
+        status: 'error',
+        message: 'Payment provider error.',
+        provider_code: 'charge_already_refunded',
+        provider_message: 'Charge has already been refunded.',
+      });
     } finally {
       fake.refuseRefunds = false;
     }

@@ -3,7 +3,14 @@ import { ApiOkResponse, type ApiResponseNoStatusOptions } from '@nestjs/swagger'
 import type { Response } from 'supertest';
 import { ChatNotifierPlugin } from '../../../examples/chat-notifier/chat-notifier.plugin';
 import { MemoryFileStorage, MemoryStoragePlugin } from '../../../examples/memory-storage/memory-storage.plugin';
-import { Contributions, definePlugin, KeepRawBody, NOTIFICATION_CHANNELS, Public, type RequestWithRawBody } from '../../../src/plugins';
+import {
+  Contributions,
+  definePlugin,
+  KeepRawBody,
+  NOTIFICATION_CHANNELS,
+  Public,
+  type RequestWithRawBody,
+} from '../../../src/plugins';
 import { checkoutOf, customerBody, sellerApi } from '../../factories/api';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
@@ -94,7 +101,10 @@ describe('plugins from outside core', () => {
     it('guards the plugin route with its scope, like a core route', async () => {
       await t.http.post('/v1/chat/test').expect(401);
       const without = await seller.tokenWith(['orders.read']);
-      const res = await t.http.post('/v1/chat/test').set({ Authorization: `Bearer ${without}` }).expect(403);
+      const res = await t.http
+        .post('/v1/chat/test')
+        .set({ Authorization: `Bearer ${without}` })
+        .expect(403);
       expect(res.body.status).toBe('error');
     });
 
@@ -113,18 +123,36 @@ describe('plugins from outside core', () => {
     it("posts to the chat when an order is approved, with the order's number and amount", async () => {
       const api = sellerApi(t.http, seller.auth);
       const product = await api.product({ name: 'Ebook', price: 100 });
-      const order = await api.order({ amount: 100, product_pid: product.pid, customer: customerBody('ana@example.com') });
+      const order = await api.order({
+        amount: 100,
+        product_pid: product.pid,
+        customer: customerBody('ana@example.com'),
+      });
       expect(await checkoutOf(t.http, order).pay({ payment_number: '841234567' })).toBe('approved');
-      await waitUntil(() => chatTexts().some((text) => text.includes(order.order_number)), 15_000, () => JSON.stringify(chatTexts()));
+      await waitUntil(
+        () => chatTexts().some((text) => text.includes(order.order_number)),
+        15_000,
+        () => JSON.stringify(chatTexts()),
+      );
       expect(chatTexts()).toContain(`Order ${order.order_number} approved: 100.00 MZN (Ebook).`);
     });
   });
 
   describe('webhook event kind', () => {
     it('is accepted on a webhook, and an unknown kind is refused with every kind listed', async () => {
-      const bad = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: hooks.url, events: ['chat_tset'] }).expect(422);
-      expect(bad.body.errors.events).toEqual(['events must be among order_approved, order_cancelled, order_refund, subscription_past_due, subscription_cancelled, subscription_expired, chat_test.']);
-      await t.http.post('/v1/webhooks').set(seller.auth).send({ url: hooks.url, events: ['chat_test'] }).expect(201);
+      const bad = await t.http
+        .post('/v1/webhooks')
+        .set(seller.auth)
+        .send({ url: hooks.url, events: ['chat_tset'] })
+        .expect(422);
+      expect(bad.body.errors.events).toEqual([
+        'events must be among order_approved, order_cancelled, order_refund, subscription_past_due, subscription_cancelled, subscription_expired, chat_test.',
+      ]);
+      await t.http
+        .post('/v1/webhooks')
+        .set(seller.auth)
+        .send({ url: hooks.url, events: ['chat_test'] })
+        .expect(201);
     });
 
     it('is listed in the OpenAPI enum of webhook events', async () => {
@@ -175,7 +203,11 @@ describe('plugins from outside core', () => {
       const link = res.body.file.link as string;
       const key = link.split('/').slice(-2)[0];
       expect(storage.objects.get(key)?.bytes).toEqual(content);
-      const download = await t.http.get(link.slice(t.config.urls.base.length)).buffer(true).parse(binaryParser).expect(200);
+      const download = await t.http
+        .get(link.slice(t.config.urls.base.length))
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(200);
       expect(download.body).toEqual(content);
     });
   });
@@ -185,7 +217,13 @@ describe('plugins from outside core', () => {
       const channels = t.app.get(Contributions).of(NOTIFICATION_CHANNELS);
       expect(channels.map((c) => c.name)).toEqual(['chat']);
       const before = chat.requests.length;
-      await channels[0].send({ kind: 'order_approved', storeId: seller.storeId, to: '#sales', subject: 'Sold', text: 'One ebook.' });
+      await channels[0].send({
+        kind: 'order_approved',
+        storeId: seller.storeId,
+        to: '#sales',
+        subject: 'Sold',
+        text: 'One ebook.',
+      });
       await chat.waitFor(before + 1);
       expect(chatTexts()[before]).toBe('Sold\nOne ebook.');
     });
@@ -194,9 +232,17 @@ describe('plugins from outside core', () => {
   describe('raw body, per route', () => {
     it('is kept only on a route marked @KeepRawBody()', async () => {
       const body = '{"b": 1,  "a":2}';
-      const kept = await t.http.post('/v1/raw-echo/kept').set('Content-Type', 'application/json').send(body).expect(200);
+      const kept = await t.http
+        .post('/v1/raw-echo/kept')
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(200);
       expect(kept.body).toEqual({ raw: body });
-      const dropped = await t.http.post('/v1/raw-echo/dropped').set('Content-Type', 'application/json').send(body).expect(200);
+      const dropped = await t.http
+        .post('/v1/raw-echo/dropped')
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(200);
       expect(dropped.body).toEqual({ raw: null });
     });
   });

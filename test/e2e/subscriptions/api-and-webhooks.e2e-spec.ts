@@ -1,7 +1,18 @@
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
-import { cli, DAY, getOrder, getSubscription, HOUR, recordDomainEvents, ofSubscription, subscribe, Subscribed, sweepFor } from './helpers';
+import {
+  cli,
+  DAY,
+  getOrder,
+  getSubscription,
+  HOUR,
+  recordDomainEvents,
+  ofSubscription,
+  subscribe,
+  Subscribed,
+  sweepFor,
+} from './helpers';
 import type { DomainEvent } from '../../../src/common/events/domain-event';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -18,7 +29,11 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     seller = await createSeller(t, { brand: 'Loja Aurora' });
     receiver = await startReceiver();
     events = recordDomainEvents(t);
-    const hook = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: receiver.url, events: KINDS }).expect(201);
+    const hook = await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url: receiver.url, events: KINDS })
+      .expect(201);
     expect(hook.body.webhook.events).toEqual(KINDS);
   });
   afterAll(async () => {
@@ -28,15 +43,54 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
 
   /** The webhook requests for `kind` and `orderNumber` once `count` of them arrived. */
   async function delivered(kind: string, orderNumber: string, count = 1): Promise<any[]> {
-    const matching = () => receiver.requests.map((r) => JSON.parse(r.body)).filter((p) => p.order_type === kind && p.order_number === orderNumber);
-    await waitUntil(() => matching().length >= count, 15_000, () => `${kind} for ${orderNumber}`);
+    const matching = () =>
+      receiver.requests
+        .map((r) => JSON.parse(r.body))
+        .filter((p) => p.order_type === kind && p.order_number === orderNumber);
+    await waitUntil(
+      () => matching().length >= count,
+      15_000,
+      () => `${kind} for ${orderNumber}`,
+    );
     return matching();
   }
 
   /** spec §6.3, field by field, for a subscription event about `orderNumber`. */
-  function expectPayload(payload: any, s: Subscribed, expected: { kind: string; orderNumber: string; status: string; subscriptionStatus: string; amount: number; transactionId: string; cancelledAt: boolean; paymentNumber: string | null }) {
+  function expectPayload(
+    payload: any,
+    s: Subscribed,
+    expected: {
+      kind: string;
+      orderNumber: string;
+      status: string;
+      subscriptionStatus: string;
+      amount: number;
+      transactionId: string;
+      cancelledAt: boolean;
+      paymentNumber: string | null;
+    },
+  ) {
     expect(Object.keys(payload).sort()).toEqual(
-      ['order_type', 'order_number', 'status', 'transaction_id', 'payment_method', 'amount', 'currency', 'discount_amount', 'coupon_code', 'original_amount', 'tracking', 'plan_subscriber', 'product', 'customer', 'affiliate', 'order_bump', 'brand', 'image'].sort(),
+      [
+        'order_type',
+        'order_number',
+        'status',
+        'transaction_id',
+        'payment_method',
+        'amount',
+        'currency',
+        'discount_amount',
+        'coupon_code',
+        'original_amount',
+        'tracking',
+        'plan_subscriber',
+        'product',
+        'customer',
+        'affiliate',
+        'order_bump',
+        'brand',
+        'image',
+      ].sort(),
     );
     expect(payload.order_type).toBe(expected.kind);
     expect(payload.order_number).toBe(expected.orderNumber);
@@ -48,7 +102,13 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     expect(payload.discount_amount).toBe(0);
     expect(payload.coupon_code).toBeNull();
     expect(payload.original_amount).toBe(expected.amount);
-    expect(payload.tracking).toEqual({ utm_source: null, utm_campaign: null, utm_medium: null, utm_content: null, utm_term: null });
+    expect(payload.tracking).toEqual({
+      utm_source: null,
+      utm_campaign: null,
+      utm_medium: null,
+      utm_content: null,
+      utm_term: null,
+    });
     expect(payload.plan_subscriber).toEqual({
       plan_name: 'Mensal',
       start_date: s.subscription.start_date,
@@ -60,7 +120,12 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
       portal_url: `${t.config.urls.pay}/order/${expected.orderNumber}?transaction_id=${expected.transactionId}`,
     });
     expect(payload.product).toEqual({ name: 'Clube do Livro', price: expected.amount.toFixed(2), pid: s.product.pid });
-    expect(payload.customer).toEqual({ email: expect.stringMatching(/@example\.com$/), name: 'Ana Buyer', mobile_number: '+258841234567', payment_number: expected.paymentNumber });
+    expect(payload.customer).toEqual({
+      email: expect.stringMatching(/@example\.com$/),
+      name: 'Ana Buyer',
+      mobile_number: '+258841234567',
+      payment_number: expected.paymentNumber,
+    });
     expect(payload.affiliate).toEqual([]);
     expect(payload.order_bump).toEqual([]);
     expect(payload.brand).toBe('Loja Aurora');
@@ -77,20 +142,43 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     expect(renewalRun.json).toMatchObject({ at: '2031-08-17T15:00:00.000000Z', errors: [] });
     const renewal = renewalRun.json.renewal_orders.find((r: any) => r.subscription_id === s.subscriptionId);
     expect(renewal).toEqual({ subscription_id: s.subscriptionId, order_number: expect.stringMatching(/^ORD-/) });
-    expect(renewalRun.json.attempts).toContainEqual({ subscription_id: s.subscriptionId, order_number: renewal.order_number, attempt: 1, outcome: 'declined' });
+    expect(renewalRun.json.attempts).toContainEqual({
+      subscription_id: s.subscriptionId,
+      order_number: renewal.order_number,
+      attempt: 1,
+      outcome: 'declined',
+    });
 
     const dueRun = await cli(t, ['subscriptions:sweep', '--at', end.toISOString()]);
     expect(dueRun.code).toBe(0);
     expect(dueRun.json.past_due).toContain(s.subscriptionId);
     const [pastDue] = await delivered('subscription_past_due', renewal.order_number);
-    expectPayload(pastDue, s, { kind: 'subscription_past_due', orderNumber: renewal.order_number, status: 'pending', subscriptionStatus: 'past_due', amount: 300, transactionId: '', cancelledAt: false, paymentNumber: null });
+    expectPayload(pastDue, s, {
+      kind: 'subscription_past_due',
+      orderNumber: renewal.order_number,
+      status: 'pending',
+      subscriptionStatus: 'past_due',
+      amount: 300,
+      transactionId: '',
+      cancelledAt: false,
+      paymentNumber: null,
+    });
     expect(pastDue.plan_subscriber.end_date).toBe(s.subscription.end_date);
 
     const expiryRun = await cli(t, ['subscriptions:sweep', `--at=${new Date(end.getTime() + 7 * DAY).toISOString()}`]);
     expect(expiryRun.code).toBe(0);
     expect(expiryRun.json.expired).toContain(s.subscriptionId);
     const [expired] = await delivered('subscription_expired', renewal.order_number);
-    expectPayload(expired, s, { kind: 'subscription_expired', orderNumber: renewal.order_number, status: 'cancelled', subscriptionStatus: 'expired', amount: 300, transactionId: '', cancelledAt: false, paymentNumber: null });
+    expectPayload(expired, s, {
+      kind: 'subscription_expired',
+      orderNumber: renewal.order_number,
+      status: 'cancelled',
+      subscriptionStatus: 'expired',
+      amount: 300,
+      transactionId: '',
+      cancelledAt: false,
+      paymentNumber: null,
+    });
 
     // Run again at the same instant: nothing more, nothing sent twice.
     const again = await cli(t, ['subscriptions:sweep', '--at', new Date(end.getTime() + 7 * DAY).toISOString()]);
@@ -126,13 +214,32 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 24 * HOUR))).renewal_orders).toEqual([]);
     expect((await sweepFor(t, s.subscriptionId, end)).cancelled).toEqual([s.subscriptionId]);
     const sub = await getSubscription(t, seller, s.subscriptionId);
-    expect(sub).toMatchObject({ status: 'cancelled', cancelled_at: '2032-01-20T00:00:00.000000Z', orders: [s.orderNumber] });
+    expect(sub).toMatchObject({
+      status: 'cancelled',
+      cancelled_at: '2032-01-20T00:00:00.000000Z',
+      orders: [s.orderNumber],
+    });
     const [payload] = await delivered('subscription_cancelled', s.orderNumber);
-    expectPayload(payload, s, { kind: 'subscription_cancelled', orderNumber: s.orderNumber, status: 'approved', subscriptionStatus: 'cancelled', amount: 300, transactionId: s.transactionId, cancelledAt: true, paymentNumber: '841230001' });
+    expectPayload(payload, s, {
+      kind: 'subscription_cancelled',
+      orderNumber: s.orderNumber,
+      status: 'approved',
+      subscriptionStatus: 'cancelled',
+      amount: 300,
+      transactionId: s.transactionId,
+      cancelledAt: true,
+      paymentNumber: '841230001',
+    });
     expect(ofSubscription(events, s.subscriptionId)).toEqual(['subscription.cancelled']);
-    expect((await t.http.get(`/pay/order/${s.orderNumber}?transaction_id=${s.transactionId}`).expect(200)).text).toContain(`Ended on</span><span>${s.subscription.end_date.slice(0, 10)}`);
+    expect(
+      (await t.http.get(`/pay/order/${s.orderNumber}?transaction_id=${s.transactionId}`).expect(200)).text,
+    ).toContain(`Ended on</span><span>${s.subscription.end_date.slice(0, 10)}`);
 
-    const twice = await t.http.post(`/v1/subscriptions/${s.subscriptionId}/cancel`).set(seller.auth).send({ at_period_end: false }).expect(409);
+    const twice = await t.http
+      .post(`/v1/subscriptions/${s.subscriptionId}/cancel`)
+      .set(seller.auth)
+      .send({ at_period_end: false })
+      .expect(409);
     expect(twice.body).toEqual({ status: 'error', message: 'Subscription has already ended.' });
   });
 
@@ -141,11 +248,19 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     const end = new Date(s.subscription.end_date);
     const report = await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 12 * HOUR));
     const renewal = report.renewal_orders[0].order_number;
-    await t.http.post(`/v1/subscriptions/${s.subscriptionId}/cancel`).set(seller.auth).send({ at_period_end: true }).expect(200);
+    await t.http
+      .post(`/v1/subscriptions/${s.subscriptionId}/cancel`)
+      .set(seller.auth)
+      .send({ at_period_end: true })
+      .expect(200);
     expect((await getOrder(t, seller, renewal)).status).toBe('cancelled');
     expect((await getSubscription(t, seller, s.subscriptionId)).status).toBe('active');
 
-    const now = await t.http.post(`/v1/subscriptions/${s.subscriptionId}/cancel`).set(seller.auth).send({ at_period_end: false }).expect(200);
+    const now = await t.http
+      .post(`/v1/subscriptions/${s.subscriptionId}/cancel`)
+      .set(seller.auth)
+      .send({ at_period_end: false })
+      .expect(200);
     expect(now.body.subscription).toMatchObject({ status: 'cancelled', cancel_at_period_end: true });
     const [payload] = await delivered('subscription_cancelled', renewal);
     expect(payload.plan_subscriber.status).toBe('cancelled');
@@ -155,12 +270,30 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
 
     const other = await subscribe(t, seller, { at: new Date('2033-02-02T00:00:00.000Z') });
     t.clock.set(new Date('2033-02-05T00:00:00.000Z'));
-    const atOnce = await t.http.post(`/v1/subscriptions/${other.subscriptionId}/cancel`).set(seller.auth).set('Idempotency-Key', 'cancel-1').send({ at_period_end: false }).expect(200);
-    expect(atOnce.body.subscription).toMatchObject({ status: 'cancelled', cancel_at_period_end: false, cancelled_at: '2033-02-05T00:00:00.000000Z' });
-    const replay = await t.http.post(`/v1/subscriptions/${other.subscriptionId}/cancel`).set(seller.auth).set('Idempotency-Key', 'cancel-1').send({ at_period_end: false }).expect(200);
+    const atOnce = await t.http
+      .post(`/v1/subscriptions/${other.subscriptionId}/cancel`)
+      .set(seller.auth)
+      .set('Idempotency-Key', 'cancel-1')
+      .send({ at_period_end: false })
+      .expect(200);
+    expect(atOnce.body.subscription).toMatchObject({
+      status: 'cancelled',
+      cancel_at_period_end: false,
+      cancelled_at: '2033-02-05T00:00:00.000000Z',
+    });
+    const replay = await t.http
+      .post(`/v1/subscriptions/${other.subscriptionId}/cancel`)
+      .set(seller.auth)
+      .set('Idempotency-Key', 'cancel-1')
+      .send({ at_period_end: false })
+      .expect(200);
     expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect((await delivered('subscription_cancelled', other.orderNumber))[0].plan_subscriber.cancelled_at).toBe('2033-02-05T00:00:00.000000Z');
-    const portal = (await t.http.get(`/pay/order/${other.orderNumber}?transaction_id=${other.transactionId}`).expect(200)).text;
+    expect((await delivered('subscription_cancelled', other.orderNumber))[0].plan_subscriber.cancelled_at).toBe(
+      '2033-02-05T00:00:00.000000Z',
+    );
+    const portal = (
+      await t.http.get(`/pay/order/${other.orderNumber}?transaction_id=${other.transactionId}`).expect(200)
+    ).text;
     expect(portal).toContain('Ended on</span><span>2033-02-05');
     expect(portal).not.toContain('Cancel subscription');
   });
@@ -174,11 +307,23 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     const paid = await getOrder(t, seller, renewal);
     t.clock.set(new Date(end.getTime() + 3 * DAY));
     const refunded = await t.http.post(`/v1/orders/${renewal}/refund`).set(seller.auth).expect(200);
-    expect(refunded.body.order).toMatchObject({ status: 'refunded', subscription: { id: s.subscriptionId, status: 'cancelled' } });
+    expect(refunded.body.order).toMatchObject({
+      status: 'refunded',
+      subscription: { id: s.subscriptionId, status: 'cancelled' },
+    });
     const sub = await getSubscription(t, seller, s.subscriptionId);
     expect(sub).toMatchObject({ status: 'cancelled', cancel_at_period_end: false, orders: [s.orderNumber, renewal] });
     const [payload] = await delivered('subscription_cancelled', renewal);
-    expectPayload(payload, s, { kind: 'subscription_cancelled', orderNumber: renewal, status: 'refunded', subscriptionStatus: 'cancelled', amount: 300, transactionId: paid.transaction_id, cancelledAt: true, paymentNumber: '841230001' });
+    expectPayload(payload, s, {
+      kind: 'subscription_cancelled',
+      orderNumber: renewal,
+      status: 'refunded',
+      subscriptionStatus: 'cancelled',
+      amount: 300,
+      transactionId: paid.transaction_id,
+      cancelledAt: true,
+      paymentNumber: '841230001',
+    });
     expect(ofSubscription(events, s.subscriptionId)).toEqual(['subscription.renewal_due', 'subscription.cancelled']);
     // Spec §4.9: still one subscriber row for this plan.
     const subscribers = (await t.http.get(`/v1/plans/${s.plan.planId}/subscribers`).set(seller.auth).expect(200)).body;
@@ -194,7 +339,12 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
         id: a.subscriptionId,
         status: 'active',
         plan: { plan_id: a.plan.planId, name: 'Mensal', price: 300, interval: 'month', interval_count: 1 },
-        customer: { id: expect.any(Number), name: 'Ana Buyer', email: 'filter-a@example.com', mobile_number: '+258841234567' },
+        customer: {
+          id: expect.any(Number),
+          name: 'Ana Buyer',
+          email: 'filter-a@example.com',
+          mobile_number: '+258841234567',
+        },
         start_date: '2030-01-01T00:00:00.000000Z',
         end_date: '2030-02-01T00:00:00.000000Z',
         cancelled_at: null,
@@ -205,14 +355,22 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
       },
     ]);
     const customerId = listed.body.subscriptions[0].customer.id;
-    expect((await t.http.get(`/v1/subscriptions?customer=${customerId}`).set(seller.auth).expect(200)).body.subscriptions.map((x: any) => x.id)).toEqual([a.subscriptionId]);
-    const expired = (await t.http.get('/v1/subscriptions?status=expired&per_page=100').set(seller.auth).expect(200)).body.subscriptions;
+    expect(
+      (
+        await t.http.get(`/v1/subscriptions?customer=${customerId}`).set(seller.auth).expect(200)
+      ).body.subscriptions.map((x: any) => x.id),
+    ).toEqual([a.subscriptionId]);
+    const expired = (await t.http.get('/v1/subscriptions?status=expired&per_page=100').set(seller.auth).expect(200))
+      .body.subscriptions;
     expect(expired.length).toBeGreaterThan(0);
     expect(expired.every((x: any) => x.status === 'expired')).toBe(true);
     const page = (await t.http.get('/v1/subscriptions?per_page=2&page=1').set(seller.auth).expect(200)).body;
     expect(page.subscriptions).toHaveLength(2);
     expect(page.last_page).toBe(Math.ceil(page.total / 2));
-    expect((await t.http.get(`/v1/subscriptions/${a.subscriptionId}`).set(seller.auth).expect(200)).body).toEqual({ status: 'success', subscription: listed.body.subscriptions[0] });
+    expect((await t.http.get(`/v1/subscriptions/${a.subscriptionId}`).set(seller.auth).expect(200)).body).toEqual({
+      status: 'success',
+      subscription: listed.body.subscriptions[0],
+    });
   });
 
   it('error paths: 401, 403, 404 for another store and bad ids, 422 on bad input; scopes listed', async () => {
@@ -224,8 +382,16 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     const reader = await seller.tokenWith(['subscriptions.read']);
     const writer = await seller.tokenWith(['subscriptions.write']);
     const forbidden = await t.http.get('/v1/subscriptions').set('Authorization', `Bearer ${writer}`).expect(403);
-    expect(forbidden.body).toMatchObject({ message: 'Permission denied for this endpoint.', error_code: 'insufficient_scope', required_scopes: ['subscriptions.read'] });
-    const noWrite = await t.http.post(`/v1/subscriptions/${s.subscriptionId}/cancel`).set('Authorization', `Bearer ${reader}`).send({}).expect(403);
+    expect(forbidden.body).toMatchObject({
+      message: 'Permission denied for this endpoint.',
+      error_code: 'insufficient_scope',
+      required_scopes: ['subscriptions.read'],
+    });
+    const noWrite = await t.http
+      .post(`/v1/subscriptions/${s.subscriptionId}/cancel`)
+      .set('Authorization', `Bearer ${reader}`)
+      .send({})
+      .expect(403);
     expect(noWrite.body.missing_scopes).toEqual(['subscriptions.write']);
 
     const stranger = await createSeller(t);
@@ -239,23 +405,52 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ status: 'error', message: 'Resource not found.' });
     }
-    expect((await t.http.get('/v1/subscriptions').set(stranger.auth).expect(200)).body).toMatchObject({ total: 0, subscriptions: [] });
+    expect((await t.http.get('/v1/subscriptions').set(stranger.auth).expect(200)).body).toMatchObject({
+      total: 0,
+      subscriptions: [],
+    });
     expect((await getSubscription(t, seller, s.subscriptionId)).status).toBe('active');
 
     const badStatus = await t.http.get('/v1/subscriptions?status=paused').set(seller.auth).expect(422);
     expect(badStatus.body.errors).toEqual({ status: ['status must be one of: active, past_due, cancelled, expired.'] });
-    expect((await t.http.get('/v1/subscriptions?per_page=0').set(seller.auth).expect(422)).body.errors).toHaveProperty('per_page');
-    expect((await t.http.get('/v1/subscriptions?customer=99999999999').set(seller.auth).expect(422)).body.errors).toHaveProperty('customer');
-    const badFlag = await t.http.post(`/v1/subscriptions/${s.subscriptionId}/cancel`).set(seller.auth).send({ at_period_end: 'yes' }).expect(422);
-    expect(badFlag.body).toEqual({ status: 'error', message: 'Validation failed.', errors: { at_period_end: ['at_period_end must be a boolean.'] } });
-    await t.http.post(`/v1/subscriptions/${s.subscriptionId}/cancel`).set(seller.auth).set('Content-Type', 'application/json').send('{"at_period_end":').expect(400);
+    expect((await t.http.get('/v1/subscriptions?per_page=0').set(seller.auth).expect(422)).body.errors).toHaveProperty(
+      'per_page',
+    );
+    expect(
+      (await t.http.get('/v1/subscriptions?customer=99999999999').set(seller.auth).expect(422)).body.errors,
+    ).toHaveProperty('customer');
+    const badFlag = await t.http
+      .post(`/v1/subscriptions/${s.subscriptionId}/cancel`)
+      .set(seller.auth)
+      .send({ at_period_end: 'yes' })
+      .expect(422);
+    expect(badFlag.body).toEqual({
+      status: 'error',
+      message: 'Validation failed.',
+      errors: { at_period_end: ['at_period_end must be a boolean.'] },
+    });
+    await t.http
+      .post(`/v1/subscriptions/${s.subscriptionId}/cancel`)
+      .set(seller.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"at_period_end":')
+      .expect(400);
     expect((await getSubscription(t, seller, s.subscriptionId)).cancel_at_period_end).toBe(false);
 
-    const badHook = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: receiver.url, events: ['subscription_renewed'] }).expect(422);
+    const badHook = await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url: receiver.url, events: ['subscription_renewed'] })
+      .expect(422);
     expect(badHook.body.errors.events[0]).toContain('subscription_past_due');
 
     const scopes = (await t.http.get('/v1/scopes').set(seller.auth).expect(200)).body.scopes;
-    expect(scopes.find((x: any) => x.scope === 'subscriptions.read').endpoints).toEqual(['GET /v1/subscriptions', 'GET /v1/subscriptions/{id}']);
-    expect(scopes.find((x: any) => x.scope === 'subscriptions.write').endpoints).toEqual(['POST /v1/subscriptions/{id}/cancel']);
+    expect(scopes.find((x: any) => x.scope === 'subscriptions.read').endpoints).toEqual([
+      'GET /v1/subscriptions',
+      'GET /v1/subscriptions/{id}',
+    ]);
+    expect(scopes.find((x: any) => x.scope === 'subscriptions.write').endpoints).toEqual([
+      'POST /v1/subscriptions/{id}/cancel',
+    ]);
   });
 });

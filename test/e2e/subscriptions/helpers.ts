@@ -30,16 +30,31 @@ export async function subscribe(
   options: { at: Date; paymentNumber?: string; price?: string; interval?: string; email?: string },
 ): Promise<Subscribed> {
   const product = await insertProduct(t, seller.storeId, { name: 'Clube do Livro', type: 'recurring', price: null });
-  const plan = await insertPlan(t, seller.storeId, product.id, { name: 'Mensal', price: options.price ?? '300.00', interval: options.interval ?? 'month' });
+  const plan = await insertPlan(t, seller.storeId, product.id, {
+    name: 'Mensal',
+    price: options.price ?? '300.00',
+    interval: options.interval ?? 'month',
+  });
   t.clock.set(options.at);
   const body = orderBody(product.pid, { amount: Number(options.price ?? '300'), plan_id: plan.planId });
   if (options.email) body.customer = { ...body.customer, email: options.email };
   const created = await createOrder(t, seller, body);
-  await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: options.paymentNumber ?? '841230001' }).expect(200);
+  await payJson(t, created.pay_token, {
+    payment_method: 'mpesa',
+    payment_number: options.paymentNumber ?? '841230001',
+  }).expect(200);
   const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
   if (order.status !== 'approved') throw new Error(`subscription order not approved: ${order.status}`);
-  const subscription = (await t.http.get(`/v1/subscriptions/${order.subscription.id}`).set(seller.auth).expect(200)).body.subscription;
-  return { product, plan, orderNumber: created.order_number, transactionId: order.transaction_id, subscriptionId: order.subscription.id, subscription };
+  const subscription = (await t.http.get(`/v1/subscriptions/${order.subscription.id}`).set(seller.auth).expect(200))
+    .body.subscription;
+  return {
+    product,
+    plan,
+    orderNumber: created.order_number,
+    transactionId: order.transaction_id,
+    subscriptionId: order.subscription.id,
+    subscription,
+  };
 }
 
 export async function getSubscription(t: TestApp, seller: TestSeller, id: number): Promise<any> {
@@ -98,7 +113,13 @@ export function cli(t: TestApp, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.config.database.url!, DATA_DIR: t.config.dataDir, BASE_URL: t.config.urls.base },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: t.config.database.url!,
+        DATA_DIR: t.config.dataDir,
+        BASE_URL: t.config.urls.base,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -123,5 +144,14 @@ export function monthsFrom(start: Date, months: number): Date {
   const year = Math.floor(index / 12);
   const month = index - year * 12;
   const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(year, month, Math.min(start.getUTCDate(), last), start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds()));
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      Math.min(start.getUTCDate(), last),
+      start.getUTCHours(),
+      start.getUTCMinutes(),
+      start.getUTCSeconds(),
+    ),
+  );
 }

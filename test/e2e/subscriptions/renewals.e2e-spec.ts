@@ -2,7 +2,17 @@ import type { DomainEvent } from '../../../src/common/events/domain-event';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { recordEvents, RecordedEvent } from '../billing/fixtures';
-import { DAY, getOrder, getSubscription, HOUR, monthsFrom, ofSubscription, recordDomainEvents, subscribe, sweepFor } from './helpers';
+import {
+  DAY,
+  getOrder,
+  getSubscription,
+  HOUR,
+  monthsFrom,
+  ofSubscription,
+  recordDomainEvents,
+  subscribe,
+  sweepFor,
+} from './helpers';
 
 describe('Subscriptions that renew (decisions §11): the sweep with the test clock', () => {
   let t: TestApp;
@@ -31,33 +41,82 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
       orders: [s.orderNumber],
     });
     const expected = [
-      '2031-03-31', '2031-04-30', '2031-05-31', '2031-06-30', '2031-07-31', '2031-08-31',
-      '2031-09-30', '2031-10-31', '2031-11-30', '2031-12-31', '2032-01-31', '2032-02-29',
+      '2031-03-31',
+      '2031-04-30',
+      '2031-05-31',
+      '2031-06-30',
+      '2031-07-31',
+      '2031-08-31',
+      '2031-09-30',
+      '2031-10-31',
+      '2031-11-30',
+      '2031-12-31',
+      '2032-01-31',
+      '2032-02-29',
     ];
     let end = new Date(s.subscription.end_date);
     for (let n = 0; n < 12; n++) {
       // 71 hours before the end: inside the 72-hour lead.
       const report = await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 71 * HOUR));
-      expect(report.renewal_orders).toEqual([{ subscription_id: s.subscriptionId, order_number: expect.stringMatching(/^ORD-/) }]);
-      expect(report.attempts).toEqual([{ subscription_id: s.subscriptionId, order_number: report.renewal_orders[0].order_number, attempt: 1, outcome: 'approved' }]);
+      expect(report.renewal_orders).toEqual([
+        { subscription_id: s.subscriptionId, order_number: expect.stringMatching(/^ORD-/) },
+      ]);
+      expect(report.attempts).toEqual([
+        {
+          subscription_id: s.subscriptionId,
+          order_number: report.renewal_orders[0].order_number,
+          attempt: 1,
+          outcome: 'approved',
+        },
+      ]);
       const sub = await getSubscription(t, seller, s.subscriptionId);
       expect(sub.status).toBe('active');
       expect(sub.end_date).toBe(`${expected[n]}T10:00:00.000000Z`);
-      expect(sub.end_date).toBe(monthsFrom(start, n + 2).toISOString().replace('Z', '000Z'));
+      expect(sub.end_date).toBe(
+        monthsFrom(start, n + 2)
+          .toISOString()
+          .replace('Z', '000Z'),
+      );
       expect(sub.orders).toHaveLength(n + 2);
       expect(sub.orders[n + 1]).toBe(report.renewal_orders[0].order_number);
 
       // The renewal order: the plan's price, no coupon, linked to the subscription; its order_approved shows the new period.
       const renewal = await getOrder(t, seller, report.renewal_orders[0].order_number);
-      expect(renewal).toMatchObject({ status: 'approved', amount: 300, original_amount: 300, discount_amount: 0, coupon_code: null });
-      expect(renewal.subscription).toEqual({ id: s.subscriptionId, status: 'active', start_date: s.subscription.start_date, end_date: sub.end_date, cancelled_at: null });
-      const approved = payloads.filter((p) => p.kind === 'order_approved' && p.payload.order_number === renewal.order_number);
+      expect(renewal).toMatchObject({
+        status: 'approved',
+        amount: 300,
+        original_amount: 300,
+        discount_amount: 0,
+        coupon_code: null,
+      });
+      expect(renewal.subscription).toEqual({
+        id: s.subscriptionId,
+        status: 'active',
+        start_date: s.subscription.start_date,
+        end_date: sub.end_date,
+        cancelled_at: null,
+      });
+      const approved = payloads.filter(
+        (p) => p.kind === 'order_approved' && p.payload.order_number === renewal.order_number,
+      );
       expect(approved).toHaveLength(1);
-      expect(approved[0].payload.plan_subscriber).toMatchObject({ status: 'active', start_date: s.subscription.start_date, end_date: sub.end_date, plan_name: 'Mensal' });
+      expect(approved[0].payload.plan_subscriber).toMatchObject({
+        status: 'active',
+        start_date: s.subscription.start_date,
+        end_date: sub.end_date,
+        plan_name: 'Mensal',
+      });
 
       // The same instant again: nothing more to do.
       const again = await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 71 * HOUR));
-      expect(again).toMatchObject({ renewal_orders: [], attempts: [], past_due: [], expired: [], cancelled: [], errors: [] });
+      expect(again).toMatchObject({
+        renewal_orders: [],
+        attempts: [],
+        past_due: [],
+        expired: [],
+        cancelled: [],
+        errors: [],
+      });
       end = new Date(sub.end_date);
     }
     expect(ofSubscription(events, s.subscriptionId)).toEqual(Array(12).fill('subscription.renewal_due'));
@@ -92,23 +151,46 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
 
     const first = await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 72 * HOUR));
     const renewalNumber = first.renewal_orders[0].order_number;
-    expect(first.attempts).toEqual([{ subscription_id: s.subscriptionId, order_number: renewalNumber, attempt: 1, outcome: 'declined' }]);
+    expect(first.attempts).toEqual([
+      { subscription_id: s.subscriptionId, order_number: renewalNumber, attempt: 1, outcome: 'declined' },
+    ]);
     expect((await getOrder(t, seller, renewalNumber)).status).toBe('pending');
-    expect(ofSubscription(events, s.subscriptionId)).toEqual(['subscription.renewal_due', 'subscription.payment_failed']);
+    expect(ofSubscription(events, s.subscriptionId)).toEqual([
+      'subscription.renewal_due',
+      'subscription.payment_failed',
+    ]);
 
     // Just before the end: still active, nothing more.
-    expect(await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 1000))).toMatchObject({ past_due: [], attempts: [] });
+    expect(await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 1000))).toMatchObject({
+      past_due: [],
+      attempts: [],
+    });
     const due = await sweepFor(t, s.subscriptionId, end);
     expect(due).toMatchObject({ past_due: [s.subscriptionId], attempts: [] });
     expect((await getSubscription(t, seller, s.subscriptionId)).status).toBe('past_due');
-    const pastDue = events.find((e) => e.type === 'subscription.past_due' && e.refs.subscriptionId === s.subscriptionId)!;
-    expect(pastDue).toMatchObject({ from: 'active', to: 'past_due', aggregate: { type: 'subscription', id: s.subscriptionId } });
-    expect(pastDue.refs).toEqual({ subscriptionId: s.subscriptionId, orderId: expect.any(Number), productId: s.product.id, planId: s.plan.id });
+    const pastDue = events.find(
+      (e) => e.type === 'subscription.past_due' && e.refs.subscriptionId === s.subscriptionId,
+    )!;
+    expect(pastDue).toMatchObject({
+      from: 'active',
+      to: 'past_due',
+      aggregate: { type: 'subscription', id: s.subscriptionId },
+    });
+    expect(pastDue.refs).toEqual({
+      subscriptionId: s.subscriptionId,
+      orderId: expect.any(Number),
+      productId: s.product.id,
+      planId: s.plan.id,
+    });
 
     expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + DAY - 1000))).attempts).toEqual([]);
-    expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + DAY))).attempts).toEqual([expect.objectContaining({ attempt: 2, outcome: 'declined' })]);
+    expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + DAY))).attempts).toEqual([
+      expect.objectContaining({ attempt: 2, outcome: 'declined' }),
+    ]);
     expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 2 * DAY))).attempts).toEqual([]);
-    expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 3 * DAY))).attempts).toEqual([expect.objectContaining({ attempt: 3, outcome: 'declined' })]);
+    expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 3 * DAY))).attempts).toEqual([
+      expect.objectContaining({ attempt: 3, outcome: 'declined' }),
+    ]);
     expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 6 * DAY))).attempts).toEqual([]);
     expect((await getOrder(t, seller, renewalNumber)).status).toBe('pending');
 
@@ -116,7 +198,11 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
     const expiry = await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 7 * DAY));
     expect(expiry.expired).toEqual([s.subscriptionId]);
     const sub = await getSubscription(t, seller, s.subscriptionId);
-    expect(sub).toMatchObject({ status: 'expired', end_date: s.subscription.end_date, orders: [s.orderNumber, renewalNumber] });
+    expect(sub).toMatchObject({
+      status: 'expired',
+      end_date: s.subscription.end_date,
+      orders: [s.orderNumber, renewalNumber],
+    });
     expect((await getOrder(t, seller, renewalNumber)).status).toBe('cancelled');
     expect(ofSubscription(events, s.subscriptionId)).toEqual([
       'subscription.renewal_due',
@@ -127,9 +213,24 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
       'subscription.expired',
     ]);
     // Nothing after expiry, however long the sweep goes on.
-    expect(await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 60 * DAY))).toMatchObject({ renewal_orders: [], attempts: [], past_due: [], expired: [], cancelled: [] });
+    expect(await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 60 * DAY))).toMatchObject({
+      renewal_orders: [],
+      attempts: [],
+      past_due: [],
+      expired: [],
+      cancelled: [],
+    });
     // A cancelled renewal order is not reopened by from_order.
-    await t.http.post('/v1/orders').set(seller.auth).send({ amount: 300, product_pid: s.product.pid, customer: { name: 'A', email: 'a@example.com', mobile_number: '+258841234567' }, from_order: renewalNumber }).expect(409);
+    await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send({
+        amount: 300,
+        product_pid: s.product.pid,
+        customer: { name: 'A', email: 'a@example.com', mobile_number: '+258841234567' },
+        from_order: renewalNumber,
+      })
+      .expect(409);
   });
 
   it('a failed renewal paid through the portal link: extended from the previous end_date, active again, and the link stops working', async () => {
@@ -145,24 +246,47 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
     expect(portal).toContain('Pay the renewal');
     expect(portal).not.toContain('Renews on');
 
-    const link = await t.http.post(`/pay/order/${s.orderNumber}/subscription/renewal`).type('form').send({ transaction_id: s.transactionId }).expect(303);
+    const link = await t.http
+      .post(`/pay/order/${s.orderNumber}/subscription/renewal`)
+      .type('form')
+      .send({ transaction_id: s.transactionId })
+      .expect(303);
     expect(link.headers.location).toMatch(new RegExp(`^${t.config.urls.pay}/token/[A-Za-z0-9]{32}$`));
     const stale = link.headers.location.split('/').pop()!;
     await t.http.get(`/pay/token/${stale}`).expect(200);
     // Each press makes a fresh link (OrdersService.checkoutUrlFor rotates the pay token): the previous one stops working.
-    const fresh = await t.http.post(`/pay/order/${s.orderNumber}/subscription/renewal`).type('form').send({ transaction_id: s.transactionId }).expect(303);
+    const fresh = await t.http
+      .post(`/pay/order/${s.orderNumber}/subscription/renewal`)
+      .type('form')
+      .send({ transaction_id: s.transactionId })
+      .expect(303);
     const token = fresh.headers.location.split('/').pop()!;
     expect(token).not.toBe(stale);
     await t.http.get(`/pay/token/${stale}`).expect(404);
-    await t.http.post(`/pay/order/${s.orderNumber}/subscription/renewal`).type('form').send({ transaction_id: 'wrong' }).expect(404);
+    await t.http
+      .post(`/pay/order/${s.orderNumber}/subscription/renewal`)
+      .type('form')
+      .send({ transaction_id: 'wrong' })
+      .expect(404);
 
-    const paid = await t.http.post(`/pay/token/${token}/pay`).set('Accept', 'application/json').send({ payment_method: 'mpesa', payment_number: '841239999' }).expect(200);
+    const paid = await t.http
+      .post(`/pay/token/${token}/pay`)
+      .set('Accept', 'application/json')
+      .send({ payment_method: 'mpesa', payment_number: '841239999' })
+      .expect(200);
     expect(paid.body).toEqual({ status: 'success', order_number: renewalNumber, order_status: 'approved' });
     const sub = await getSubscription(t, seller, s.subscriptionId);
     // Feb 28 → Mar 31: one month from the previous end, counted from Jan 31.
-    expect(sub).toMatchObject({ status: 'active', end_date: '2035-03-31T09:30:00.000000Z', orders: [s.orderNumber, renewalNumber] });
+    expect(sub).toMatchObject({
+      status: 'active',
+      end_date: '2035-03-31T09:30:00.000000Z',
+      orders: [s.orderNumber, renewalNumber],
+    });
     const approved = payloads.find((p) => p.kind === 'order_approved' && p.payload.order_number === renewalNumber)!;
-    expect(approved.payload.plan_subscriber).toMatchObject({ status: 'active', end_date: '2035-03-31T09:30:00.000000Z' });
+    expect(approved.payload.plan_subscriber).toMatchObject({
+      status: 'active',
+      end_date: '2035-03-31T09:30:00.000000Z',
+    });
     const after = (await t.http.get(portalPath).expect(200)).text;
     expect(after).toContain('Renews on</span><span>2035-03-31');
     expect(after).not.toContain('Pay the renewal');
@@ -175,10 +299,18 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
     const end = new Date(s.subscription.end_date);
     const report = await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 10 * HOUR));
     const renewalNumber = report.renewal_orders[0].order_number;
-    const link = await t.http.post(`/pay/order/${s.orderNumber}/subscription/renewal`).set('Accept', 'application/json').send({ transaction_id: s.transactionId }).expect(200);
+    const link = await t.http
+      .post(`/pay/order/${s.orderNumber}/subscription/renewal`)
+      .set('Accept', 'application/json')
+      .send({ transaction_id: s.transactionId })
+      .expect(200);
     const token = link.body.checkout_url.split('/').pop();
     const before = ofSubscription(events, s.subscriptionId).length;
-    const declined = await t.http.post(`/pay/token/${token}/pay`).set('Accept', 'application/json').send({ payment_method: 'mpesa', payment_number: '841230002' }).expect(200);
+    const declined = await t.http
+      .post(`/pay/token/${token}/pay`)
+      .set('Accept', 'application/json')
+      .send({ payment_method: 'mpesa', payment_number: '841230002' })
+      .expect(200);
     expect(declined.body.order_status).toBe('pending');
     expect(ofSubscription(events, s.subscriptionId).slice(before)).toEqual(['subscription.payment_failed']);
     expect((await getOrder(t, seller, renewalNumber)).status).toBe('pending');

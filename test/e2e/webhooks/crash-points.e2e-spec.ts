@@ -7,7 +7,8 @@ import { ReceivedRequest, Receiver, startReceiver, waitUntil } from './helpers';
 
 jest.setTimeout(180_000);
 
-const answerOk = (_req: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+const answerOk = (_req: unknown, res: ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
 
 /**
  * Decisions §7: every committed event reaches every subscribed URL at least once, whatever point
@@ -79,7 +80,9 @@ describe('SIGKILL anywhere on the delivery path', () => {
     // flight, claimed and fetched, still queued.
     r.respond((req, res) => setTimeout(() => answerOk(req, res), 150));
     const sessions = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => api.order({ amount: 150, product_pid: product.pid, customer: customerBody(`k${i}@example.com`) })),
+      Array.from({ length: 50 }, (_, i) =>
+        api.order({ amount: 150, product_pid: product.pid, customer: customerBody(`k${i}@example.com`) }),
+      ),
     );
     const statuses = await Promise.all(sessions.map((s) => checkoutOf(http, s).pay({ payment_number: '841234567' })));
     expect(statuses).toEqual(Array(50).fill('approved'));
@@ -93,8 +96,15 @@ describe('SIGKILL anywhere on the delivery path', () => {
 
     r.respond(answerOk);
     const second = await start();
-    await waitUntil(async () => (await deliveryStates(t.dataSource, seller.storeId)).success === 50, 45_000, () => `${r.requests.length} requests`);
-    expectEveryOrderOnce(r.requests, sessions.map((s) => s.order_number));
+    await waitUntil(
+      async () => (await deliveryStates(t.dataSource, seller.storeId)).success === 50,
+      45_000,
+      () => `${r.requests.length} requests`,
+    );
+    expectEveryOrderOnce(
+      r.requests,
+      sessions.map((s) => s.order_number),
+    );
     await second.stop('SIGTERM');
   });
 
@@ -107,7 +117,9 @@ describe('SIGKILL anywhere on the delivery path', () => {
     b.child.kill('SIGSTOP');
     r.respond(() => undefined);
     const sessions = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => api.order({ amount: 150, product_pid: product.pid, customer: customerBody(`two${i}@example.com`) })),
+      Array.from({ length: 6 }, (_, i) =>
+        api.order({ amount: 150, product_pid: product.pid, customer: customerBody(`two${i}@example.com`) }),
+      ),
     );
     await Promise.all(sessions.map((s) => checkoutOf(http, s).pay({ payment_number: '841234567' })));
     await r.waitFor(6, 8_000);
@@ -118,11 +130,26 @@ describe('SIGKILL anywhere on the delivery path', () => {
     r.respond(answerOk);
     a.child.kill('SIGKILL');
     await a.exited;
-    await waitUntil(async () => (await deliveryStates(t.dataSource, seller.storeId)).success === 6, 30_000, () => `${r.requests.length} requests`);
+    await waitUntil(
+      async () => (await deliveryStates(t.dataSource, seller.storeId)).success === 6,
+      30_000,
+      () => `${r.requests.length} requests`,
+    );
     expect(r.requests).toHaveLength(12);
-    expectEveryOrderOnce(r.requests, sessions.map((s) => s.order_number));
-    const firstIds = r.requests.slice(0, 6).map((q) => String(q.headers['webhook-id'])).sort();
-    expect(r.requests.slice(6).map((q) => String(q.headers['webhook-id'])).sort()).toEqual(firstIds);
+    expectEveryOrderOnce(
+      r.requests,
+      sessions.map((s) => s.order_number),
+    );
+    const firstIds = r.requests
+      .slice(0, 6)
+      .map((q) => String(q.headers['webhook-id']))
+      .sort();
+    expect(
+      r.requests
+        .slice(6)
+        .map((q) => String(q.headers['webhook-id']))
+        .sort(),
+    ).toEqual(firstIds);
     await b.stop('SIGTERM');
   });
 
@@ -131,7 +158,9 @@ describe('SIGKILL anywhere on the delivery path', () => {
     const apiOnly = await start({ WEBHOOK_WORKER: 'false' });
     const { r, seller, http, api, product } = await setUp(apiOnly);
     const sessions = await Promise.all(
-      Array.from({ length: 3 }, (_, i) => api.order({ amount: 150, product_pid: product.pid, customer: customerBody(`f${i}@example.com`) })),
+      Array.from({ length: 3 }, (_, i) =>
+        api.order({ amount: 150, product_pid: product.pid, customer: customerBody(`f${i}@example.com`) }),
+      ),
     );
     await Promise.all(sessions.map((s) => checkoutOf(http, s).pay({ payment_number: '841234567' })));
     await apiOnly.stop('SIGKILL');
@@ -142,14 +171,20 @@ describe('SIGKILL anywhere on the delivery path', () => {
       [seller.storeId],
     );
     expect(fetched).toBe(3);
-    await t.dataSource.query(`UPDATE webhook_deliveries SET created_at = now() - interval '1 minute' WHERE store_id = $1`, [seller.storeId]);
+    await t.dataSource.query(
+      `UPDATE webhook_deliveries SET created_at = now() - interval '1 minute' WHERE store_id = $1`,
+      [seller.storeId],
+    );
     expect(await deliveryStates(t.dataSource, seller.storeId)).toEqual({ pending: 3 });
 
     const worker = await start();
     await waitUntil(async () => (await deliveryStates(t.dataSource, seller.storeId)).success === 3, 20_000);
     await new Promise((res) => setTimeout(res, 1000));
     expect(r.requests).toHaveLength(3);
-    expectEveryOrderOnce(r.requests, sessions.map((s) => s.order_number));
+    expectEveryOrderOnce(
+      r.requests,
+      sessions.map((s) => s.order_number),
+    );
     await worker.stop('SIGTERM');
   });
 });

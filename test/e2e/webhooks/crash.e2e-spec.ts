@@ -36,11 +36,26 @@ describe('A crash right after the order changes commit', () => {
   it('loses nothing: after SIGKILL, `npm run start:worker` delivers every committed event once', async () => {
     const seller = await createSeller(t);
     const product = await insertProduct(t.dataSource, seller.storeId);
-    const hook = (await t.http.post('/v1/webhooks').set(seller.auth).send({ url: r.url, events: ['order_approved'] }).expect(201)).body.webhook;
-    const env = { DATABASE_URL: t.config.database.url!, STORE_ID: String(seller.storeId), PRODUCT: JSON.stringify(product), COUNT: '12' };
+    const hook = (
+      await t.http
+        .post('/v1/webhooks')
+        .set(seller.auth)
+        .send({ url: r.url, events: ['order_approved'] })
+        .expect(201)
+    ).body.webhook;
+    const env = {
+      DATABASE_URL: t.config.database.url!,
+      STORE_ID: String(seller.storeId),
+      PRODUCT: JSON.stringify(product),
+      COUNT: '12',
+    };
 
     const service = run('test/e2e/webhooks/emitter-process.ts', { ...env, WEBHOOK_WORKER: 'false' });
-    await waitUntil(() => service.output().includes('committed') || service.child.exitCode !== null, 45_000, service.output);
+    await waitUntil(
+      () => service.output().includes('committed') || service.child.exitCode !== null,
+      45_000,
+      service.output,
+    );
     service.child.kill('SIGKILL');
     await service.exited;
     const committed = JSON.parse(/committed (.*)\n/.exec(service.output())![1]) as string[];

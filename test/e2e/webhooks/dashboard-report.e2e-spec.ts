@@ -28,7 +28,9 @@ describe('dashboard: webhook delivery report (GET {web_url}/webhooks)', () => {
     const { email } = await signUp(agent);
     const seller = await t.app.get(SellersService).findByEmail(email);
     const store = await t.app.get(SellersService).findStoreOfSeller(seller!.id);
-    const { token } = await t.app.get(ApiKeysService).create({ storeId: store!.id, sellerId: seller!.id, name: 'ci', scopes: ['webhooks.read', 'webhooks.write'] });
+    const { token } = await t.app
+      .get(ApiKeysService)
+      .create({ storeId: store!.id, sellerId: seller!.id, name: 'ci', scopes: ['webhooks.read', 'webhooks.write'] });
     receiver.respond((_req, res) => res.writeHead(500).end('receiver exploded'));
     const created = await t.http
       .post('/v1/webhooks')
@@ -37,12 +39,20 @@ describe('dashboard: webhook delivery report (GET {web_url}/webhooks)', () => {
       .expect(201);
 
     const product = await insertProduct(t.dataSource, store!.id);
-    const { payload } = await emitOrderEvent(t.dataSource, t.app, { kind: 'order_approved', storeId: store!.id, product });
+    const { payload } = await emitOrderEvent(t.dataSource, t.app, {
+      kind: 'order_approved',
+      storeId: store!.id,
+      product,
+    });
     await receiver.waitFor(1);
-    await waitUntil(async () => {
-      const res = await t.http.get(`/v1/webhooks/${created.body.webhook.id}`).set('Authorization', `Bearer ${token}`);
-      return res.body.webhook?.summary?.last_delivery_status === 'failed';
-    }, 15_000, () => 'the failed delivery to be recorded');
+    await waitUntil(
+      async () => {
+        const res = await t.http.get(`/v1/webhooks/${created.body.webhook.id}`).set('Authorization', `Bearer ${token}`);
+        return res.body.webhook?.summary?.last_delivery_status === 'failed';
+      },
+      15_000,
+      () => 'the failed delivery to be recorded',
+    );
 
     const page = await agent.get('/web/webhooks').expect(200);
     expect(page.headers['content-type']).toContain('text/html');

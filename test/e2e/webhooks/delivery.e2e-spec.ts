@@ -35,17 +35,30 @@ describe('Webhook delivery', () => {
     return r;
   };
   const register = async (url: string, body: object = {}, who: TestSeller = seller): Promise<CreatedWebhook> =>
-    (await t.http.post('/v1/webhooks').set(who.auth).send({ url, events: ['order_approved'], ...body }).expect(201)).body.webhook;
-  const emit = (kind: 'order_approved' | 'order_cancelled' | 'order_refund', p: TestProduct = product, extra: object = {}) =>
-    emitOrderEvent(t.dataSource, events, { kind, storeId: seller.storeId, product: p, ...extra });
+    (
+      await t.http
+        .post('/v1/webhooks')
+        .set(who.auth)
+        .send({ url, events: ['order_approved'], ...body })
+        .expect(201)
+    ).body.webhook;
+  const emit = (
+    kind: 'order_approved' | 'order_cancelled' | 'order_refund',
+    p: TestProduct = product,
+    extra: object = {},
+  ) => emitOrderEvent(t.dataSource, events, { kind, storeId: seller.storeId, product: p, ...extra });
   const deliveriesOf = async (webhookId: number) =>
     (await t.http.get(`/v1/webhooks/${webhookId}/deliveries`).set(seller.auth).expect(200)).body.deliveries;
   const finishedDeliveries = async (webhookId: number, count: number) => {
     let list: Array<{ status: string }> = [];
-    await waitUntil(async () => {
-      list = await deliveriesOf(webhookId);
-      return list.filter((d) => d.status !== 'pending').length >= count;
-    }, 20_000, () => `${count} finished deliveries of webhook ${webhookId}`);
+    await waitUntil(
+      async () => {
+        list = await deliveriesOf(webhookId);
+        return list.filter((d) => d.status !== 'pending').length >= count;
+      },
+      20_000,
+      () => `${count} finished deliveries of webhook ${webhookId}`,
+    );
     return list as never as Array<Record<string, any>>;
   };
 
@@ -62,9 +75,24 @@ describe('Webhook delivery', () => {
     const body = JSON.parse(request.body);
     expect(body).toEqual(payload);
     expect(Object.keys(body)).toEqual([
-      'order_type', 'order_number', 'status', 'transaction_id', 'payment_method', 'amount', 'currency',
-      'discount_amount', 'coupon_code', 'original_amount', 'tracking', 'plan_subscriber', 'product',
-      'customer', 'affiliate', 'order_bump', 'brand', 'image',
+      'order_type',
+      'order_number',
+      'status',
+      'transaction_id',
+      'payment_method',
+      'amount',
+      'currency',
+      'discount_amount',
+      'coupon_code',
+      'original_amount',
+      'tracking',
+      'plan_subscriber',
+      'product',
+      'customer',
+      'affiliate',
+      'order_bump',
+      'brand',
+      'image',
     ]);
     expect(typeof body.amount).toBe('number');
     expect(typeof body.product.price).toBe('string');
@@ -72,7 +100,9 @@ describe('Webhook delivery', () => {
 
     expect(request.headers['webhook-id']).toMatch(/^msg_/);
     expect(request.headers['webhook-timestamp']).toMatch(/^\d{10}$/);
-    expect(new StandardWebhook(hook.secret).verify(request.body, request.headers as Record<string, string>)).toEqual(payload);
+    expect(new StandardWebhook(hook.secret).verify(request.body, request.headers as Record<string, string>)).toEqual(
+      payload,
+    );
 
     const [delivery] = await finishedDeliveries(hook.id, 1);
     expect(delivery).toEqual({
@@ -84,7 +114,10 @@ describe('Webhook delivery', () => {
       redelivery_of: null,
       request: {
         url: r.url,
-        headers: expect.objectContaining({ 'webhook-id': request.headers['webhook-id'], 'webhook-signature': request.headers['webhook-signature'] }),
+        headers: expect.objectContaining({
+          'webhook-id': request.headers['webhook-id'],
+          'webhook-signature': request.headers['webhook-signature'],
+        }),
         payload,
       },
       response: { status_code: 200, body: '{"received":true}' },
@@ -94,7 +127,11 @@ describe('Webhook delivery', () => {
       created_at: expect.stringMatching(/Z$/),
     });
     const got = (await t.http.get(`/v1/webhooks/${hook.id}`).set(seller.auth).expect(200)).body.webhook;
-    expect(got.summary).toEqual({ last_delivery_at: delivery.attempted_at, last_delivery_status: 'success', last_response_code: 200 });
+    expect(got.summary).toEqual({
+      last_delivery_at: delivery.attempted_at,
+      last_delivery_status: 'success',
+      last_response_code: 200,
+    });
   });
 
   it('a signature made with another secret, or over another body, does not verify', async () => {
@@ -103,9 +140,15 @@ describe('Webhook delivery', () => {
     const stranger = await register('https://example.com/unrelated');
     await emit('order_approved');
     const [request] = await r.waitFor(1);
-    expect(() => new StandardWebhook(stranger.secret).verify(request.body, request.headers as Record<string, string>)).toThrow();
-    expect(() => new StandardWebhook(hook.secret).verify(`${request.body} `, request.headers as Record<string, string>)).toThrow();
-    expect(new StandardWebhook(hook.secret).verify(request.body, request.headers as Record<string, string>)).toEqual(JSON.parse(request.body));
+    expect(() =>
+      new StandardWebhook(stranger.secret).verify(request.body, request.headers as Record<string, string>),
+    ).toThrow();
+    expect(() =>
+      new StandardWebhook(hook.secret).verify(`${request.body} `, request.headers as Record<string, string>),
+    ).toThrow();
+    expect(new StandardWebhook(hook.secret).verify(request.body, request.headers as Record<string, string>)).toEqual(
+      JSON.parse(request.body),
+    );
   });
 
   it('groups the webhooks of one URL into one POST with a signature per secret, recorded on each', async () => {
@@ -121,9 +164,13 @@ describe('Webhook delivery', () => {
     const signatures = (request.headers['webhook-signature'] as string).split(' ');
     expect(signatures).toHaveLength(2);
     for (const hook of [a, b]) {
-      expect(new StandardWebhook(hook.secret).verify(request.body, request.headers as Record<string, string>)).toEqual(JSON.parse(request.body));
+      expect(new StandardWebhook(hook.secret).verify(request.body, request.headers as Record<string, string>)).toEqual(
+        JSON.parse(request.body),
+      );
     }
-    expect(() => new StandardWebhook(onlyApproved.secret).verify(request.body, request.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new StandardWebhook(onlyApproved.secret).verify(request.body, request.headers as Record<string, string>),
+    ).toThrow();
 
     const [da] = await finishedDeliveries(a.id, 1);
     const [db] = await finishedDeliveries(b.id, 1);
@@ -165,9 +212,17 @@ describe('Webhook delivery', () => {
     const hook = await register(r.url);
     await emit('order_approved');
     const [delivery] = await finishedDeliveries(hook.id, 1);
-    expect(delivery).toMatchObject({ status: 'failed', response: { status_code: 500, body: 'boom' }, error: 'The receiver answered 500.' });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      response: { status_code: 500, body: 'boom' },
+      error: 'The receiver answered 500.',
+    });
     const summary = (await t.http.get(`/v1/webhooks/${hook.id}`).set(seller.auth).expect(200)).body.webhook.summary;
-    expect(summary).toEqual({ last_delivery_at: delivery.attempted_at, last_delivery_status: 'failed', last_response_code: 500 });
+    expect(summary).toEqual({
+      last_delivery_at: delivery.attempted_at,
+      last_delivery_status: 'failed',
+      last_response_code: 500,
+    });
     await new Promise((res) => setTimeout(res, 1500));
     expect(r.requests).toHaveLength(1);
   });
@@ -190,7 +245,11 @@ describe('Webhook delivery', () => {
     const hook = await register(url);
     await emit('order_approved');
     const [delivery] = await finishedDeliveries(hook.id, 1);
-    expect(delivery).toMatchObject({ status: 'failed', response: null, error: expect.stringContaining('ECONNREFUSED') });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      response: null,
+      error: expect.stringContaining('ECONNREFUSED'),
+    });
     const summary = (await t.http.get(`/v1/webhooks/${hook.id}`).set(seller.auth).expect(200)).body.webhook.summary;
     expect(summary).toMatchObject({ last_delivery_status: 'failed', last_response_code: null });
   });
@@ -211,7 +270,11 @@ describe('Webhook delivery', () => {
     expect((await deliveriesOf(slow.id))[0].status).toBe('pending');
 
     const [delivery] = await finishedDeliveries(slow.id, 1);
-    expect(delivery).toMatchObject({ status: 'failed', response: null, error: 'No complete response within 10 seconds.' });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      response: null,
+      error: 'No complete response within 10 seconds.',
+    });
     expect(delivery.duration_ms).toBeGreaterThanOrEqual(9_900);
     expect(delivery.duration_ms).toBeLessThan(12_000);
   }, 40_000);
@@ -225,16 +288,27 @@ describe('Webhook delivery', () => {
     expect(first.status).toBe('failed');
 
     r.respond((_req, res) => res.writeHead(204).end());
-    const res = await t.http.post(`/v1/webhooks/${hook.id}/deliveries/${first.id}/redeliver`).set(seller.auth).expect(201);
+    const res = await t.http
+      .post(`/v1/webhooks/${hook.id}/deliveries/${first.id}/redeliver`)
+      .set(seller.auth)
+      .expect(201);
     expect(res.body).toMatchObject({
       status: 'success',
       message: 'Redelivery queued.',
-      delivery: { status: 'pending', redelivery_of: first.id, webhook_ids: [hook.id], request: { payload, headers: null }, response: null },
+      delivery: {
+        status: 'pending',
+        redelivery_of: first.id,
+        webhook_ids: [hook.id],
+        request: { payload, headers: null },
+        response: null,
+      },
     });
     await r.waitFor(2);
     expect(r.requests[1].body).toBe(r.requests[0].body);
     expect(r.requests[1].headers['webhook-id']).toBe(r.requests[0].headers['webhook-id']);
-    expect(new StandardWebhook(hook.secret).verify(r.requests[1].body, r.requests[1].headers as Record<string, string>)).toEqual(payload);
+    expect(
+      new StandardWebhook(hook.secret).verify(r.requests[1].body, r.requests[1].headers as Record<string, string>),
+    ).toEqual(payload);
 
     const log = await finishedDeliveries(hook.id, 2);
     expect(log.map((d) => [d.id, d.status])).toEqual([
@@ -264,7 +338,10 @@ describe('Webhook delivery', () => {
     const lonely = await createSeller(t);
     const p = await insertProduct(t.dataSource, lonely.storeId);
     await emitOrderEvent(t.dataSource, events, { kind: 'order_approved', storeId: lonely.storeId, product: p });
-    const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE store_id = $1`, [lonely.storeId]);
+    const [{ count }] = await t.dataSource.query(
+      `SELECT count(*)::int AS count FROM webhook_deliveries WHERE store_id = $1`,
+      [lonely.storeId],
+    );
     expect(count).toBe(0);
   });
 
@@ -273,19 +350,40 @@ describe('Webhook delivery', () => {
     const p = await insertProduct(t.dataSource, shop.storeId);
     const r = await receiver();
     r.respond((_req, res) => res.writeHead(201).end('created'));
-    const hook = (await t.http.post('/v1/webhooks').set(shop.auth).send({ url: r.url, events: ['order_approved'] }).expect(201)).body.webhook;
-    const quiet = (await t.http.post('/v1/webhooks').set(shop.auth).send({ url: 'https://example.com/q', events: ['order_refund'] }).expect(201)).body.webhook;
-    const emitted = await emitOrderEvent(t.dataSource, events, { kind: 'order_approved', storeId: shop.storeId, product: p });
+    const hook = (
+      await t.http
+        .post('/v1/webhooks')
+        .set(shop.auth)
+        .send({ url: r.url, events: ['order_approved'] })
+        .expect(201)
+    ).body.webhook;
+    const quiet = (
+      await t.http
+        .post('/v1/webhooks')
+        .set(shop.auth)
+        .send({ url: 'https://example.com/q', events: ['order_refund'] })
+        .expect(201)
+    ).body.webhook;
+    const emitted = await emitOrderEvent(t.dataSource, events, {
+      kind: 'order_approved',
+      storeId: shop.storeId,
+      product: p,
+    });
     await r.waitFor(1);
     const service = t.app.get(WebhooksService);
     const delivered = async () =>
-      (await service.deliveryReport(shop.storeId)).find((x) => x.webhook.webhook.id === hook.id)?.deliveries[0]?.delivery.state === 'success';
+      (await service.deliveryReport(shop.storeId)).find((x) => x.webhook.webhook.id === hook.id)?.deliveries[0]
+        ?.delivery.state === 'success';
     await waitUntil(delivered);
     const report = await service.deliveryReport(shop.storeId);
     expect(report.map((x) => x.webhook.webhook.id).sort()).toEqual([hook.id, quiet.id].sort());
     const entry = report.find((x) => x.webhook.webhook.id === hook.id)!;
     expect(entry.deliveries).toHaveLength(1);
-    expect(entry.deliveries[0].delivery).toMatchObject({ payload: emitted.payload, responseCode: 201, responseBody: 'created' });
+    expect(entry.deliveries[0].delivery).toMatchObject({
+      payload: emitted.payload,
+      responseCode: 201,
+      responseBody: 'created',
+    });
     expect(report.find((x) => x.webhook.webhook.id === quiet.id)!.deliveries).toEqual([]);
   });
 });

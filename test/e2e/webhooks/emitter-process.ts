@@ -7,7 +7,10 @@ import { DataSource } from 'typeorm';
 import { createInstanceOn, emitOrderEvent, TestProduct } from './helpers';
 
 async function main(): Promise<void> {
-  const instance = await createInstanceOn(process.env.DATABASE_URL!, { WEBHOOK_WORKER: process.env.WEBHOOK_WORKER ?? 'true', LOG_LEVEL: 'silent' });
+  const instance = await createInstanceOn(process.env.DATABASE_URL!, {
+    WEBHOOK_WORKER: process.env.WEBHOOK_WORKER ?? 'true',
+    LOG_LEVEL: 'silent',
+  });
   const product = JSON.parse(process.env.PRODUCT!) as TestProduct;
   const orders = await Promise.all(
     Array.from({ length: Number(process.env.COUNT) }, () =>

@@ -9,7 +9,12 @@ import { loadConfig } from '../../../src/config/app-config';
 import { DatabaseConnection } from '../../../src/database/database-connection';
 import { DomainEvents } from '../../../src/common/events/domain-events';
 import { OrderEventPayloads } from '../../../src/modules/billing/events/order-event-payloads.service';
-import { orderEvent, OrderEventKind, OrderEventPayload, OrderTransitionKind } from '../../../src/modules/billing/events/order-events';
+import {
+  orderEvent,
+  OrderEventKind,
+  OrderEventPayload,
+  OrderTransitionKind,
+} from '../../../src/modules/billing/events/order-events';
 
 /** A real HTTP receiver on 127.0.0.1 and a free port, recording every request. */
 export interface Receiver {
@@ -56,7 +61,11 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     requests,
     respond: (next) => (handler = next),
     async waitFor(count, timeoutMs = 15_000) {
-      await waitUntil(() => requests.length >= count, timeoutMs, () => `${requests.length}/${count} requests received`);
+      await waitUntil(
+        () => requests.length >= count,
+        timeoutMs,
+        () => `${requests.length}/${count} requests received`,
+      );
       return requests;
     },
     close: () =>
@@ -67,7 +76,11 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   };
 }
 
-export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = () => 'condition'): Promise<void> {
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  what = () => 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -100,7 +113,12 @@ export async function insertProduct(
 }
 
 /** A complete spec §6.3 payload, as billing builds it. */
-export function buildPayload(kind: OrderEventKind, orderNumber: string, product: TestProduct, recurring = false): OrderEventPayload {
+export function buildPayload(
+  kind: OrderEventKind,
+  orderNumber: string,
+  product: TestProduct,
+  recurring = false,
+): OrderEventPayload {
   const transactionId = `txn_${suffix()}`;
   return {
     order_type: kind,
@@ -113,7 +131,13 @@ export function buildPayload(kind: OrderEventKind, orderNumber: string, product:
     discount_amount: 10,
     coupon_code: 'SAVE10',
     original_amount: 100,
-    tracking: { utm_source: 'newsletter', utm_campaign: 'spring', utm_medium: 'email', utm_content: null, utm_term: null },
+    tracking: {
+      utm_source: 'newsletter',
+      utm_campaign: 'spring',
+      utm_medium: 'email',
+      utm_content: null,
+      utm_term: null,
+    },
     plan_subscriber: {
       plan_name: recurring ? 'Monthly' : null,
       start_date: recurring ? '2025-03-01T10:00:00.000000Z' : null,
@@ -125,7 +149,12 @@ export function buildPayload(kind: OrderEventKind, orderNumber: string, product:
       portal_url: `http://127.0.0.1:3000/pay/order/${orderNumber}?transaction_id=${transactionId}`,
     },
     product: { name: product.name, price: '100.00', pid: product.pid },
-    customer: { email: 'ana@example.com', name: 'Ana Maria', mobile_number: '+258841234567', payment_number: '841234567' },
+    customer: {
+      email: 'ana@example.com',
+      name: 'Ana Maria',
+      mobile_number: '+258841234567',
+      payment_number: '841234567',
+    },
     affiliate: [{ id: 3, name: 'Rui', email: 'rui@example.com', commission_percent: 10, commission_amount: 9 }],
     order_bump: [{ product_pid: 'prd_bump', name: 'Extra chapter', price: 15 }],
     brand: 'Ana Books',
@@ -163,7 +192,15 @@ export async function emitOrderEvent(
       `INSERT INTO orders (store_id, order_number, pay_token_hash, product_id, customer_id, status, currency,
                            original_amount, discount_amount, amount, transaction_id)
        VALUES ($1, $2, $3, $4, $5, $6, 'MZN', 100, 10, 90, $7) RETURNING id`,
-      [input.storeId, orderNumber, randomBytes(32).toString('hex'), input.product.id, customer.id, seed.status, seed.transaction_id],
+      [
+        input.storeId,
+        orderNumber,
+        randomBytes(32).toString('hex'),
+        input.product.id,
+        customer.id,
+        seed.status,
+        seed.transaction_id,
+      ],
     );
     const event = orderEvent(
       input.kind,
@@ -179,8 +216,16 @@ export async function emitOrderEvent(
 }
 
 /** Another instance of the service on an existing database (as a second replica would run). */
-export async function createInstanceOn(databaseUrl: string, env: Record<string, string> = {}): Promise<{ app: App; close(): Promise<void> }> {
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/commerce-test-${process.pid}`, ...env, DATABASE_URL: databaseUrl });
+export async function createInstanceOn(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ app: App; close(): Promise<void> }> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: `/tmp/commerce-test-${process.pid}`,
+    ...env,
+    DATABASE_URL: databaseUrl,
+  });
   const connection = await DatabaseConnection.open(config);
   const app = await createApp(config, connection);
   await ready(app);

@@ -29,17 +29,27 @@ describe('Several instances on one database', () => {
     const single = await startReceiver();
     receivers.push(grouped, single);
     for (const url of [grouped.url, grouped.url, single.url]) {
-      await t.http.post('/v1/webhooks').set(seller.auth).send({ url, events: ['order_approved'] }).expect(201);
+      await t.http
+        .post('/v1/webhooks')
+        .set(seller.auth)
+        .send({ url, events: ['order_approved'] })
+        .expect(201);
     }
 
-    const instances: Array<{ dataSource: DataSource; events: EventSource }> = [t.app, second.app, third.app].map((app) => ({
-      dataSource: app.get(DataSource),
-      events: app,
-    }));
+    const instances: Array<{ dataSource: DataSource; events: EventSource }> = [t.app, second.app, third.app].map(
+      (app) => ({
+        dataSource: app.get(DataSource),
+        events: app,
+      }),
+    );
     const BURST = 45;
     const emitted = await Promise.all(
       Array.from({ length: BURST }, (_, i) =>
-        emitOrderEvent(instances[i % 3].dataSource, instances[i % 3].events, { kind: 'order_approved', storeId: seller.storeId, product }),
+        emitOrderEvent(instances[i % 3].dataSource, instances[i % 3].events, {
+          kind: 'order_approved',
+          storeId: seller.storeId,
+          product,
+        }),
       ),
     );
     const expected = emitted.map((e) => e.payload.order_number).sort();

@@ -37,21 +37,39 @@ describe('Webhook SSRF protection under NODE_ENV=production', () => {
     'http://[fd00:ec2::254]/hook',
     'http://[64:ff9b::a00:1]/hook',
   ])('refuses %s with 422 on url', async (url) => {
-    const res = await t.http.post('/v1/webhooks').set(seller.auth).send({ url, events: ['order_approved'] }).expect(422);
+    const res = await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url, events: ['order_approved'] })
+      .expect(422);
     expect(res.body.message).toBe('Validation failed.');
     expect(Object.keys(res.body.errors)).toEqual(['url']);
-    expect(res.body.errors.url[0]).toMatch(/^url must not resolve to a loopback, private, link-local or metadata address/);
+    expect(res.body.errors.url[0]).toMatch(
+      /^url must not resolve to a loopback, private, link-local or metadata address/,
+    );
   });
 
   it('accepts a public address, and refuses moving it to a private one with PATCH', async () => {
-    const created = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: 'https://93.184.215.14/hook', events: ['order_approved'] }).expect(201);
-    const res = await t.http.patch(`/v1/webhooks/${created.body.webhook.id}`).set(seller.auth).send({ url: 'http://127.0.0.1/x' }).expect(422);
+    const created = await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url: 'https://93.184.215.14/hook', events: ['order_approved'] })
+      .expect(201);
+    const res = await t.http
+      .patch(`/v1/webhooks/${created.body.webhook.id}`)
+      .set(seller.auth)
+      .send({ url: 'http://127.0.0.1/x' })
+      .expect(422);
     expect(Object.keys(res.body.errors)).toEqual(['url']);
     await t.http.delete(`/v1/webhooks/${created.body.webhook.id}`).set(seller.auth).expect(200);
   });
 
   it('re-checks at delivery: a URL that now points at a private address is a failed delivery, and nothing is sent', async () => {
-    const created = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: 'https://93.184.215.14/hook', events: ['order_approved'] }).expect(201);
+    const created = await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url: 'https://93.184.215.14/hook', events: ['order_approved'] })
+      .expect(201);
     const id = created.body.webhook.id;
     // As if the name now resolved elsewhere: the stored URL reaches the local receiver.
     await t.dataSource.query(`UPDATE webhooks SET url = $1 WHERE id = $2`, [r.url, id]);
@@ -88,7 +106,11 @@ describe('WEBHOOK_ALLOW_PRIVATE=true in production', () => {
   it('registers and delivers to a private address', async () => {
     const seller = await createSeller(t);
     const product = await insertProduct(t.dataSource, seller.storeId);
-    await t.http.post('/v1/webhooks').set(seller.auth).send({ url: r.url, events: ['order_approved'] }).expect(201);
+    await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url: r.url, events: ['order_approved'] })
+      .expect(201);
     await emitOrderEvent(t.dataSource, t.app, { kind: 'order_approved', storeId: seller.storeId, product });
     await r.waitFor(1);
   });

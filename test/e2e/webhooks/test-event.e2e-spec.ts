@@ -22,7 +22,10 @@ describe('POST /v1/webhooks/{id}/test', () => {
   });
 
   const register = async (who: TestSeller, body: object) =>
-    (await t.http.post('/v1/webhooks').set(who.auth).send(body).expect(201)).body.webhook as { id: number; secret: string };
+    (await t.http.post('/v1/webhooks').set(who.auth).send(body).expect(201)).body.webhook as {
+      id: number;
+      secret: string;
+    };
 
   it('sends one signed sample order now, answers the recorded delivery, and logs it', async () => {
     const hook = await register(seller, { url: receiver.url, events: ['order_cancelled', 'order_approved'] });
@@ -32,7 +35,10 @@ describe('POST /v1/webhooks/{id}/test', () => {
     // Sent before the answer: no waiting for a worker.
     expect(receiver.requests).toHaveLength(before + 1);
     const request = receiver.requests[before];
-    const payload = new StandardWebhook(hook.secret).verify(request.body, request.headers as Record<string, string>) as Record<string, any>;
+    const payload = new StandardWebhook(hook.secret).verify(
+      request.body,
+      request.headers as Record<string, string>,
+    ) as Record<string, any>;
     expect(payload).toMatchObject({
       order_type: 'order_approved',
       order_number: expect.stringMatching(/^TEST-/),
@@ -44,9 +50,25 @@ describe('POST /v1/webhooks/{id}/test', () => {
       product: { price: '100.00' },
     });
     expect(Object.keys(payload)).toEqual([
-      'order_type', 'order_number', 'status', 'transaction_id', 'payment_method', 'amount', 'currency', 'discount_amount',
-      'coupon_code', 'original_amount', 'tracking', 'plan_subscriber', 'product', 'customer', 'affiliate', 'order_bump',
-      'brand', 'image', 'test',
+      'order_type',
+      'order_number',
+      'status',
+      'transaction_id',
+      'payment_method',
+      'amount',
+      'currency',
+      'discount_amount',
+      'coupon_code',
+      'original_amount',
+      'tracking',
+      'plan_subscriber',
+      'product',
+      'customer',
+      'affiliate',
+      'order_bump',
+      'brand',
+      'image',
+      'test',
     ]);
 
     expect(res.body).toEqual({
@@ -85,14 +107,19 @@ describe('POST /v1/webhooks/{id}/test', () => {
       const res = await t.http.post(`/v1/webhooks/${hook.id}/test`).set(seller.auth).expect(200);
       expect(res.body.delivery).toMatchObject({ status: 'failed', response: { status_code: 500, body: 'boom' } });
     } finally {
-      receiver.respond((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}'));
+      receiver.respond((_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}'),
+      );
     }
   });
 
   it('can be redelivered from the log like any delivery', async () => {
     const hook = await register(seller, { url: receiver.url, events: ['order_approved'] });
     const sent = await t.http.post(`/v1/webhooks/${hook.id}/test`).set(seller.auth).expect(200);
-    const again = await t.http.post(`/v1/webhooks/${hook.id}/deliveries/${sent.body.delivery.id}/redeliver`).set(seller.auth).expect(201);
+    const again = await t.http
+      .post(`/v1/webhooks/${hook.id}/deliveries/${sent.body.delivery.id}/redeliver`)
+      .set(seller.auth)
+      .expect(201);
     expect(again.body.delivery).toMatchObject({ order_id: null, redelivery_of: sent.body.delivery.id });
   });
 
@@ -101,8 +128,14 @@ describe('POST /v1/webhooks/{id}/test', () => {
     const before = receiver.requests.length;
     await t.http.post(`/v1/webhooks/${hook.id}/test`).expect(401);
     const readOnly = await seller.tokenWith(['webhooks.read']);
-    const denied = await t.http.post(`/v1/webhooks/${hook.id}/test`).set('Authorization', `Bearer ${readOnly}`).expect(403);
-    expect(denied.body).toMatchObject({ message: 'Permission denied for this endpoint.', required_scopes: ['webhooks.write'] });
+    const denied = await t.http
+      .post(`/v1/webhooks/${hook.id}/test`)
+      .set('Authorization', `Bearer ${readOnly}`)
+      .expect(403);
+    expect(denied.body).toMatchObject({
+      message: 'Permission denied for this endpoint.',
+      required_scopes: ['webhooks.write'],
+    });
     await t.http.post(`/v1/webhooks/${hook.id}/test`).set(other.auth).expect(404);
     await t.http.post('/v1/webhooks/999999/test').set(seller.auth).expect(404);
     await t.http.post('/v1/webhooks/abc/test').set(seller.auth).expect(404);

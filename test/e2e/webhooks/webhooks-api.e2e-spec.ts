@@ -24,7 +24,11 @@ describe('Webhooks API', () => {
 
   describe('POST /v1/webhooks', () => {
     it('creates a webhook for every product with a whsec_ secret and an empty summary', async () => {
-      const res = await create(seller, { url: 'https://example.com/hooks', events: ['order_approved', 'order_refund'], name: 'CRM' }).expect(201);
+      const res = await create(seller, {
+        url: 'https://example.com/hooks',
+        events: ['order_approved', 'order_refund'],
+        name: 'CRM',
+      }).expect(201);
       expect(res.body).toEqual({
         status: 'success',
         message: 'Webhook created.',
@@ -44,12 +48,24 @@ describe('Webhooks API', () => {
     });
 
     it('limits a webhook to a product given by id or by pid', async () => {
-      const byId = await create(seller, { url: 'https://example.com/a', events: ['order_cancelled'], product_details: product.id }).expect(201);
+      const byId = await create(seller, {
+        url: 'https://example.com/a',
+        events: ['order_cancelled'],
+        product_details: product.id,
+      }).expect(201);
       expect(byId.body.webhook.product).toEqual({ id: product.id, pid: product.pid, name: 'Photography course' });
       expect(byId.body.webhook.name).toBeNull();
-      const byPid = await create(seller, { url: 'https://example.com/b', events: ['order_cancelled'], product_details: product.pid }).expect(201);
+      const byPid = await create(seller, {
+        url: 'https://example.com/b',
+        events: ['order_cancelled'],
+        product_details: product.pid,
+      }).expect(201);
       expect(byPid.body.webhook.product).toEqual({ id: product.id, pid: product.pid, name: 'Photography course' });
-      const numericString = await create(seller, { url: 'https://example.com/c', events: ['order_approved'], product_details: String(product.id) }).expect(201);
+      const numericString = await create(seller, {
+        url: 'https://example.com/c',
+        events: ['order_approved'],
+        product_details: String(product.id),
+      }).expect(201);
       expect(numericString.body.webhook.product.id).toBe(product.id);
     });
 
@@ -61,7 +77,11 @@ describe('Webhooks API', () => {
 
     it('422 for a product of another store, or one that does not exist', async () => {
       for (const ref of [otherProduct.id, otherProduct.pid, 999999, 3000000000, '99999999999', 'prd_nope']) {
-        const res = await create(seller, { url: 'https://example.com/x', events: ['order_approved'], product_details: ref }).expect(422);
+        const res = await create(seller, {
+          url: 'https://example.com/x',
+          events: ['order_approved'],
+          product_details: ref,
+        }).expect(422);
         expect(res.body).toEqual({
           status: 'error',
           message: 'Validation failed.',
@@ -71,7 +91,12 @@ describe('Webhooks API', () => {
     });
 
     it('422 with field errors for a bad url, events and name', async () => {
-      const res = await create(seller, { url: 'ftp://example.com/x', events: ['order_shipped'], name: 42, product_details: true }).expect(422);
+      const res = await create(seller, {
+        url: 'ftp://example.com/x',
+        events: ['order_shipped'],
+        name: 42,
+        product_details: true,
+      }).expect(422);
       expect(res.body.message).toBe('Validation failed.');
       expect(Object.keys(res.body.errors).sort()).toEqual(['events', 'name', 'product_details', 'url']);
 
@@ -90,7 +115,10 @@ describe('Webhooks API', () => {
     });
 
     it('401 without a token, 403 with the scope details without webhooks.write', async () => {
-      expect((await t.http.post('/v1/webhooks').send({}).expect(401)).body).toEqual({ status: 'error', message: 'Token not provided' });
+      expect((await t.http.post('/v1/webhooks').send({}).expect(401)).body).toEqual({
+        status: 'error',
+        message: 'Token not provided',
+      });
       const token = await seller.tokenWith(['webhooks.read']);
       const res = await t.http.post('/v1/webhooks').set('Authorization', `Bearer ${token}`).send({}).expect(403);
       expect(res.body).toEqual({
@@ -105,10 +133,19 @@ describe('Webhooks API', () => {
   });
 
   describe('GET /v1/webhooks and /v1/webhooks/{id}', () => {
-    it('lists only the store\'s webhooks, newest first, paginated', async () => {
-      const mine = await create(other, { url: 'https://example.org/only-mine', events: ['order_approved'] }).expect(201);
+    it("lists only the store's webhooks, newest first, paginated", async () => {
+      const mine = await create(other, { url: 'https://example.org/only-mine', events: ['order_approved'] }).expect(
+        201,
+      );
       const res = await t.http.get('/v1/webhooks?per_page=2').set(other.auth).expect(200);
-      expect(res.body).toEqual({ status: 'success', page: 1, per_page: 2, last_page: 1, total: 1, webhooks: [mine.body.webhook] });
+      expect(res.body).toEqual({
+        status: 'success',
+        page: 1,
+        per_page: 2,
+        last_page: 1,
+        total: 1,
+        webhooks: [mine.body.webhook],
+      });
 
       const page = await t.http.get('/v1/webhooks?page=2&per_page=2').set(seller.auth).expect(200);
       expect(page.body.total).toBeGreaterThan(4);
@@ -124,7 +161,7 @@ describe('Webhooks API', () => {
       expect(res.body.errors).toEqual({ per_page: ['per_page must be at most 100.'] });
     });
 
-    it('gets one webhook; 404 for another store\'s id, a missing id and a non-numeric id', async () => {
+    it("gets one webhook; 404 for another store's id, a missing id and a non-numeric id", async () => {
       const created = await create(seller, { url: 'https://example.com/get', events: ['order_approved'] }).expect(201);
       const res = await t.http.get(`/v1/webhooks/${created.body.webhook.id}`).set(seller.auth).expect(200);
       expect(res.body).toEqual({ status: 'success', webhook: created.body.webhook });
@@ -137,7 +174,9 @@ describe('Webhooks API', () => {
     });
 
     it('401 and 403 (webhooks.write does not grant read)', async () => {
-      expect((await t.http.get('/v1/webhooks').set('Authorization', 'Bearer sk_nope').expect(401)).body.message).toBe('Invalid token');
+      expect((await t.http.get('/v1/webhooks').set('Authorization', 'Bearer sk_nope').expect(401)).body.message).toBe(
+        'Invalid token',
+      );
       const token = await seller.tokenWith(['webhooks.write']);
       const res = await t.http.get('/v1/webhooks/1').set('Authorization', `Bearer ${token}`).expect(403);
       expect(res.body.required_scopes).toEqual(['webhooks.read']);
@@ -147,7 +186,12 @@ describe('Webhooks API', () => {
 
   describe('PATCH /v1/webhooks/{id}', () => {
     it('changes only the fields sent, and clears the product with null', async () => {
-      const created = await create(seller, { url: 'https://example.com/p', events: ['order_approved'], product_details: product.pid, name: 'n' }).expect(201);
+      const created = await create(seller, {
+        url: 'https://example.com/p',
+        events: ['order_approved'],
+        product_details: product.pid,
+        name: 'n',
+      }).expect(201);
       const id = created.body.webhook.id;
       const res = await t.http
         .patch(`/v1/webhooks/${id}`)
@@ -164,18 +208,39 @@ describe('Webhooks API', () => {
           updated_at: expect.stringMatching(TIMESTAMP),
         },
       });
-      const cleared = await t.http.patch(`/v1/webhooks/${id}`).set(seller.auth).send({ product_details: null, name: null, url: 'https://example.com/q' }).expect(200);
-      expect(cleared.body.webhook).toMatchObject({ product: null, name: null, url: 'https://example.com/q', secret: created.body.webhook.secret });
-      const again = await t.http.patch(`/v1/webhooks/${id}`).set(seller.auth).send({ product_details: product.id }).expect(200);
+      const cleared = await t.http
+        .patch(`/v1/webhooks/${id}`)
+        .set(seller.auth)
+        .send({ product_details: null, name: null, url: 'https://example.com/q' })
+        .expect(200);
+      expect(cleared.body.webhook).toMatchObject({
+        product: null,
+        name: null,
+        url: 'https://example.com/q',
+        secret: created.body.webhook.secret,
+      });
+      const again = await t.http
+        .patch(`/v1/webhooks/${id}`)
+        .set(seller.auth)
+        .send({ product_details: product.id })
+        .expect(200);
       expect(again.body.webhook.product.pid).toBe(product.pid);
     });
 
-    it('422 for bad fields, 404 for another store\'s webhook, 403 without write', async () => {
+    it("422 for bad fields, 404 for another store's webhook, 403 without write", async () => {
       const created = await create(seller, { url: 'https://example.com/p2', events: ['order_approved'] }).expect(201);
       const id = created.body.webhook.id;
-      const bad = await t.http.patch(`/v1/webhooks/${id}`).set(seller.auth).send({ events: [], status: 'paused', url: 'x' }).expect(422);
+      const bad = await t.http
+        .patch(`/v1/webhooks/${id}`)
+        .set(seller.auth)
+        .send({ events: [], status: 'paused', url: 'x' })
+        .expect(422);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['events', 'status', 'url']);
-      const foreignProduct = await t.http.patch(`/v1/webhooks/${id}`).set(seller.auth).send({ product_details: otherProduct.pid }).expect(422);
+      const foreignProduct = await t.http
+        .patch(`/v1/webhooks/${id}`)
+        .set(seller.auth)
+        .send({ product_details: otherProduct.pid })
+        .expect(422);
       expect(Object.keys(foreignProduct.body.errors)).toEqual(['product_details']);
 
       const foreign = await t.http.patch(`/v1/webhooks/${id}`).set(other.auth).send({ name: 'mine now' }).expect(404);
@@ -187,12 +252,16 @@ describe('Webhooks API', () => {
   });
 
   describe('DELETE /v1/webhooks/{id}', () => {
-    it('deletes; afterwards 404; another store\'s id is 404 and stays', async () => {
+    it("deletes; afterwards 404; another store's id is 404 and stays", async () => {
       const created = await create(seller, { url: 'https://example.com/d', events: ['order_approved'] }).expect(201);
       const id = created.body.webhook.id;
       await t.http.delete(`/v1/webhooks/${id}`).set(other.auth).expect(404);
       const res = await t.http.delete(`/v1/webhooks/${id}`).set(seller.auth).expect(200);
-      expect(res.body).toEqual({ status: 'success', message: 'Webhook deleted.', data: { id, url: 'https://example.com/d' } });
+      expect(res.body).toEqual({
+        status: 'success',
+        message: 'Webhook deleted.',
+        data: { id, url: 'https://example.com/d' },
+      });
       await t.http.get(`/v1/webhooks/${id}`).set(seller.auth).expect(404);
       await t.http.delete(`/v1/webhooks/${id}`).set(seller.auth).expect(404);
     });
@@ -234,6 +303,9 @@ describe('Webhooks API', () => {
     ]);
     expect(doc.paths['/v1/webhooks'].post['x-required-scopes']).toEqual(['webhooks.write']);
     expect(doc.paths['/v1/webhooks/{id}'].get['x-required-scopes']).toEqual(['webhooks.read']);
-    expect(doc.components.schemas.CreateWebhookDto.properties.events.example).toEqual(['order_approved', 'order_cancelled']);
+    expect(doc.components.schemas.CreateWebhookDto.properties.events.example).toEqual([
+      'order_approved',
+      'order_cancelled',
+    ]);
   });
 });

@@ -10,7 +10,11 @@ import { downloadName, megabytes } from '../../../src/modules/catalog/files/prod
 import { cleanFilename, contentTypeFor, extensionOf } from '../../../src/modules/catalog/files/storage/content-type';
 import { newStorageKey, StoredObjectMissing } from '../../../src/modules/catalog/files/storage/file-storage';
 import { LocalFileStorage } from '../../../src/modules/catalog/files/storage/local-file-storage';
-import { missingPublishFields, nextReviewStatus, PublishFacts } from '../../../src/modules/catalog/products/product-review';
+import {
+  missingPublishFields,
+  nextReviewStatus,
+  PublishFacts,
+} from '../../../src/modules/catalog/products/product-review';
 
 describe('review state table', () => {
   it.each([
@@ -184,6 +188,9 @@ describe('storage configuration', () => {
   });
 
   it("keeps another driver's name for a plugin to provide (checked when storage is created)", () => {
-    expect(loadConfig({ STORAGE_DRIVER: 'ftp', DATA_DIR: '/srv/data' }).storage).toEqual({ driver: 'ftp', directory: '/srv/data/files' });
+    expect(loadConfig({ STORAGE_DRIVER: 'ftp', DATA_DIR: '/srv/data' }).storage).toEqual({
+      driver: 'ftp',
+      directory: '/srv/data/files',
+    });
   });
 });

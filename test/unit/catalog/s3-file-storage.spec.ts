@@ -21,7 +21,11 @@ async function bytesOf(body: unknown): Promise<Buffer> {
 }
 
 const xml = (statusCode: number, text: string, headers: Record<string, string> = {}) => ({
-  response: { statusCode, headers: { 'content-type': 'application/xml', ...headers }, body: Readable.from([Buffer.from(text)]) },
+  response: {
+    statusCode,
+    headers: { 'content-type': 'application/xml', ...headers },
+    body: Readable.from([Buffer.from(text)]),
+  },
 });
 
 /**
@@ -43,14 +47,17 @@ class FakeS3 {
     const [, bucket, ...rest] = request.path.split('/');
     const key = decodeURIComponent(rest.join('/'));
     const q = request.query ?? {};
-    const op = `${request.method} ${'uploads' in q ? '?uploads' : 'uploadId' in q ? ('partNumber' in q ? '?part' : '?complete') : ''}`.trim();
+    const op =
+      `${request.method} ${'uploads' in q ? '?uploads' : 'uploadId' in q ? ('partNumber' in q ? '?part' : '?complete') : ''}`.trim();
     this.requests.push(op);
     if (bucket !== 'products') return xml(404, '<Error><Code>NoSuchBucket</Code><Message>no</Message></Error>');
 
     if (request.method === 'PUT' && 'partNumber' in q) {
       const upload = this.uploads.get(String(q.uploadId))!;
       upload.parts.set(Number(q.partNumber), await bytesOf(request.body));
-      return { response: { statusCode: 200, headers: { etag: `"part-${String(q.partNumber)}"` }, body: Readable.from([]) } };
+      return {
+        response: { statusCode: 200, headers: { etag: `"part-${String(q.partNumber)}"` }, body: Readable.from([]) },
+      };
     }
     if (request.method === 'PUT') {
       this.objects.set(key, { body: await bytesOf(request.body), contentType: request.headers['content-type'] });
@@ -59,13 +66,19 @@ class FakeS3 {
     if (request.method === 'POST' && 'uploads' in q) {
       const id = `upload-${this.uploads.size + 1}`;
       this.uploads.set(id, { key, parts: new Map(), contentType: request.headers['content-type'] });
-      return xml(200, `<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
+      return xml(
+        200,
+        `<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`,
+      );
     }
     if (request.method === 'POST' && 'uploadId' in q) {
       const upload = this.uploads.get(String(q.uploadId))!;
       const parts = [...upload.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
       this.objects.set(key, { body: Buffer.concat(parts), contentType: upload.contentType });
-      return xml(200, `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>"done"</ETag></CompleteMultipartUploadResult>`);
+      return xml(
+        200,
+        `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>"done"</ETag></CompleteMultipartUploadResult>`,
+      );
     }
     if (request.method === 'DELETE' && 'uploadId' in q) {
       this.uploads.delete(String(q.uploadId));
@@ -77,13 +90,17 @@ class FakeS3 {
     }
     if (request.method === 'GET') {
       const object = this.objects.get(key);
-      if (!object) return xml(404, '<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
+      if (!object)
+        return xml(404, '<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
       const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
       const body = range ? object.body.subarray(Number(range[1]), Number(range[2]) + 1) : object.body;
       return {
         response: {
           statusCode: range ? 206 : 200,
-          headers: { 'content-length': String(body.length), 'content-type': object.contentType ?? 'application/octet-stream' },
+          headers: {
+            'content-length': String(body.length),
+            'content-type': object.contentType ?? 'application/octet-stream',
+          },
           body: Readable.from([body]),
         },
       };
@@ -112,7 +129,11 @@ describe('S3FileStorage', () => {
 
   it('stores a small stream with one PutObject and reports its size', async () => {
     const content = randomBytes(100_000);
-    const { size } = await storage.put('KEY1', Readable.from([content.subarray(0, 500), content.subarray(500)]), 'application/pdf');
+    const { size } = await storage.put(
+      'KEY1',
+      Readable.from([content.subarray(0, 500), content.subarray(500)]),
+      'application/pdf',
+    );
     expect(size).toBe(content.length);
     expect(s3.objects.get('KEY1')).toEqual({ body: content, contentType: 'application/pdf' });
     expect(s3.requests).toEqual(['PUT']);
@@ -120,7 +141,9 @@ describe('S3FileStorage', () => {
 
   it('stores a large stream as a multipart upload, part by part', async () => {
     const content = randomBytes(9 * 1024 * 1024 + 123);
-    const chunks = Array.from({ length: Math.ceil(content.length / 65536) }, (_, i) => content.subarray(i * 65536, (i + 1) * 65536));
+    const chunks = Array.from({ length: Math.ceil(content.length / 65536) }, (_, i) =>
+      content.subarray(i * 65536, (i + 1) * 65536),
+    );
     const { size } = await storage.put('KEY2', Readable.from(chunks), 'video/mp4');
     expect(size).toBe(content.length);
     expect(Buffer.compare(s3.objects.get('KEY2')!.body, content)).toBe(0);

@@ -39,7 +39,10 @@ export class CatalogReadRepository {
   }
 
   /** What order creation reads before its transaction, in one round trip: the product and the store's currency. */
-  async findProductForOrder(storeId: number, pid: string): Promise<{ product: Pick<Product, 'id' | 'type'>; currency: string } | null> {
+  async findProductForOrder(
+    storeId: number,
+    pid: string,
+  ): Promise<{ product: Pick<Product, 'id' | 'type'>; currency: string } | null> {
     const [row] = await this.productForOrder.arrays([storeId, pid]);
     if (!row) return null;
     return { product: this.productOrdered.read(row), currency: row[this.productOrdered.length] as string };
@@ -74,9 +77,16 @@ export class CatalogReadRepository {
   }
 
   /** The bumps offered on a product, each with the product it adds, in the order they were added. */
-  async findBumpsOffered(storeId: number, productId: number, manager?: EntityManager): Promise<Array<{ bump: OrderBump; product: Product }>> {
+  async findBumpsOffered(
+    storeId: number,
+    productId: number,
+    manager?: EntityManager,
+  ): Promise<Array<{ bump: OrderBump; product: Product }>> {
     const bumps = await this.m(manager).find(OrderBump, { where: { storeId, productId }, order: { id: 'ASC' } });
-    const products = await this.findProducts(bumps.map((b) => b.bumpProductId), manager);
+    const products = await this.findProducts(
+      bumps.map((b) => b.bumpProductId),
+      manager,
+    );
     return bumps
       .map((bump) => ({ bump, product: products.get(bump.bumpProductId) }))
       .filter((row): row is { bump: OrderBump; product: Product } => row.product?.storeId === storeId);

@@ -28,6 +28,11 @@ export class CheckoutErrorsFilter implements ExceptionFilter {
       return;
     }
     if (status === 404) return this.views.notFound(res);
-    this.views.render(res, 'error', { heading: status >= 500 ? 'Something went wrong' : 'Request failed', message: body.message }, status);
+    this.views.render(
+      res,
+      'error',
+      { heading: status >= 500 ? 'Something went wrong' : 'Request failed', message: body.message },
+      status,
+    );
   }
 }

@@ -40,7 +40,12 @@ export class CheckoutController {
 
   @Post('pay')
   @HttpCode(200)
-  async pay(@Param('payToken') payToken: string, @Body() body: Form, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  async pay(
+    @Param('payToken') payToken: string,
+    @Body() body: Form,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     const form = this.checkout.readPayForm(body ?? {});
     if (form.errors) {
       if (wantsJson(req)) throw new ValidationError(form.errors);
@@ -51,13 +56,20 @@ export class CheckoutController {
     }
     // A hosted payment page (Stripe Checkout) sends the customer back to the status route either way.
     const back = this.checkout.statusUrl(payToken);
-    const result = await this.payments.pay(payToken, form.attempt, { success: back, cancel: this.checkout.checkoutUrl(payToken) });
+    const result = await this.payments.pay(payToken, form.attempt, {
+      success: back,
+      cancel: this.checkout.checkoutUrl(payToken),
+    });
     await this.answer(req, res, payToken, result);
   }
 
   @Post('cancel')
   @HttpCode(200)
-  async cancel(@Param('payToken') payToken: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  async cancel(
+    @Param('payToken') payToken: string,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     await this.answer(req, res, payToken, await this.payments.cancel(payToken));
   }
 
@@ -66,7 +78,11 @@ export class CheckoutController {
    * browsers the waiting page while the payment is open, otherwise where the payment led.
    */
   @Get('status')
-  async status(@Param('payToken') payToken: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  async status(
+    @Param('payToken') payToken: string,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     const { order, attempt } = await this.payments.status(payToken);
     if (wantsJson(req)) {
       void res.header('Cache-Control', 'no-store').send(this.statusBody(order, attempt));
@@ -100,12 +116,18 @@ export class CheckoutController {
       return;
     }
     const back = this.checkout.checkoutUrl(payToken);
-    const target = outcome === 'approved' ? (order.returnUrl ?? this.checkout.portalUrl(order)) : (order.cancelUrl ?? back);
+    const target =
+      outcome === 'approved' ? (order.returnUrl ?? this.checkout.portalUrl(order)) : (order.cancelUrl ?? back);
     res.redirect(target, 303);
   }
 
   private statusBody(order: Order, attempt: PaymentAttempt | null) {
-    return { status: 'success', order_number: order.orderNumber, order_status: order.status, payment_status: attempt?.status ?? null };
+    return {
+      status: 'success',
+      order_number: order.orderNumber,
+      order_status: order.status,
+      payment_status: attempt?.status ?? null,
+    };
   }
 
   /* ---- payments: the "Confirm the payment on your phone" page (decisions §10) ---- */

@@ -41,7 +41,8 @@ export interface PortalPage {
   downloads: Array<{ name: string; url: string }>;
 }
 
-export type PayForm = { attempt: PayRequest; errors?: undefined } | { attempt?: undefined; errors: Record<string, string[]> };
+export type PayForm =
+  { attempt: PayRequest; errors?: undefined } | { attempt?: undefined; errors: Record<string, string[]> };
 
 /* ---- payments: how the checkout names the methods the gateways offer (decisions §10) ---- */
 const METHOD_LABELS: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'Card' };
@@ -82,7 +83,11 @@ export class CheckoutService {
   /** The payment methods offered now, in the checkout's order. */
   paymentChoices(): PaymentChoices {
     return {
-      methods: this.payments.offeredMethods().map((m) => ({ value: m.method, label: METHOD_LABELS[m.method] ?? m.method, needsPaymentNumber: m.needsPaymentNumber })),
+      methods: this.payments.offeredMethods().map((m) => ({
+        value: m.method,
+        label: METHOD_LABELS[m.method] ?? m.method,
+        needsPaymentNumber: m.needsPaymentNumber,
+      })),
       testMode: this.payments.isTestMode(),
     };
   }
@@ -126,7 +131,12 @@ export class CheckoutService {
       product,
       plan,
       baseAmount: order.originalAmount - bumpsTotal(items),
-      bumps: offered.map(({ bump, product: p }) => ({ id: bump.id, name: p.name, price: bump.price, checked: chosen.has(p.id) })),
+      bumps: offered.map(({ bump, product: p }) => ({
+        id: bump.id,
+        name: p.name,
+        price: bump.price,
+        checked: chosen.has(p.id),
+      })),
     };
   }
 
@@ -137,9 +147,14 @@ export class CheckoutService {
     const offered = this.payments.offeredMethods();
     const chosen = offered.find((m) => m.method === method);
     if (typeof method !== 'string' || !chosen) {
-      errors.payment_method = [offered.length ? `payment_method must be one of: ${offered.map((m) => m.method).join(', ')}.` : 'No payment method is available.'];
+      errors.payment_method = [
+        offered.length
+          ? `payment_method must be one of: ${offered.map((m) => m.method).join(', ')}.`
+          : 'No payment method is available.',
+      ];
     }
-    const number = typeof body.payment_number === 'string' ? body.payment_number.replace(/[\s-]/g, '') : body.payment_number;
+    const number =
+      typeof body.payment_number === 'string' ? body.payment_number.replace(/[\s-]/g, '') : body.payment_number;
     const numberGiven = number !== undefined && number !== null && number !== '';
     if (numberGiven || !chosen || chosen.needsPaymentNumber) {
       if (typeof number !== 'string' || !/^\+?\d{8,15}$/.test(number)) {
@@ -150,7 +165,9 @@ export class CheckoutService {
       }
     }
     const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
-    const bumpIds = raw.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN));
+    const bumpIds = raw.map((v) =>
+      typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN,
+    );
     if (bumpIds.some((id) => !Number.isInteger(id))) errors.bumps = ['bumps must be a list of order bump ids.'];
     if (Object.keys(errors).length) return { errors };
     return { attempt: { method: method as string, paymentNumber: numberGiven ? (number as string) : null, bumpIds } };

@@ -9,7 +9,9 @@ const FIELD_MESSAGES: Record<string, string> = {
 };
 
 export function customerFieldErrors(errors: Record<string, string[]>): Record<string, string[]> {
-  return Object.fromEntries(Object.keys(errors).map((field) => [field, [FIELD_MESSAGES[field] ?? 'Check this field and try again.']]));
+  return Object.fromEntries(
+    Object.keys(errors).map((field) => [field, [FIELD_MESSAGES[field] ?? 'Check this field and try again.']]),
+  );
 }
 
 const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola' };
@@ -18,7 +20,11 @@ const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola' 
  * Why a checkout ended cancelled, in words: a payment attempt that was declined (the order keeps
  * the number it was tried with), or the customer's own cancel.
  */
-export function cancellationReason(order: { status: string; paymentMethod: string | null; paymentNumber: string | null }): string | null {
+export function cancellationReason(order: {
+  status: string;
+  paymentMethod: string | null;
+  paymentNumber: string | null;
+}): string | null {
   if (order.status !== 'cancelled') return null;
   if (!order.paymentNumber) return 'You cancelled this checkout. No payment was made.';
   const method = METHOD_NAMES[order.paymentMethod ?? ''] ?? 'Your mobile money provider';

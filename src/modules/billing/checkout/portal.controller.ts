@@ -25,7 +25,10 @@ export class PortalController {
     @Res() res: FastifyReply,
   ): Promise<void> {
     const page = await this.checkout.portal(orderNumber, transactionId);
-    this.views.render(res, 'portal', { page, action: `${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}` });
+    this.views.render(res, 'portal', {
+      page,
+      action: `${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}`,
+    });
   }
 
   @Post('subscription/cancel')
@@ -40,7 +43,11 @@ export class PortalController {
     const order = await this.checkout.cancelSubscription(orderNumber, body?.transaction_id ?? queryTransactionId);
     if (wantsJson(req)) {
       const page = await this.checkout.portal(orderNumber, order.transactionId);
-      void res.send({ status: 'success', order_number: order.orderNumber, subscription_status: page.subscription?.status ?? null });
+      void res.send({
+        status: 'success',
+        order_number: order.orderNumber,
+        subscription_status: page.subscription?.status ?? null,
+      });
       return;
     }
     res.redirect(this.checkout.portalUrl(order), 303);
@@ -63,6 +70,10 @@ export class PortalController {
       return;
     }
     if (url) res.redirect(url, 303);
-    else res.redirect(`${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}?transaction_id=${encodeURIComponent(String(transactionId))}`, 303);
+    else
+      res.redirect(
+        `${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}?transaction_id=${encodeURIComponent(String(transactionId))}`,
+        303,
+      );
   }
 }

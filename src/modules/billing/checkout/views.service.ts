@@ -20,11 +20,19 @@ export class CheckoutViews {
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-store')
       .header('Referrer-Policy', 'no-referrer')
-      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self' http: https:")
+      .header(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self' http: https:",
+      )
       .send(html);
   }
 
   notFound(res: FastifyReply): void {
-    this.render(res, 'error', { heading: 'Not found', message: 'This link is not valid or has been replaced by a newer one.' }, 404);
+    this.render(
+      res,
+      'error',
+      { heading: 'Not found', message: 'This link is not valid or has been replaced by a newer one.' },
+      404,
+    );
   }
 }

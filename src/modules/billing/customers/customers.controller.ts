@@ -20,7 +20,10 @@ export class CustomersController {
   @ApiOperation({ summary: "List the store's customers, newest first" })
   @ApiOkResponse({ type: CustomerListDto })
   @ApiValidationFailed()
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListCustomersQueryDto): Promise<CustomerListDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListCustomersQueryDto,
+  ): Promise<CustomerListDto> {
     const page = pageRequest(query);
     const [customers, total] = await this.customers.list(principal.storeId, query.email, page);
     return paginated('customers', customers.map(toCustomerDto), total, page);

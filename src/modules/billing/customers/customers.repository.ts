@@ -84,7 +84,12 @@ export class CustomersRepository {
   listOfStore(storeId: number, email: string | undefined, page: PageRequest): Promise<[Customer[], number]> {
     const qb = this.m().createQueryBuilder(Customer, 'c').where('c.store_id = :storeId', { storeId });
     if (email !== undefined) qb.andWhere('c.email = :email', { email: email.trim().toLowerCase() });
-    return qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC').skip(page.offset).take(page.perPage).getManyAndCount();
+    return qb
+      .orderBy('c.created_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .skip(page.offset)
+      .take(page.perPage)
+      .getManyAndCount();
   }
 }
 

@@ -26,8 +26,15 @@ export class CustomersService {
   }
 
   /** Spec §4.11: only this customer's orders; an unknown or foreign customer is the spec's 404. */
-  async orders(storeId: number, id: string, status: OrderStatus | undefined, page: PageRequest): Promise<[OrderSummaryFields[], number]> {
-    const found = /^\d{1,9}$/.test(id) ? await this.orderRows.summariesOfCustomer(storeId, Number(id), status, page) : null;
+  async orders(
+    storeId: number,
+    id: string,
+    status: OrderStatus | undefined,
+    page: PageRequest,
+  ): Promise<[OrderSummaryFields[], number]> {
+    const found = /^\d{1,9}$/.test(id)
+      ? await this.orderRows.summariesOfCustomer(storeId, Number(id), status, page)
+      : null;
     if (!found) throw new NotFoundError('No orders found for this customer.');
     return found;
   }

@@ -49,7 +49,16 @@ function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
   const url = portalUrl(ctx.payUrl, ctx.order.orderNumber, ctx.order.transactionId);
   // spec §6.3: only recurring products carry subscriber details.
   if (ctx.product.type !== 'recurring' || !ctx.plan) {
-    return { plan_name: null, start_date: null, end_date: null, status: null, plan_type: null, plan_interval: null, cancelled_at: null, portal_url: url };
+    return {
+      plan_name: null,
+      start_date: null,
+      end_date: null,
+      status: null,
+      plan_type: null,
+      plan_interval: null,
+      cancelled_at: null,
+      portal_url: url,
+    };
   }
   const sub = ctx.subscription;
   return {
@@ -99,7 +108,11 @@ export function buildOrderEventPayload(kind: OrderEventKind, ctx: OrderEventCont
           },
         ]
       : [],
-    order_bump: ctx.bumps.map((bump) => ({ product_pid: bump.productPid, name: bump.name, price: centsToNumber(bump.price) })),
+    order_bump: ctx.bumps.map((bump) => ({
+      product_pid: bump.productPid,
+      name: bump.name,
+      price: centsToNumber(bump.price),
+    })),
     brand: ctx.store.brand,
     image: product.imageUrl ?? '',
   };

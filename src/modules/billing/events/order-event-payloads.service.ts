@@ -22,9 +22,24 @@ export class OrderEventPayloads {
   async build(kind: OrderEventKind, orderId: number, manager: EntityManager): Promise<OrderEventPayload> {
     // One connection holds the transaction: its queries run one after another, so the rows the
     // payload shows come in one query.
-    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(manager, orderId);
-    const affiliate = order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
-    if (!product || !customer || !store) throw new Error(`Order ${orderId} refers to a missing product, customer or store`);
-    return buildOrderEventPayload(kind, { order, product, plan, customer, store, subscription, affiliate, bumps, payUrl: this.config.urls.pay });
+    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(
+      manager,
+      orderId,
+    );
+    const affiliate =
+      order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
+    if (!product || !customer || !store)
+      throw new Error(`Order ${orderId} refers to a missing product, customer or store`);
+    return buildOrderEventPayload(kind, {
+      order,
+      product,
+      plan,
+      customer,
+      store,
+      subscription,
+      affiliate,
+      bumps,
+      payUrl: this.config.urls.pay,
+    });
   }
 }

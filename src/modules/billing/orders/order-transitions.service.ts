@@ -55,7 +55,12 @@ export class OrderTransitionsService {
    * Moves the order to `to`, or returns null, changing and sending nothing, when the table does not
    * allow it from the order's current state (a second confirmation, a refund of a pending order).
    */
-  transition(orderId: number, to: OrderStatus, details: TransitionDetails = {}, outer?: EntityManager): Promise<Order | null> {
+  transition(
+    orderId: number,
+    to: OrderStatus,
+    details: TransitionDetails = {},
+    outer?: EntityManager,
+  ): Promise<Order | null> {
     return inTransaction(
       this.dataSource,
       async (manager) => {
@@ -74,7 +79,9 @@ export class OrderTransitionsService {
         // after the order is saved (subscription_cancelled shows it refunded) and before its event
         // (order_refund shows the subscription cancelled).
         if (to === 'refunded' && saved.subscriptionId !== null) {
-          await this.subscriptions.end(manager, saved.subscriptionId, 'cancelled', now, (id) => this.transition(id, 'cancelled', {}, manager));
+          await this.subscriptions.end(manager, saved.subscriptionId, 'cancelled', now, (id) =>
+            this.transition(id, 'cancelled', {}, manager),
+          );
         }
         const kind = EVENT_OF[to];
         if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);

@@ -15,7 +15,15 @@ import type { Order } from './order.entity';
  * read made only to show an order selects (`OrdersRepository.findViewOfStore`). Ids of joined rows
  * tell a missing row (LEFT JOIN) from a present one.
  */
-export const ORDER_SUMMARY_COLUMNS = ['id', 'orderNumber', 'amount', 'currency', 'status', 'createdAt', 'updatedAt'] as const;
+export const ORDER_SUMMARY_COLUMNS = [
+  'id',
+  'orderNumber',
+  'amount',
+  'currency',
+  'status',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const ORDER_VIEW_COLUMNS = {
   order: [
     ...ORDER_SUMMARY_COLUMNS,
@@ -48,7 +56,10 @@ export const ORDER_VIEW_COLUMNS = {
   subscription: ReadonlyArray<keyof Subscription>;
   bump: ReadonlyArray<keyof OrderBumpItem>;
 };
-type Shown<T, P extends keyof typeof ORDER_VIEW_COLUMNS> = Pick<T, Extract<(typeof ORDER_VIEW_COLUMNS)[P][number], keyof T>>;
+type Shown<T, P extends keyof typeof ORDER_VIEW_COLUMNS> = Pick<
+  T,
+  Extract<(typeof ORDER_VIEW_COLUMNS)[P][number], keyof T>
+>;
 
 export type OrderSummaryFields = Pick<Order, (typeof ORDER_SUMMARY_COLUMNS)[number]>;
 
@@ -127,7 +138,13 @@ function orderDtoOf(view: OrderView): OrderDto {
         }
       : null,
     plan: plan
-      ? { plan_id: plan.planId, name: plan.name, price: centsToNumber(plan.price), interval: plan.interval, interval_count: plan.intervalCount }
+      ? {
+          plan_id: plan.planId,
+          name: plan.name,
+          price: centsToNumber(plan.price),
+          interval: plan.interval,
+          interval_count: plan.intervalCount,
+        }
       : null,
     customer: {
       id: customer.id,
@@ -138,10 +155,17 @@ function orderDtoOf(view: OrderView): OrderDto {
     },
     tracking: trackingPayload(order.tracking),
     transaction_id: order.transactionId,
-    transaction: { transaction_id: order.transactionId, payment_method: order.paymentMethod, payment_number: order.paymentNumber },
+    transaction: {
+      transaction_id: order.transactionId,
+      payment_method: order.paymentMethod,
+      payment_number: order.paymentNumber,
+    },
     affiliate:
       order.affiliateId !== null
-        ? { id: order.affiliateId, commission_amount: order.commissionAmount === null ? null : centsToNumber(order.commissionAmount) }
+        ? {
+            id: order.affiliateId,
+            commission_amount: order.commissionAmount === null ? null : centsToNumber(order.commissionAmount),
+          }
         : null,
     order_bump: view.bumps.map((b) => ({ product_pid: b.productPid, name: b.name, price: centsToNumber(b.price) })),
     subscription: subscription

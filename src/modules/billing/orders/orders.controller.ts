@@ -25,7 +25,10 @@ export class OrdersController {
   @ApiNotFound('`Product not found.`, `Plan not found.` or `Order not found.` (from_order).', 'Product not found.')
   @ApiConflict('Order cannot be reused.', '`Order cannot be reused.` — from_order is approved or refunded.')
   @ApiValidationFailed()
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOrderDto): Promise<CreateOrderResponseDto> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateOrderDto,
+  ): Promise<CreateOrderResponseDto> {
     const session = await this.orders.create(principal.storeId, body);
     return {
       status: 'success',
@@ -70,10 +73,14 @@ export class OrdersController {
   @ApiOrderRef()
   @ApiOkResponse({ type: RefundResponseDto })
   @ApiNotFound()
-  @ApiConflict('Only approved orders can be refunded.', '`Only approved orders can be refunded.` or `A refund is already in progress.`')
+  @ApiConflict(
+    'Only approved orders can be refunded.',
+    '`Only approved orders can be refunded.` or `A refund is already in progress.`',
+  )
   @ApiResponse({
     status: 502,
-    description: '`Payment provider error.` — the gateway that took the payment refused the refund or could not be reached; nothing changed (decisions §10).',
+    description:
+      '`Payment provider error.` — the gateway that took the payment refused the refund or could not be reached; nothing changed (decisions §10).',
     schema: {
       type: 'object',
       required: ['status', 'message', 'provider_code', 'provider_message'],

@@ -19,7 +19,8 @@ import type { OrderStatus } from './order-status';
 import { Order, ORDER_SINGLE_USE_COUPON_INDEX } from './order.entity';
 
 /** The order-creation rule a checkout broke, besides the coupon's (see `insertCheckout`). */
-export type CheckoutRejection = 'product_not_found' | 'plan_not_found' | 'plan_of_other_product' | 'plan_required' | 'affiliate_not_found';
+export type CheckoutRejection =
+  'product_not_found' | 'plan_not_found' | 'plan_of_other_product' | 'plan_required' | 'affiliate_not_found';
 
 export interface CheckoutRequest {
   storeId: number;
@@ -145,11 +146,20 @@ export class OrdersRepository {
         `SELECT ${orders.select('o')}, ${relatedSelect}, ${related.stores.select('st')} FROM ${orders.table} o ${relatedJoins}` +
           `LEFT JOIN ${related.stores.table} st ON st.id = o.store_id WHERE o.id = $1`,
       ),
-      lockById: new PreparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`),
-      byPayTokenHash: new PreparedStatement(dataSource, `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`),
+      lockById: new PreparedStatement(
+        dataSource,
+        `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.id = $1 FOR UPDATE`,
+      ),
+      byPayTokenHash: new PreparedStatement(
+        dataSource,
+        `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`,
+      ),
       customerOrders: customerOrders(''),
       customerOrdersOfStatus: customerOrders('status'),
-      bumpItemsOf: new PreparedStatement(dataSource, `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`),
+      bumpItemsOf: new PreparedStatement(
+        dataSource,
+        `SELECT ${bumpColumns} FROM ${related.bumps.table} b WHERE b.order_id = $1 ORDER BY b.id ASC`,
+      ),
     };
   }
 
@@ -177,7 +187,10 @@ export class OrdersRepository {
   async insertCheckout(
     request: CheckoutRequest,
     customer: (from: string) => { key: string; text: string; params: unknown[] },
-    values: Omit<Partial<Order>, 'customerId' | 'productId' | 'planId' | 'currency' | 'discountId' | 'couponCode' | 'couponSingleUse'>,
+    values: Omit<
+      Partial<Order>,
+      'customerId' | 'productId' | 'planId' | 'currency' | 'discountId' | 'couponCode' | 'couponSingleUse'
+    >,
   ): Promise<CheckoutOutcome> {
     const { coupon } = request;
     const withPlan = request.planId !== null;
@@ -194,12 +207,21 @@ export class OrdersRepository {
     const plan = withPlan ? param(request.planId) : '';
     const affiliate = withAffiliate ? param(request.affiliateId) : '';
     const rules = [`WHEN p.id IS NULL THEN 'product_not_found'`];
-    if (withPlan) rules.push(`WHEN pl.id IS NULL THEN 'plan_not_found'`, `WHEN pl.product_id <> p.id THEN 'plan_of_other_product'`);
+    if (withPlan)
+      rules.push(`WHEN pl.id IS NULL THEN 'plan_not_found'`, `WHEN pl.product_id <> p.id THEN 'plan_of_other_product'`);
     // spec §4.1: plan_id is required for recurring products.
     else rules.push(`WHEN p.type = 'recurring' THEN 'plan_required'`);
-    if (withAffiliate) rules.push(`WHEN NOT EXISTS (SELECT 1 FROM ${affiliates.table} a WHERE a.store_id = s.id AND a.id = ${affiliate}) THEN 'affiliate_not_found'`);
+    if (withAffiliate)
+      rules.push(
+        `WHEN NOT EXISTS (SELECT 1 FROM ${affiliates.table} a WHERE a.store_id = s.id AND a.id = ${affiliate}) THEN 'affiliate_not_found'`,
+      );
 
-    const columns = [`p.id AS product_id`, `${withPlan ? 'pl.id' : 'NULL::int'} AS plan_id`, `s.currency`, `CASE ${rules.join(' ')} END AS order_rejection`];
+    const columns = [
+      `p.id AS product_id`,
+      `${withPlan ? 'pl.id' : 'NULL::int'} AS plan_id`,
+      `s.currency`,
+      `CASE ${rules.join(' ')} END AS order_rejection`,
+    ];
     let joins = `LEFT JOIN ${products.table} p ON p.store_id = s.id AND p.pid = ${pid} `;
     if (withPlan) joins += `LEFT JOIN ${plans.table} pl ON pl.store_id = s.id AND pl.plan_id = ${plan} `;
     const from: Partial<Record<keyof Order & string, string>> = {
@@ -211,7 +233,12 @@ export class OrdersRepository {
     let writes = '';
     const rows = 'ordered, customer';
     if (coupon) {
-      const inputs = { productId: 'p.id', amount: `${param(centsToDecimal(coupon.amount))}::numeric`, email: `${param(coupon.email)}::text`, now: `${param(coupon.now)}::timestamptz` };
+      const inputs = {
+        productId: 'p.id',
+        amount: `${param(centsToDecimal(coupon.amount))}::numeric`,
+        email: `${param(coupon.email)}::text`,
+        now: `${param(coupon.now)}::timestamptz`,
+      };
       joins += `LEFT JOIN ${discounts.table} d ON d.store_id = s.id AND d.code_key = ${param(coupon.codeKey)} `;
       columns.push(
         `${couponRejectionSql('d', inputs)} AS coupon_rejection`,
@@ -309,10 +336,21 @@ export class OrdersRepository {
   async eventRows(
     manager: EntityManager,
     orderId: number,
-  ): Promise<{ order: Order; product: Product | null; plan: Plan | null; customer: Customer | null; store: Store | null; subscription: Subscription | null; bumps: OrderBumpItem[] }> {
+  ): Promise<{
+    order: Order;
+    product: Product | null;
+    plan: Plan | null;
+    customer: Customer | null;
+    store: Store | null;
+    subscription: Subscription | null;
+    bumps: OrderBumpItem[];
+  }> {
     const rows = await this.statements.eventRows.rows([orderId], manager);
     if (!rows.length) throw new Error(`Order ${orderId} not found for its event`);
-    return Object.assign(this.relatedOf(rows[0]), { order: this.columns.hydrate(rows[0], 'o_'), store: this.related.stores.hydrateOptional(rows[0], 'st_') });
+    return Object.assign(this.relatedOf(rows[0]), {
+      order: this.columns.hydrate(rows[0], 'o_'),
+      store: this.related.stores.hydrateOptional(rows[0], 'st_'),
+    });
   }
 
   private relatedOf(row: Record<string, unknown>) {
@@ -342,7 +380,8 @@ export class OrdersRepository {
   async listOfStore(storeId: number, filters: OrderFilters, page: PageRequest): Promise<[Order[], number]> {
     const qb = this.m().createQueryBuilder(Order, 'o').where('o.store_id = :storeId', { storeId });
     if (filters.status) qb.andWhere('o.status = :status', { status: filters.status });
-    if (filters.customerId !== undefined) qb.andWhere('o.customer_id = :customerId', { customerId: filters.customerId });
+    if (filters.customerId !== undefined)
+      qb.andWhere('o.customer_id = :customerId', { customerId: filters.customerId });
     if (filters.product !== undefined) {
       qb.andWhere(
         `o.product_id IN (SELECT p.id FROM products p WHERE p.store_id = :storeId AND (p.pid = :product OR p.id::text = :product))`,
@@ -381,7 +420,12 @@ export class OrdersRepository {
   }
 
   private page(qb: SelectQueryBuilder<Order>, page: PageRequest): Promise<[Order[], number]> {
-    return qb.orderBy('o.created_at', 'DESC').addOrderBy('o.id', 'DESC').skip(page.offset).take(page.perPage).getManyAndCount();
+    return qb
+      .orderBy('o.created_at', 'DESC')
+      .addOrderBy('o.id', 'DESC')
+      .skip(page.offset)
+      .take(page.perPage)
+      .getManyAndCount();
   }
 
   async bumpItemsOf(orderId: number, manager?: EntityManager): Promise<OrderBumpItem[]> {
@@ -413,7 +457,11 @@ export class OrdersRepository {
   }
 
   /** Replaces the bumps of an order (a new payment attempt chooses them again). */
-  async replaceBumpItems(manager: EntityManager, orderId: number, items: Array<Omit<OrderBumpItem, 'id' | 'orderId'>>): Promise<OrderBumpItem[]> {
+  async replaceBumpItems(
+    manager: EntityManager,
+    orderId: number,
+    items: Array<Omit<OrderBumpItem, 'id' | 'orderId'>>,
+  ): Promise<OrderBumpItem[]> {
     await manager.delete(OrderBumpItem, { orderId });
     if (!items.length) return [];
     return manager.save(

@@ -64,7 +64,12 @@ export class OrdersService {
 
     const originalAmount = toCents(input.amount);
     const payToken = newPayToken();
-    const session = (order: CheckoutSession['order']): CheckoutSession => ({ order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: false });
+    const session = (order: CheckoutSession['order']): CheckoutSession => ({
+      order,
+      payToken,
+      checkoutUrl: this.checkoutUrl(payToken),
+      reused: false,
+    });
     const customerDetails: CustomerDetails = {
       storeId,
       email: input.customer.email,
@@ -94,7 +99,12 @@ export class OrdersService {
         planId: input.plan_id ?? null,
         affiliateId: input.affiliate_id ?? null,
         coupon: input.coupon_code
-          ? { codeKey: codeKey(input.coupon_code), amount: originalAmount, email: normalizedEmail(customerDetails.email), now: this.clock.now() }
+          ? {
+              codeKey: codeKey(input.coupon_code),
+              amount: originalAmount,
+              email: normalizedEmail(customerDetails.email),
+              now: this.clock.now(),
+            }
           : null,
       },
       (from) => this.customers.upsertSource(customerDetails, from),
@@ -115,9 +125,11 @@ export class OrdersService {
       const found = await this.orders.findOfStore(storeId, ref, manager);
       if (!found) throw new NotFoundError('Order not found.');
       let order = (await this.orders.lockById(manager, found.id))!;
-      if (order.status === 'approved' || order.status === 'refunded') throw new ConflictError('Order cannot be reused.');
+      if (order.status === 'approved' || order.status === 'refunded')
+        throw new ConflictError('Order cannot be reused.');
       // A renewal order is cancelled only with its subscription's end (decisions §11): it stays closed.
-      if (order.status === 'cancelled' && order.subscriptionId !== null) throw new ConflictError('Order cannot be reused.');
+      if (order.status === 'cancelled' && order.subscriptionId !== null)
+        throw new ConflictError('Order cannot be reused.');
       if (order.status === 'cancelled') order = (await this.transitions.transition(order.id, 'pending', {}, manager))!;
       await this.orders.setPayTokenHash(manager, order.id, sha256Hex(payToken));
       return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: true };
@@ -171,9 +183,18 @@ export class OrdersService {
   async views(orders: Order[], manager?: EntityManager): Promise<OrderView[]> {
     const ids = orders.map((o) => o.id);
     const [products, plans, customers, subscriptions, bumps] = await Promise.all([
-      this.catalog.findProducts(orders.map((o) => o.productId), manager),
-      this.catalog.findPlans(orders.flatMap((o) => (o.planId === null ? [] : [o.planId])), manager),
-      this.customers.findByIds(orders.map((o) => o.customerId), manager),
+      this.catalog.findProducts(
+        orders.map((o) => o.productId),
+        manager,
+      ),
+      this.catalog.findPlans(
+        orders.flatMap((o) => (o.planId === null ? [] : [o.planId])),
+        manager,
+      ),
+      this.customers.findByIds(
+        orders.map((o) => o.customerId),
+        manager,
+      ),
       this.subscriptions.findByIds(orders.flatMap((o) => (o.subscriptionId === null ? [] : [o.subscriptionId]))),
       this.orders.bumpItemsOfOrders(ids),
     ]);

@@ -5,7 +5,10 @@ import { PaymentAttempt, PaymentAttemptStatus } from './payment-attempt.entity';
 
 /** Final outcomes and `unknown`, as applied to an attempt. */
 export type AttemptChanges = Partial<
-  Pick<PaymentAttempt, 'status' | 'transactionId' | 'gatewayReference' | 'redirectUrl' | 'errorCode' | 'errorMessage' | 'finishedAt'>
+  Pick<
+    PaymentAttempt,
+    'status' | 'transactionId' | 'gatewayReference' | 'redirectUrl' | 'errorCode' | 'errorMessage' | 'finishedAt'
+  >
 > & { updatedAt: Date };
 
 @Injectable()
@@ -20,9 +23,14 @@ export class PaymentAttemptsRepository {
   async insertProcessing(manager: EntityManager, values: Partial<PaymentAttempt>): Promise<PaymentAttempt | null> {
     try {
       // A savepoint, so a refused insert leaves the caller's transaction usable.
-      return await manager.transaction((inner) => inner.save(PaymentAttempt, inner.create(PaymentAttempt, { ...values, status: 'processing' })));
+      return await manager.transaction((inner) =>
+        inner.save(PaymentAttempt, inner.create(PaymentAttempt, { ...values, status: 'processing' })),
+      );
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === 'UQ_payment_attempts_processing_order') {
+      if (
+        error instanceof QueryFailedError &&
+        (error.driverError as { constraint?: string }).constraint === 'UQ_payment_attempts_processing_order'
+      ) {
         return null;
       }
       throw error;
@@ -33,7 +41,12 @@ export class PaymentAttemptsRepository {
    * The one way an attempt changes: only from one of `from`, so of two outcomes arriving together
    * (the gateway's answer, its callback, reconciliation) exactly one applies. Null when another won.
    */
-  async change(manager: EntityManager, id: number, from: PaymentAttemptStatus[], changes: AttemptChanges): Promise<PaymentAttempt | null> {
+  async change(
+    manager: EntityManager,
+    id: number,
+    from: PaymentAttemptStatus[],
+    changes: AttemptChanges,
+  ): Promise<PaymentAttempt | null> {
     const result = await manager
       .createQueryBuilder()
       .update(PaymentAttempt)
@@ -98,7 +111,10 @@ export class PaymentAttemptsRepository {
       .createQueryBuilder()
       .update(PaymentAttempt)
       .set({ refundStartedAt: now })
-      .where('id = :id AND refunded_at IS NULL AND (refund_started_at IS NULL OR refund_started_at < :staleBefore)', { id, staleBefore })
+      .where('id = :id AND refunded_at IS NULL AND (refund_started_at IS NULL OR refund_started_at < :staleBefore)', {
+        id,
+        staleBefore,
+      })
       .execute();
     return (result.affected ?? 0) > 0;
   }

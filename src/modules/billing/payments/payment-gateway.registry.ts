@@ -39,7 +39,8 @@ export class PaymentGatewayRegistry {
 
   /** Adds a gateway. Two gateways with one provider name, or two real ones for one method, are a start-up error. */
   register(gateway: PaymentGateway): void {
-    if (this.byProvider.has(gateway.provider)) throw new Error(`Payment provider "${gateway.provider}" is registered twice.`);
+    if (this.byProvider.has(gateway.provider))
+      throw new Error(`Payment provider "${gateway.provider}" is registered twice.`);
     for (const method of gateway.methods) {
       const other = this.forMethod(method);
       if (other && !other.fallback && !gateway.fallback) {

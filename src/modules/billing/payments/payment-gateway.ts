@@ -107,7 +107,8 @@ export interface RefundRequest extends AttemptReference {
   transactionId: string;
 }
 
-export type RefundOutcome = { accepted: true; reference: string | null } | { accepted: false; code: string; message: string };
+export type RefundOutcome =
+  { accepted: true; reference: string | null } | { accepted: false; code: string; message: string };
 
 /** A verified callback. `outcome: null` acknowledges an event that changes nothing (another event type). */
 export interface CallbackNotification {

@@ -106,8 +106,16 @@ export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicat
   private async reconcile(attempt: PaymentAttempt, now: Date, report: ReconcileReport): Promise<boolean> {
     const age = now.getTime() - attempt.createdAt.getTime();
     if (age >= UNCONFIRMED_AFTER_MS) {
-      const result = await this.payments.apply(attempt, { status: 'failed', code: 'unconfirmed', message: 'The payment could not be confirmed within an hour.' });
-      return result.attempt?.id === attempt.id && result.attempt.status === 'failed' && result.attempt.errorCode === 'unconfirmed';
+      const result = await this.payments.apply(attempt, {
+        status: 'failed',
+        code: 'unconfirmed',
+        message: 'The payment could not be confirmed within an hour.',
+      });
+      return (
+        result.attempt?.id === attempt.id &&
+        result.attempt.status === 'failed' &&
+        result.attempt.errorCode === 'unconfirmed'
+      );
     }
     const gateway = this.payments.gatewayOf(attempt);
     // A processing attempt younger than its gateway's limit may still get its answer in the process that called.

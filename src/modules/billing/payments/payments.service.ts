@@ -89,7 +89,9 @@ export class PaymentsService implements OnApplicationBootstrap {
 
   /** The methods the checkout offers, and whether each needs the customer's number. */
   offeredMethods(): Array<{ method: string; needsPaymentNumber: boolean }> {
-    return this.registry.methods().map((method) => ({ method, needsPaymentNumber: this.registry.forMethod(method)!.needsPaymentNumber }));
+    return this.registry
+      .methods()
+      .map((method) => ({ method, needsPaymentNumber: this.registry.forMethod(method)!.needsPaymentNumber }));
   }
 
   /** True while a test gateway takes payments: the checkout shows "Test payment: no money moves". */
@@ -111,7 +113,8 @@ export class PaymentsService implements OnApplicationBootstrap {
   paymentNumberError(method: string, paymentNumber: string | null): string | null {
     const gateway = this.registry.forMethod(method);
     if (!gateway) return null;
-    if (paymentNumber === null) return gateway.needsPaymentNumber ? 'payment_number must be a phone number of 8 to 15 digits.' : null;
+    if (paymentNumber === null)
+      return gateway.needsPaymentNumber ? 'payment_number must be a phone number of 8 to 15 digits.' : null;
     return gateway.validatePaymentNumber?.(paymentNumber) ?? null;
   }
 
@@ -119,12 +122,21 @@ export class PaymentsService implements OnApplicationBootstrap {
    * `POST {pay_url}/token/{pay_token}/pay`: claims an attempt and waits up to `waitMs` for the
    * gateway; past that the answer is `waiting` and the gateway's outcome is applied when it comes.
    */
-  async pay(payToken: string, request: PayRequest, returnUrls: ChargeRequest['returnUrls'], waitMs = PAY_WAIT_MS): Promise<PaymentResult> {
+  async pay(
+    payToken: string,
+    request: PayRequest,
+    returnUrls: ChargeRequest['returnUrls'],
+    waitMs = PAY_WAIT_MS,
+  ): Promise<PaymentResult> {
     const found = await this.orderOfToken(payToken);
     const gateway = this.gatewayFor(request.method);
     const claimed = await this.claim(found.id, gateway, request, request.bumpIds, false);
     if (claimed.result) return claimed.result;
-    const settled = this.run(claimed.attempt, gateway, await this.chargeRequest(claimed.attempt, claimed.order, returnUrls));
+    const settled = this.run(
+      claimed.attempt,
+      gateway,
+      await this.chargeRequest(claimed.attempt, claimed.order, returnUrls),
+    );
     // Past the wait nobody awaits it: its failure is logged in run().
     settled.catch(() => undefined);
     const timeout = new AbortController();
@@ -157,7 +169,8 @@ export class PaymentsService implements OnApplicationBootstrap {
       const order = (await this.orders.lockById(manager, found.id))!;
       if (order.status !== 'pending') return { outcome: 'not_pending', order };
       // Cancelling while the customer may be confirming would leave a payment without its order.
-      if (await this.attempts.findProcessingOfOrder(order.id, manager)) throw new ConflictError('A payment is already in progress.');
+      if (await this.attempts.findProcessingOfOrder(order.id, manager))
+        throw new ConflictError('A payment is already in progress.');
       const gateway = this.registry.all().find((g) => g.cancellationTransactionId);
       const transactionId = gateway?.cancellationTransactionId?.() ?? `cxl_${randomBase62(20)}`;
       const changed = await this.transitions.transition(order.id, 'cancelled', { transactionId }, manager);
@@ -177,26 +190,37 @@ export class PaymentsService implements OnApplicationBootstrap {
   }
 
   /** `POST /v1/payments/{provider}/callback`: a gateway's signed word on an attempt. */
-  async handleCallback(provider: string, rawBody: Buffer | undefined, headers: IncomingHttpHeaders): Promise<{ orderNumber: string | null; orderStatus: string | null }> {
+  async handleCallback(
+    provider: string,
+    rawBody: Buffer | undefined,
+    headers: IncomingHttpHeaders,
+  ): Promise<{ orderNumber: string | null; orderStatus: string | null }> {
     const gateway = this.registry.forProvider(provider);
     if (!gateway?.verifyCallback) throw new NotFoundError();
     const notification = rawBody ? gateway.verifyCallback(rawBody, headers) : null;
     if (!notification) throw new UnauthorizedError('Invalid signature.');
-    let attempt = notification.attemptReference ? await this.attempts.findByReference(notification.attemptReference) : null;
+    let attempt = notification.attemptReference
+      ? await this.attempts.findByReference(notification.attemptReference)
+      : null;
     if (attempt && attempt.provider !== provider) attempt = null;
     const order = attempt
       ? await this.orders.findById(attempt.orderId)
       : notification.orderNumber
         ? await this.orders.findByOrderNumber(notification.orderNumber)
         : null;
-    if (!notification.outcome) return { orderNumber: order?.orderNumber ?? notification.orderNumber, orderStatus: order?.status ?? null };
+    if (!notification.outcome)
+      return { orderNumber: order?.orderNumber ?? notification.orderNumber, orderStatus: order?.status ?? null };
     if (!order) throw new NotFoundError('Order not found.');
     attempt ??= await this.attempts.findOpenOfOrder(order.id, provider);
     if (!attempt) {
       // A gateway confirming a payment started elsewhere (the sandbox's callback): recorded as an
       // attempt of its own, so the order's payments show it. Gateways repeat callbacks: one for an
       // order that already left pending changes nothing.
-      const request = { method: order.paymentMethod ?? gateway.methods[0], paymentNumber: order.paymentNumber, bumpIds: [] };
+      const request = {
+        method: order.paymentMethod ?? gateway.methods[0],
+        paymentNumber: order.paymentNumber,
+        bumpIds: [],
+      };
       const claimed = await this.claim(order.id, gateway, request, null, false);
       if (claimed.result) return { orderNumber: order.orderNumber, orderStatus: claimed.result.order.status };
       attempt = claimed.attempt;
@@ -216,7 +240,8 @@ export class PaymentsService implements OnApplicationBootstrap {
     const attempt = await this.attempts.findRefundable(order.id);
     if (!attempt) return this.transitions.transition(order.id, 'refunded');
     const gateway = this.registry.forProvider(attempt.provider);
-    if (!gateway) throw new PaymentProviderError('not_configured', `The ${attempt.provider} gateway is not configured.`);
+    if (!gateway)
+      throw new PaymentProviderError('not_configured', `The ${attempt.provider} gateway is not configured.`);
     const now = this.clock.now();
     if (!(await this.attempts.claimRefund(attempt.id, now, new Date(now.getTime() - REFUND_CLAIM_STALE_MS)))) {
       throw new ConflictError('A refund is already in progress.');
@@ -226,7 +251,10 @@ export class PaymentsService implements OnApplicationBootstrap {
       outcome = await gateway.refund({ ...this.referenceOf(attempt), transactionId: attempt.transactionId ?? '' });
     } catch (error) {
       await this.attempts.releaseRefund(attempt.id);
-      this.logger.warn({ err: error, provider: gateway.provider, attempt: attempt.reference }, 'Refund: payment provider unreachable');
+      this.logger.warn(
+        { err: error, provider: gateway.provider, attempt: attempt.reference },
+        'Refund: payment provider unreachable',
+      );
       throw new PaymentProviderError('unreachable', 'The payment provider could not be reached.');
     }
     if (!outcome.accepted) {
@@ -255,7 +283,8 @@ export class PaymentsService implements OnApplicationBootstrap {
         }),
       );
       const order = (await this.orders.findById(attempt.orderId))!;
-      if (changed && outcome.redirectUrl) return { outcome: 'redirect', order, attempt: changed, redirectUrl: outcome.redirectUrl };
+      if (changed && outcome.redirectUrl)
+        return { outcome: 'redirect', order, attempt: changed, redirectUrl: outcome.redirectUrl };
       return this.resultOf(order, changed ?? attempt);
     }
     if (outcome.status === 'unknown') {
@@ -268,7 +297,11 @@ export class PaymentsService implements OnApplicationBootstrap {
           updatedAt: now,
         }),
       );
-      if (changed) this.logger.warn({ attempt: attempt.reference, code: outcome.code }, 'Payment outcome unknown: reconciliation will ask the gateway');
+      if (changed)
+        this.logger.warn(
+          { attempt: attempt.reference, code: outcome.code },
+          'Payment outcome unknown: reconciliation will ask the gateway',
+        );
       return this.resultOf((await this.orders.findById(attempt.orderId))!, changed ?? attempt);
     }
     return this.dataSource.transaction(async (manager) => {
@@ -297,7 +330,10 @@ export class PaymentsService implements OnApplicationBootstrap {
         if (!approved) {
           // Paid while the order had already left pending (a second attempt approved it, or the
           // customer cancelled it): the money is the seller's to give back, the order stays as it is.
-          this.logger.warn({ attempt: changed.reference, order: locked.orderNumber, status: locked.status }, 'Payment succeeded for an order no longer pending');
+          this.logger.warn(
+            { attempt: changed.reference, order: locked.orderNumber, status: locked.status },
+            'Payment succeeded for an order no longer pending',
+          );
         }
         return this.resultOf(approved ?? locked, changed);
       }
@@ -347,7 +383,10 @@ export class PaymentsService implements OnApplicationBootstrap {
     request: PayRequest,
     bumpIds: number[] | null,
     offSession: boolean,
-  ): Promise<{ result: PaymentResult; attempt?: undefined; order?: undefined } | { result?: undefined; attempt: PaymentAttempt; order: Order }> {
+  ): Promise<
+    | { result: PaymentResult; attempt?: undefined; order?: undefined }
+    | { result?: undefined; attempt: PaymentAttempt; order: Order }
+  > {
     return this.dataSource.transaction(async (manager) => {
       const order = await this.orders.lockById(manager, orderId);
       if (!order) throw new NotFoundError();
@@ -381,7 +420,8 @@ export class PaymentsService implements OnApplicationBootstrap {
   private async chooseBumps(manager: EntityManager, order: Order, bumpIds: number[]): Promise<void> {
     const offered = await this.catalog.findBumpsOffered(order.storeId, order.productId, manager);
     const chosen = [...new Set(bumpIds)];
-    if (chosen.some((id) => !offered.some((o) => o.bump.id === id))) throw ValidationError.field('bumps', 'Unknown order bump.');
+    if (chosen.some((id) => !offered.some((o) => o.bump.id === id)))
+      throw ValidationError.field('bumps', 'Unknown order bump.');
     const previous = await this.orders.bumpItemsOf(order.id, manager);
     const items = offered
       .filter((o) => chosen.includes(o.bump.id))
@@ -394,7 +434,11 @@ export class PaymentsService implements OnApplicationBootstrap {
     await this.orders.save(manager, order);
   }
 
-  private async chargeRequest(attempt: PaymentAttempt, order: Order, returnUrls: ChargeRequest['returnUrls']): Promise<ChargeRequest> {
+  private async chargeRequest(
+    attempt: PaymentAttempt,
+    order: Order,
+    returnUrls: ChargeRequest['returnUrls'],
+  ): Promise<ChargeRequest> {
     const product = await this.catalog.findProduct(order.productId);
     return {
       reference: attempt.reference,
@@ -415,7 +459,10 @@ export class PaymentsService implements OnApplicationBootstrap {
     try {
       outcome = await gateway.charge(request);
     } catch (error) {
-      this.logger.warn({ err: error, provider: gateway.provider, attempt: attempt.reference }, 'Payment gateway call failed');
+      this.logger.warn(
+        { err: error, provider: gateway.provider, attempt: attempt.reference },
+        'Payment gateway call failed',
+      );
       outcome = { status: 'unknown', code: 'gateway_error', message: 'The payment provider gave no usable answer.' };
     }
     try {

@@ -51,7 +51,11 @@ export const SUBSCRIBER_COLUMNS = {
   plan: ['id', 'planId', 'name'],
   order: ['orderNumber', 'amount', 'currency', 'status', 'createdAt', 'updatedAt'],
   customer: ['name', 'email', 'mobileNumber'],
-} as const satisfies { plan: ReadonlyArray<keyof Plan>; order: ReadonlyArray<keyof Order>; customer: ReadonlyArray<keyof Customer> };
+} as const satisfies {
+  plan: ReadonlyArray<keyof Plan>;
+  order: ReadonlyArray<keyof Order>;
+  customer: ReadonlyArray<keyof Customer>;
+};
 
 /** A plan named by its numeric id or its public `plan_id` (the catalog's `CatalogRef`). */
 export type PlanRef = { id: number } | { publicId: string };
@@ -71,7 +75,11 @@ export class SalesQueryService {
   };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    const tables = { plans: new EntityColumns(dataSource, Plan), orders: new EntityColumns(dataSource, Order), customers: new EntityColumns(dataSource, Customer) };
+    const tables = {
+      plans: new EntityColumns(dataSource, Plan),
+      orders: new EntityColumns(dataSource, Order),
+      customers: new EntityColumns(dataSource, Customer),
+    };
     const shown = (this.shown = {
       plan: tables.plans.pick(...SUBSCRIBER_COLUMNS.plan),
       order: tables.orders.pick(...SUBSCRIBER_COLUMNS.order),

@@ -36,7 +36,11 @@ export class RenewalCharger {
   }
 
   async charge(order: Order, saved: SavedPaymentMethod): Promise<RenewalChargeOutcome> {
-    const result = await this.payments.startAttempt(order, { method: saved.method, paymentNumber: saved.paymentNumber, offSession: true });
+    const result = await this.payments.startAttempt(order, {
+      method: saved.method,
+      paymentNumber: saved.paymentNumber,
+      offSession: true,
+    });
     switch (result.outcome) {
       case 'approved':
         return 'approved';

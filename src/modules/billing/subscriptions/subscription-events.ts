@@ -35,7 +35,12 @@ export function subscriptionEvent(
     aggregate: { type: 'subscription', id: subscription.id },
     from,
     to: subscription.status,
-    refs: { subscriptionId: subscription.id, orderId: order.id, productId: order.productId, planId: order.planId ?? subscription.planId },
+    refs: {
+      subscriptionId: subscription.id,
+      orderId: order.id,
+      productId: order.productId,
+      planId: order.planId ?? subscription.planId,
+    },
     occurredAt: formatTimestamp(at),
   });
 }

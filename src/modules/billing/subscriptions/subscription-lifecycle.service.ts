@@ -70,7 +70,13 @@ export class SubscriptionLifecycle {
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
       const subscription = await this.subscriptions.lock(manager, subscriptionId);
-      if (!subscription || subscription.status !== 'active' || subscription.cancelAtPeriodEnd || subscription.endDate > before) return null;
+      if (
+        !subscription ||
+        subscription.status !== 'active' ||
+        subscription.cancelAtPeriodEnd ||
+        subscription.endDate > before
+      )
+        return null;
       const period = subscription.periods + 1;
       if (await this.subscriptions.orderOfPeriod(manager, subscription.id, period)) return null;
       const [plan, store, first] = await Promise.all([
@@ -101,7 +107,10 @@ export class SubscriptionLifecycle {
         subscriptionId: subscription.id,
         subscriptionPeriod: period,
       });
-      await this.events.publish(subscriptionEvent(SUBSCRIPTION_EVENTS.renewalDue, subscription, subscription.status, order, now), manager);
+      await this.events.publish(
+        subscriptionEvent(SUBSCRIPTION_EVENTS.renewalDue, subscription, subscription.status, order, now),
+        manager,
+      );
       return order;
     });
   }

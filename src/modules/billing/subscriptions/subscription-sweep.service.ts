@@ -50,7 +50,12 @@ export class SubscriptionSweep implements OnModuleInit {
   onModuleInit(): void {
     this.jobs.every('subscriptions-sweep', this.config.subscriptions.sweepSeconds, async () => {
       const report = await this.sweep(this.clock.now());
-      const changed = report.renewal_orders.length + report.past_due.length + report.expired.length + report.cancelled.length + report.attempts.length;
+      const changed =
+        report.renewal_orders.length +
+        report.past_due.length +
+        report.expired.length +
+        report.cancelled.length +
+        report.attempts.length;
       if (changed || report.errors.length) this.logger.log({ sweep: report }, 'Subscription sweep');
     });
   }
@@ -58,7 +63,15 @@ export class SubscriptionSweep implements OnModuleInit {
   /** One sweep as of `at`: renewal orders, their automatic attempts, past_due, expired, cancel at period end. */
   async sweep(at: Date): Promise<SweepReport> {
     const { renewalLeadHours, graceDays } = this.config.subscriptions;
-    const report: SweepReport = { at: formatTimestamp(at), renewal_orders: [], past_due: [], expired: [], cancelled: [], attempts: [], errors: [] };
+    const report: SweepReport = {
+      at: formatTimestamp(at),
+      renewal_orders: [],
+      past_due: [],
+      expired: [],
+      cancelled: [],
+      attempts: [],
+      errors: [],
+    };
     const each = async (step: string, ids: number[], work: (id: number) => Promise<void>) => {
       for (const id of ids) {
         try {
@@ -66,7 +79,11 @@ export class SubscriptionSweep implements OnModuleInit {
         } catch (error) {
           // One subscription's failure does not stop the others; the next sweep tries it again.
           this.logger.error({ err: error, subscriptionId: id, step }, 'Subscription sweep step failed');
-          report.errors.push({ subscription_id: id, step, message: error instanceof Error ? error.message : String(error) });
+          report.errors.push({
+            subscription_id: id,
+            step,
+            message: error instanceof Error ? error.message : String(error),
+          });
         }
       }
     };
@@ -82,14 +99,27 @@ export class SubscriptionSweep implements OnModuleInit {
     await each('past_due', await this.subscriptions.endedBy('active', at, BATCH, false), async (id) => {
       if (await this.lifecycle.markPastDue(id, at)) report.past_due.push(id);
     });
-    await each('expire', await this.subscriptions.endedBy('past_due', new Date(at.getTime() - graceDays * DAY_MS), BATCH), async (id) => {
-      if (await this.lifecycle.expire(id, at, graceDays * DAY_MS)) report.expired.push(id);
-    });
+    await each(
+      'expire',
+      await this.subscriptions.endedBy('past_due', new Date(at.getTime() - graceDays * DAY_MS), BATCH),
+      async (id) => {
+        if (await this.lifecycle.expire(id, at, graceDays * DAY_MS)) report.expired.push(id);
+      },
+    );
     await each('attempt', await this.subscriptions.withOpenRenewal(MAX_ATTEMPTS, BATCH), async (id) => {
-      const claimed = await this.lifecycle.claimAttempt(id, (s) => dueAttempts(s, at), (saved) => this.charger.canCharge(saved));
+      const claimed = await this.lifecycle.claimAttempt(
+        id,
+        (s) => dueAttempts(s, at),
+        (saved) => this.charger.canCharge(saved),
+      );
       if (!claimed || !this.charger.canCharge(claimed.saved)) return;
       const outcome = await this.charger.charge(claimed.order, claimed.saved);
-      report.attempts.push({ subscription_id: id, order_number: claimed.order.orderNumber, attempt: claimed.attempt, outcome });
+      report.attempts.push({
+        subscription_id: id,
+        order_number: claimed.order.orderNumber,
+        attempt: claimed.attempt,
+        outcome,
+      });
     });
     return report;
   }

@@ -16,8 +16,18 @@ export function toSubscriptionDto({ subscription: s, plan, customer, orders }: S
   return {
     id: s.id,
     status: s.status,
-    plan: plan ? { plan_id: plan.planId, name: plan.name, price: centsToNumber(plan.price), interval: s.interval, interval_count: s.intervalCount } : null,
-    customer: customer ? { id: customer.id, name: customer.name, email: customer.email, mobile_number: customer.mobileNumber } : null,
+    plan: plan
+      ? {
+          plan_id: plan.planId,
+          name: plan.name,
+          price: centsToNumber(plan.price),
+          interval: s.interval,
+          interval_count: s.intervalCount,
+        }
+      : null,
+    customer: customer
+      ? { id: customer.id, name: customer.name, email: customer.email, mobile_number: customer.mobileNumber }
+      : null,
     start_date: formatTimestamp(s.startDate),
     end_date: formatTimestamp(s.endDate),
     cancelled_at: formatTimestamp(s.cancelledAt),

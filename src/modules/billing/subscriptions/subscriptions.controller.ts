@@ -38,9 +38,16 @@ export class SubscriptionsController {
   @ApiOperation({ summary: "List the store's subscriptions, newest first (filters status, plan, customer)" })
   @ApiOkResponse({ type: SubscriptionListDto })
   @ApiValidationFailed({ status: ['status must be one of: active, past_due, cancelled, expired.'] })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListSubscriptionsQueryDto): Promise<SubscriptionListDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListSubscriptionsQueryDto,
+  ): Promise<SubscriptionListDto> {
     const page = pageRequest(query);
-    const [views, total] = await this.subscriptions.list(principal.storeId, { status: query.status, plan: query.plan, customerId: query.customer }, page);
+    const [views, total] = await this.subscriptions.list(
+      principal.storeId,
+      { status: query.status, plan: query.plan, customerId: query.customer },
+      page,
+    );
     return paginated('subscriptions', views.map(toSubscriptionDto), total, page);
   }
 
@@ -50,7 +57,10 @@ export class SubscriptionsController {
   @ApiIdParam('id', 'Subscription id.', 12)
   @ApiOkResponse({ type: SubscriptionEnvelopeDto })
   @ApiNotFound('`Resource not found.`')
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', IntIdPipe) id: number): Promise<SubscriptionEnvelopeDto> {
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IntIdPipe) id: number,
+  ): Promise<SubscriptionEnvelopeDto> {
     return { status: 'success', subscription: toSubscriptionDto(await this.subscriptions.get(principal.storeId, id)) };
   }
 
@@ -77,6 +87,10 @@ export class SubscriptionsController {
     @Body() body: CancelSubscriptionDto,
   ): Promise<SubscriptionCancelledDto> {
     await this.lifecycle.cancel(principal.storeId, id, body.at_period_end ?? true);
-    return { status: 'success', message: 'Subscription cancelled.', subscription: toSubscriptionDto(await this.subscriptions.get(principal.storeId, id)) };
+    return {
+      status: 'success',
+      message: 'Subscription cancelled.',
+      subscription: toSubscriptionDto(await this.subscriptions.get(principal.storeId, id)),
+    };
   }
 }

@@ -36,7 +36,10 @@ export class SubscriptionsRepository {
   }
 
   /** The subscription an order started or renews. */
-  async findOfOrder(order: Pick<Order, 'id' | 'subscriptionId'>, manager?: EntityManager): Promise<Subscription | null> {
+  async findOfOrder(
+    order: Pick<Order, 'id' | 'subscriptionId'>,
+    manager?: EntityManager,
+  ): Promise<Subscription | null> {
     if (order.subscriptionId !== null) return this.findById(order.subscriptionId, manager);
     return this.m(manager).findOneBy(Subscription, { orderId: order.id });
   }
@@ -49,27 +52,44 @@ export class SubscriptionsRepository {
 
   /** The row, locked until the caller's transaction ends. */
   lock(manager: EntityManager, id: number): Promise<Subscription | null> {
-    return manager.createQueryBuilder(Subscription, 's').setLock('pessimistic_write').where('s.id = :id', { id }).getOne();
+    return manager
+      .createQueryBuilder(Subscription, 's')
+      .setLock('pessimistic_write')
+      .where('s.id = :id', { id })
+      .getOne();
   }
 
   save(manager: EntityManager, subscription: Partial<Subscription>): Promise<Subscription> {
     return manager.save(Subscription, manager.create(Subscription, subscription));
   }
 
-  async listOfStore(storeId: number, filters: SubscriptionFilters, page: PageRequest): Promise<[Subscription[], number]> {
+  async listOfStore(
+    storeId: number,
+    filters: SubscriptionFilters,
+    page: PageRequest,
+  ): Promise<[Subscription[], number]> {
     const qb = this.m().createQueryBuilder(Subscription, 's').where('s.store_id = :storeId', { storeId });
     if (filters.status) qb.andWhere('s.status = :status', { status: filters.status });
-    if (filters.customerId !== undefined) qb.andWhere('s.customer_id = :customerId', { customerId: filters.customerId });
+    if (filters.customerId !== undefined)
+      qb.andWhere('s.customer_id = :customerId', { customerId: filters.customerId });
     if (filters.plan !== undefined) {
       qb.andWhere(
         new Brackets((w) =>
-          w.where(`s.plan_id IN (SELECT pl.id FROM plans pl WHERE pl.store_id = :storeId AND (pl.plan_id = :plan OR pl.id::text = :plan))`, {
-            plan: filters.plan,
-          }),
+          w.where(
+            `s.plan_id IN (SELECT pl.id FROM plans pl WHERE pl.store_id = :storeId AND (pl.plan_id = :plan OR pl.id::text = :plan))`,
+            {
+              plan: filters.plan,
+            },
+          ),
         ),
       );
     }
-    return qb.orderBy('s.created_at', 'DESC').addOrderBy('s.id', 'DESC').skip(page.offset).take(page.perPage).getManyAndCount();
+    return qb
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .skip(page.offset)
+      .take(page.perPage)
+      .getManyAndCount();
   }
 
   /** The order numbers of each subscription's periods, first period first. */
@@ -106,7 +126,9 @@ export class SubscriptionsRepository {
     const order = await manager
       .createQueryBuilder(Order, 'o')
       .where('o.subscription_id = :subscriptionId', { subscriptionId })
-      .andWhere(`o.status IN ('approved', 'refunded') AND o.payment_method IS NOT NULL AND o.payment_number IS NOT NULL`)
+      .andWhere(
+        `o.status IN ('approved', 'refunded') AND o.payment_method IS NOT NULL AND o.payment_number IS NOT NULL`,
+      )
       .orderBy('o.subscription_period', 'DESC')
       .getOne();
     return order ? { method: order.paymentMethod!, paymentNumber: order.paymentNumber! } : null;
@@ -127,7 +149,12 @@ export class SubscriptionsRepository {
 
   /** Subscriptions of `status` whose end_date is at or before `before`. */
   endedBy(status: SubscriptionStatus, before: Date, limit: number, cancelAtPeriodEnd?: boolean): Promise<number[]> {
-    const flag = cancelAtPeriodEnd === undefined ? '' : cancelAtPeriodEnd ? ' AND s.cancel_at_period_end' : ' AND NOT s.cancel_at_period_end';
+    const flag =
+      cancelAtPeriodEnd === undefined
+        ? ''
+        : cancelAtPeriodEnd
+          ? ' AND s.cancel_at_period_end'
+          : ' AND NOT s.cancel_at_period_end';
     return this.ids(
       `SELECT s.id FROM subscriptions s WHERE s.status = $1 AND s.end_date <= $2${flag} ORDER BY s.end_date, s.id LIMIT $3`,
       [status, before, limit],

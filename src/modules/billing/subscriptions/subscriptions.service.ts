@@ -101,7 +101,12 @@ export class SubscriptionsService {
     const subscription = await this.subscriptions.lock(manager, order.subscriptionId!);
     if (!subscription || order.subscriptionPeriod !== subscription.periods + 1) return subscription;
     subscription.periods += 1;
-    subscription.endDate = periodEnd(subscription.startDate, subscription.interval, subscription.intervalCount, subscription.periods);
+    subscription.endDate = periodEnd(
+      subscription.startDate,
+      subscription.interval,
+      subscription.intervalCount,
+      subscription.periods,
+    );
     subscription.status = 'active';
     subscription.renewalAttempts = 0;
     return this.subscriptions.save(manager, subscription);
@@ -129,7 +134,13 @@ export class SubscriptionsService {
     subscription.status = to;
     if (to === 'cancelled') subscription.cancelledAt ??= now;
     const saved = await this.subscriptions.save(manager, subscription);
-    await this.publishWithLatest(manager, to === 'cancelled' ? SUBSCRIPTION_EVENTS.cancelled : SUBSCRIPTION_EVENTS.expired, saved, from, now);
+    await this.publishWithLatest(
+      manager,
+      to === 'cancelled' ? SUBSCRIPTION_EVENTS.cancelled : SUBSCRIPTION_EVENTS.expired,
+      saved,
+      from,
+      now,
+    );
     return saved;
   }
 
@@ -138,7 +149,12 @@ export class SubscriptionsService {
    * the sweep makes it `cancelled`. The open renewal order, if any, is cancelled now: the customer
    * is not asked to pay for a period that will not come. Null when the subscription already ended.
    */
-  async cancelAtPeriodEnd(manager: EntityManager, subscriptionId: number, now: Date, cancelOrder: CancelOrder): Promise<Subscription | null> {
+  async cancelAtPeriodEnd(
+    manager: EntityManager,
+    subscriptionId: number,
+    now: Date,
+    cancelOrder: CancelOrder,
+  ): Promise<Subscription | null> {
     const subscription = await this.lockWithOpenRenewal(manager, subscriptionId);
     if (!subscription || isEnded(subscription)) return null;
     if (subscription.cancelAtPeriodEnd) return subscription;
@@ -152,7 +168,13 @@ export class SubscriptionsService {
   /** The sweep: an active subscription whose end_date passed unpaid becomes `past_due`. */
   async markPastDue(manager: EntityManager, subscriptionId: number, at: Date): Promise<Subscription | null> {
     const subscription = await this.lockWithOpenRenewal(manager, subscriptionId);
-    if (!subscription || subscription.status !== 'active' || subscription.cancelAtPeriodEnd || subscription.endDate > at) return null;
+    if (
+      !subscription ||
+      subscription.status !== 'active' ||
+      subscription.cancelAtPeriodEnd ||
+      subscription.endDate > at
+    )
+      return null;
     subscription.status = 'past_due';
     const saved = await this.subscriptions.save(manager, subscription);
     const open = await this.subscriptions.openRenewal(manager, saved);
@@ -165,11 +187,20 @@ export class SubscriptionsService {
   async paymentFailed(manager: EntityManager, order: Order, now: Date): Promise<void> {
     const subscription = await this.subscriptions.findById(order.subscriptionId!, manager);
     if (!subscription) return;
-    await this.events.publish(subscriptionEvent(SUBSCRIPTION_EVENTS.paymentFailed, subscription, subscription.status, order, now), manager);
+    await this.events.publish(
+      subscriptionEvent(SUBSCRIPTION_EVENTS.paymentFailed, subscription, subscription.status, order, now),
+      manager,
+    );
   }
 
   /** Publishes `type` for the subscription with its latest order as `refs.orderId`. */
-  async publishWithLatest(manager: EntityManager, type: SubscriptionEventType, subscription: Subscription, from: string, now: Date): Promise<void> {
+  async publishWithLatest(
+    manager: EntityManager,
+    type: SubscriptionEventType,
+    subscription: Subscription,
+    from: string,
+    now: Date,
+  ): Promise<void> {
     const order = await this.subscriptions.latestOrder(manager, subscription.id);
     if (!order) throw new Error(`Subscription ${subscription.id} has no order`);
     await this.events.publish(subscriptionEvent(type, subscription, from, order, now), manager);

@@ -46,9 +46,17 @@ export class OrdersPagesController {
   async list(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { storeId } = requireSeller(req);
     const query = req.query as Query;
-    const filters = { status: formString(query.status), product: formString(query.product), email: formString(query.email) };
+    const filters = {
+      status: formString(query.status),
+      product: formString(query.product),
+      email: formString(query.email),
+    };
     const values = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
-    const checked = await validateForm(ListOrdersQueryDto, { ...values, page: formString(query.page) || '1', per_page: String(PER_PAGE) });
+    const checked = await validateForm(ListOrdersQueryDto, {
+      ...values,
+      page: formString(query.page) || '1',
+      per_page: String(PER_PAGE),
+    });
     let orders: ReturnType<typeof toOrderDto>[] = [];
     let total = 0;
     let page = 1;

@@ -31,13 +31,23 @@ export class CdnController {
    */
   @Head(':key/:filename')
   @Public()
-  head(@Param('key') key: string, @Param('filename') filename: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  head(
+    @Param('key') key: string,
+    @Param('filename') filename: string,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     return this.serve(key, filename, req, res);
   }
 
   @Get(':key/:filename')
   @Public()
-  download(@Param('key') key: string, @Param('filename') filename: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  download(
+    @Param('key') key: string,
+    @Param('filename') filename: string,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     return this.serve(key, filename, req, res);
   }
 

@@ -1,5 +1,12 @@
 import type { MultipartFile } from '@fastify/multipart';
-import { CallHandler, createParamDecorator, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  NestInterceptor,
+} from '@nestjs/common';
 import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
@@ -23,7 +30,8 @@ type UploadRequest = AuthenticatedRequest & { storedUpload?: UploadedFile };
 
 /** The upload the interceptor stored, if the request was multipart with a file. */
 export const StoredUpload = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): UploadedFile | undefined => ctx.switchToHttp().getRequest<UploadRequest>().storedUpload,
+  (_: unknown, ctx: ExecutionContext): UploadedFile | undefined =>
+    ctx.switchToHttp().getRequest<UploadRequest>().storedUpload,
 );
 
 const ONE_FILE = 'Upload exactly one file, in the multipart field "file".';

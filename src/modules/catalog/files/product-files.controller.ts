@@ -36,7 +36,8 @@ export class ProductFilesController {
   @UseInterceptors(FileUploadInterceptor)
   @ApiOperation({
     summary: 'Upload a file (multipart field `file`) or add an external link (JSON `{name, link}`)',
-    description: 'Uploads are streamed to storage and served under `{cdn_url}` at an unguessable path. Size limit: `MAX_FILE_MB`.',
+    description:
+      'Uploads are streamed to storage and served under `{cdn_url}` at an unguessable path. Size limit: `MAX_FILE_MB`.',
   })
   @ApiCatalogId('product')
   @ApiConsumes('multipart/form-data', 'application/json')
@@ -82,6 +83,10 @@ export class ProductFilesController {
     @Param('file_id', IntIdPipe) fileId: number,
   ): Promise<ProductFileDeletedResponseDto> {
     const { productPid, file } = await this.files.delete(principal.storeId, id, fileId);
-    return { status: 'success', message: 'File deleted successfully.', data: { product_pid: productPid, file_id: file.id } };
+    return {
+      status: 'success',
+      message: 'File deleted successfully.',
+      data: { product_pid: productPid, file_id: file.id },
+    };
   }
 }

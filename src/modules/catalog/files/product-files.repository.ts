@@ -40,7 +40,10 @@ export class ProductFilesRepository {
 
   /** Removes every file row of a product and returns the storage keys to delete after commit. */
   async deleteForProduct(storeId: number, productId: number, manager: EntityManager): Promise<string[]> {
-    const files = await manager.find(ProductFile, { where: { storeId, productId }, select: { id: true, storageKey: true } });
+    const files = await manager.find(ProductFile, {
+      where: { storeId, productId },
+      select: { id: true, storageKey: true },
+    });
     await manager.delete(ProductFile, { storeId, productId });
     return files.map((file) => file.storageKey).filter((key): key is string => key !== null);
   }

@@ -28,7 +28,12 @@ export class ProductFilesService {
   }
 
   /** An already stored upload (see FileUploadInterceptor) or an external link becomes a file of the product. */
-  async add(storeId: number, productRef: string, dto: CreateProductFileDto, upload?: UploadedFile): Promise<ProductFile> {
+  async add(
+    storeId: number,
+    productRef: string,
+    dto: CreateProductFileDto,
+    upload?: UploadedFile,
+  ): Promise<ProductFile> {
     if (upload) return this.addUpload(storeId, productRef, dto, upload);
     const product = await this.products.requireRef(storeId, parseRef(productRef));
     const errors: Record<string, string[]> = {};
@@ -48,7 +53,12 @@ export class ProductFilesService {
     });
   }
 
-  private async addUpload(storeId: number, productRef: string, dto: CreateProductFileDto, upload: UploadedFile): Promise<ProductFile> {
+  private async addUpload(
+    storeId: number,
+    productRef: string,
+    dto: CreateProductFileDto,
+    upload: UploadedFile,
+  ): Promise<ProductFile> {
     try {
       const product = await this.products.requireRef(storeId, parseRef(productRef));
       const original = cleanFilename(upload.originalname);
@@ -74,7 +84,11 @@ export class ProductFilesService {
     return this.files.listForProduct(storeId, product.id);
   }
 
-  async delete(storeId: number, productRef: string, fileId: number): Promise<{ productPid: string; file: ProductFile }> {
+  async delete(
+    storeId: number,
+    productRef: string,
+    fileId: number,
+  ): Promise<{ productPid: string; file: ProductFile }> {
     const product = await this.products.requireRef(storeId, parseRef(productRef));
     const file = await this.files.findOne(storeId, product.id, fileId);
     if (!file) throw new NotFoundError();
@@ -95,6 +109,8 @@ export class ProductFilesService {
   }
 
   private async removeObject(key: string): Promise<void> {
-    await this.storage.delete(key).catch((error: unknown) => this.logger.warn({ err: error, key }, 'Could not delete stored file'));
+    await this.storage
+      .delete(key)
+      .catch((error: unknown) => this.logger.warn({ err: error, key }, 'Could not delete stored file'));
   }
 }

@@ -5,7 +5,11 @@ import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decora
 import type { Principal } from '../../identity/auth/principal';
 import { ApiCatalogRef } from '../catalog-api.decorators';
 import { CreateOrderBumpDto } from './dto/create-order-bump.dto';
-import { CreateOrderBumpResponseDto, OrderBumpDeletedResponseDto, OrderBumpListResponseDto } from './dto/order-bump-response.dto';
+import {
+  CreateOrderBumpResponseDto,
+  OrderBumpDeletedResponseDto,
+  OrderBumpListResponseDto,
+} from './dto/order-bump-response.dto';
 import { toOrderBumpDto } from './order-bump.mapper';
 import { OrderBumpsService } from './order-bumps.service';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
@@ -43,7 +47,10 @@ export class OrderBumpsController {
   @ApiCatalogRef('product')
   @ApiOkResponse({ type: OrderBumpListResponseDto })
   @ApiNotFound('No product with this id or pid in the store.')
-  async list(@CurrentPrincipal() principal: Principal, @Param('id') productRef: string): Promise<OrderBumpListResponseDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') productRef: string,
+  ): Promise<OrderBumpListResponseDto> {
     const { product, bumps } = await this.bumps.listForProductRef(principal.storeId, productRef);
     return { status: 'success', order_bumps: bumps.map((bump) => toOrderBumpDto(bump, product.pid)) };
   }

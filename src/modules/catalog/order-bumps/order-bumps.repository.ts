@@ -25,7 +25,6 @@ interface OfferedBumpRow {
   created_at: Date;
 }
 
-
 export class DuplicateBumpError extends Error {}
 
 @Injectable()
@@ -42,17 +41,24 @@ export class OrderBumpsRepository {
       .createQueryBuilder()
       .delete()
       .from(OrderBump)
-      .where('store_id = :storeId AND (product_id = :productId OR bump_product_id = :productId)', { storeId, productId })
+      .where('store_id = :storeId AND (product_id = :productId OR bump_product_id = :productId)', {
+        storeId,
+        productId,
+      })
       .execute();
   }
 
   /** Throws {@link DuplicateBumpError} when the pair exists (unique index on product, bump product). */
-  async create(input: Pick<OrderBump, 'storeId' | 'productId' | 'bumpProductId' | 'price'>, manager?: EntityManager): Promise<OrderBump> {
+  async create(
+    input: Pick<OrderBump, 'storeId' | 'productId' | 'bumpProductId' | 'price'>,
+    manager?: EntityManager,
+  ): Promise<OrderBump> {
     const repo = this.manager(manager).getRepository(OrderBump);
     try {
       return await repo.save(repo.create(input));
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') throw new DuplicateBumpError();
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505')
+        throw new DuplicateBumpError();
       throw error;
     }
   }
@@ -91,4 +97,3 @@ function toOffered(row: OfferedBumpRow): OfferedBump {
     createdAt: row.created_at,
   };
 }
-

@@ -32,12 +32,19 @@ export class OrderBumpsService {
   }
 
   /** `productRef` is the product's id or pid; a missing or foreign product is 404. */
-  async listForProductRef(storeId: number, productRef: string): Promise<{ product: ProductSummary; bumps: OfferedBump[] }> {
+  async listForProductRef(
+    storeId: number,
+    productRef: string,
+  ): Promise<{ product: ProductSummary; bumps: OfferedBump[] }> {
     const product = await this.productOf(storeId, productRef);
     return { product, bumps: await this.bumps.listForProduct(storeId, product.id) };
   }
 
-  async create(storeId: number, productRef: string, input: NewOrderBump): Promise<{ product: ProductSummary; bump: OfferedBump }> {
+  async create(
+    storeId: number,
+    productRef: string,
+    input: NewOrderBump,
+  ): Promise<{ product: ProductSummary; bump: OfferedBump }> {
     const product = await this.productOf(storeId, productRef);
     const field = input.productId !== undefined && input.productId !== null ? 'product_id' : 'product_pid';
     const offered =
@@ -50,18 +57,28 @@ export class OrderBumpsService {
     }
     if (offered.id === product.id) throw ValidationError.field(field, 'A product cannot be an order bump of itself.');
     try {
-      const row = await this.bumps.create({ storeId, productId: product.id, bumpProductId: offered.id, price: toCents(input.price) });
+      const row = await this.bumps.create({
+        storeId,
+        productId: product.id,
+        bumpProductId: offered.id,
+        price: toCents(input.price),
+      });
       return {
         product,
         bump: { id: row.id, productId: product.id, bumpProduct: offered, price: row.price, createdAt: row.createdAt },
       };
     } catch (error) {
-      if (error instanceof DuplicateBumpError) throw new ConflictError('This product is already an order bump of the product.');
+      if (error instanceof DuplicateBumpError)
+        throw new ConflictError('This product is already an order bump of the product.');
       throw error;
     }
   }
 
-  async remove(storeId: number, productRef: string, bumpId: string): Promise<{ product: ProductSummary; bumpId: number }> {
+  async remove(
+    storeId: number,
+    productRef: string,
+    bumpId: string,
+  ): Promise<{ product: ProductSummary; bumpId: number }> {
     const product = await this.productOf(storeId, productRef);
     const id = parseIntId(bumpId);
     if (id === null || !(await this.bumps.delete(storeId, product.id, id))) throw new NotFoundError();

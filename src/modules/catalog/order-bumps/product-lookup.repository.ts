@@ -29,6 +29,8 @@ export class ProductLookupRepository {
   /** By numeric `id`, else by `pid` (decisions §6: a path `{id}` accepts both). */
   findByRef(storeId: number, ref: string, manager?: EntityManager): Promise<ProductSummary | null> {
     const parsed = parseRef(ref);
-    return 'id' in parsed ? this.findById(storeId, parsed.id, manager) : this.findByPid(storeId, parsed.publicId, manager);
+    return 'id' in parsed
+      ? this.findById(storeId, parsed.id, manager)
+      : this.findByPid(storeId, parsed.publicId, manager);
   }
 }

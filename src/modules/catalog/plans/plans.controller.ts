@@ -44,7 +44,10 @@ export class PlansController {
   @ApiOperation({ summary: "List the store's plans, newest first" })
   @ApiOkResponse({ type: PlanListResponseDto })
   @ApiValidationFailed()
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<PlanListResponseDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PaginationQueryDto,
+  ): Promise<PlanListResponseDto> {
     const page = pageRequest(query);
     const { views, total } = await this.plans.list(principal.storeId, page);
     return paginated('plans', views.map(planDto), total, page);

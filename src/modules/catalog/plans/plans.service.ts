@@ -37,7 +37,10 @@ export class PlansService {
   async create(storeId: number, dto: CreatePlanDto): Promise<PlanView> {
     const product = await this.productOf(storeId, dto);
     if (product.type !== 'recurring') {
-      throw ValidationError.field(dto.product_pid !== undefined ? 'product_pid' : 'product_id', 'Plans can only be created for recurring products.');
+      throw ValidationError.field(
+        dto.product_pid !== undefined ? 'product_pid' : 'product_id',
+        'Plans can only be created for recurring products.',
+      );
     }
     const plan = await this.plans.create({
       storeId,
@@ -58,7 +61,10 @@ export class PlansService {
   async list(storeId: number, page: PageRequest): Promise<{ views: PlanView[]; total: number }> {
     const [plans, total] = await this.plans.listPage(storeId, page);
     const [pids, currency] = await Promise.all([
-      this.products.pidsByProductId(storeId, plans.map((plan) => plan.productId)),
+      this.products.pidsByProductId(
+        storeId,
+        plans.map((plan) => plan.productId),
+      ),
       this.products.currencyOf(storeId),
     ]);
     return { total, views: plans.map((plan) => ({ plan, productPid: pids.get(plan.productId) ?? '', currency })) };
@@ -87,7 +93,11 @@ export class PlansService {
   }
 
   /** spec 4.9: the plan's sales, newest first, one page at a time. */
-  async subscribers(storeId: number, ref: string, page: PageRequest): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number }> {
+  async subscribers(
+    storeId: number,
+    ref: string,
+    page: PageRequest,
+  ): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number }> {
     const found = await this.sales.subscribersOfPlan(storeId, parseRef(ref), page);
     if (!found) throw new NotFoundError();
     return found;
@@ -115,7 +125,9 @@ export class PlansService {
 
   private async view(storeId: number, plan: Plan, productPid?: string): Promise<PlanView> {
     const [pids, currency] = await Promise.all([
-      productPid ? Promise.resolve(new Map([[plan.productId, productPid]])) : this.products.pidsByProductId(storeId, [plan.productId]),
+      productPid
+        ? Promise.resolve(new Map([[plan.productId, productPid]]))
+        : this.products.pidsByProductId(storeId, [plan.productId]),
       this.products.currencyOf(storeId),
     ]);
     return { plan, productPid: pids.get(plan.productId) ?? '', currency };

@@ -22,7 +22,10 @@ export function nextReviewStatus(from: ProductReviewStatus, trigger: ReviewTrigg
 export const MZN_MINIMUM_PRICE: Cents = 5000;
 
 export interface PublishFacts {
-  product: Pick<Product, 'name' | 'type' | 'price' | 'salePageUrl' | 'imageUrl' | 'category' | 'subcategory' | 'contactNumber'>;
+  product: Pick<
+    Product,
+    'name' | 'type' | 'price' | 'salePageUrl' | 'imageUrl' | 'category' | 'subcategory' | 'contactNumber'
+  >;
   currency: string;
   fileCount: number;
   planCount: number;
@@ -34,7 +37,12 @@ const blank = (value: string | null | undefined): boolean => !value || value.tri
  * Every unmet requirement of spec §4.6, keyed by the names of decisions §7, so the seller sees
  * all of them at once rather than one per attempt.
  */
-export function missingPublishFields({ product, currency, fileCount, planCount }: PublishFacts): Record<string, string> {
+export function missingPublishFields({
+  product,
+  currency,
+  fileCount,
+  planCount,
+}: PublishFacts): Record<string, string> {
   const missing: Record<string, string> = {};
   if (blank(product.name)) missing.name = 'The product needs a name.';
   if (product.price === null || product.price <= 0) {

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import { ApiConflict, ApiValidationFailed } from '../../../common/http/api-docs';
 import { MissingFieldsResponseDto } from '../../../common/http/error-response.dto';
 import { PaginationQueryDto, pageRequest, paginated } from '../../../common/pagination/pagination';
@@ -31,7 +37,10 @@ export class ProductsController {
   @ApiOperation({ summary: 'Create a product (only `name` is required)' })
   @ApiCreatedResponse({ type: ProductCreatedResponseDto })
   @ApiValidationFailed()
-  async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateProductDto): Promise<ProductCreatedResponseDto> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: CreateProductDto,
+  ): Promise<ProductCreatedResponseDto> {
     const [product, currency] = await Promise.all([
       this.products.create(principal.storeId, dto),
       this.products.currencyOf(principal.storeId),
@@ -44,13 +53,21 @@ export class ProductsController {
   @ApiOperation({ summary: "List the store's products, newest first" })
   @ApiOkResponse({ type: ProductListResponseDto })
   @ApiValidationFailed()
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: PaginationQueryDto): Promise<ProductListResponseDto> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PaginationQueryDto,
+  ): Promise<ProductListResponseDto> {
     const page = pageRequest(query);
     const [[products, total], currency] = await Promise.all([
       this.products.list(principal.storeId, page),
       this.products.currencyOf(principal.storeId),
     ]);
-    return paginated('products', products.map((p) => toProductDto(p, currency)), total, page);
+    return paginated(
+      'products',
+      products.map((p) => toProductDto(p, currency)),
+      total,
+      page,
+    );
   }
 
   @Get(':id')
@@ -94,10 +111,17 @@ export class ProductsController {
   })
   @ApiCatalogId('product')
   @ApiOkResponse({ type: ProductDeletedResponseDto })
-  @ApiConflict('This product has one or more sales and cannot be deleted.', 'The product has approved or refunded sales.')
+  @ApiConflict(
+    'This product has one or more sales and cannot be deleted.',
+    'The product has approved or refunded sales.',
+  )
   async delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ProductDeletedResponseDto> {
     const product = await this.products.delete(principal.storeId, id);
-    return { status: 'success', message: 'Product deleted successfully.', data: { id: product.id, product_pid: product.pid } };
+    return {
+      status: 'success',
+      message: 'Product deleted successfully.',
+      data: { id: product.id, product_pid: product.pid },
+    };
   }
 
   @Post(':id/publish')
@@ -119,7 +143,10 @@ export class ProductsController {
     example: {
       status: 'error',
       message: 'Product is missing required data.',
-      missing_fields: { image: 'The product needs an image (image_url).', files: 'The product needs at least one file.' },
+      missing_fields: {
+        image: 'The product needs an image (image_url).',
+        files: 'The product needs at least one file.',
+      },
     },
   })
   async publish(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<PublishResponseDto> {

@@ -90,14 +90,19 @@ export class ProductsService {
       }
       const storageKeys = await this.files.deleteForProduct(storeId, product.id, manager);
       await this.plans.deleteForProduct(storeId, product.id, manager);
-      await this.events.emitAsync(ProductDeletedEvent.NAME, new ProductDeletedEvent(storeId, product.id, product.pid, manager));
+      await this.events.emitAsync(
+        ProductDeletedEvent.NAME,
+        new ProductDeletedEvent(storeId, product.id, product.pid, manager),
+      );
       await this.products.delete(product, manager);
       return { product, storageKeys };
     });
     // Objects go only after the rows are gone for good; a leftover object is harmless, a dangling row is not.
     await Promise.all(
       storageKeys.map((key) =>
-        this.storage.delete(key).catch((error: unknown) => this.logger.warn({ err: error, key }, 'Could not delete stored file')),
+        this.storage
+          .delete(key)
+          .catch((error: unknown) => this.logger.warn({ err: error, key }, 'Could not delete stored file')),
       ),
     );
     return product;

@@ -25,7 +25,8 @@ export const VALUE_DESCRIPTION =
 export const STATUS_DESCRIPTION =
   'Accepted (any case): `active`, `enabled`, `published` (shown as `active`); `inactive`, `disabled`, `unpublished` (shown as `inactive`).';
 export const PRODUCT_IDS_DESCRIPTION = 'Products of the store the coupon applies to; empty or omitted = every product.';
-export const USES_LIMIT_DESCRIPTION = 'How many orders may hold the coupon at once or ever paid with it; null = unlimited.';
+export const USES_LIMIT_DESCRIPTION =
+  'How many orders may hold the coupon at once or ever paid with it; null = unlimited.';
 export const SINGLE_USE_DESCRIPTION =
   'When true, a customer email may hold the coupon on only one pending or approved order.';
 export const EXPIRY_DESCRIPTION =
@@ -49,11 +50,21 @@ export class CreateDiscountDto {
   @Rule(valueRule(true))
   value: number;
 
-  @ApiPropertyOptional({ enum: DISCOUNT_STATUS_INPUTS, example: 'active', description: `${STATUS_DESCRIPTION} Default \`active\`.` })
+  @ApiPropertyOptional({
+    enum: DISCOUNT_STATUS_INPUTS,
+    example: 'active',
+    description: `${STATUS_DESCRIPTION} Default \`active\`.`,
+  })
   @Rule(statusRule)
   status?: string;
 
-  @ApiNullable({ type: 'integer', isArray: true, example: [12, 15], description: PRODUCT_IDS_DESCRIPTION, required: false })
+  @ApiNullable({
+    type: 'integer',
+    isArray: true,
+    example: [12, 15],
+    description: PRODUCT_IDS_DESCRIPTION,
+    required: false,
+  })
   @Rule(productIdsRule)
   product_ids?: number[] | null;
 

@@ -5,14 +5,22 @@ import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 /** Spec §2.5, exactly. */
 export class DiscountDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
-  @ApiProperty({ example: 'SAVE10', description: 'As the seller wrote it; unique per store ignoring case.' }) code: string;
+  @ApiProperty({ example: 'SAVE10', description: 'As the seller wrote it; unique per store ignoring case.' })
+  code: string;
   @ApiProperty({ enum: ['fixed', 'percent'], example: 'percent' }) type: 'fixed' | 'percent';
-  @ApiProperty({ example: 10, description: 'Amount in the store currency (fixed) or percent (percent).' }) value: number;
+  @ApiProperty({ example: 10, description: 'Amount in the store currency (fixed) or percent (percent).' })
+  value: number;
   @ApiProperty({ enum: ['active', 'inactive'], example: 'active' }) status: 'active' | 'inactive';
-  @ApiProperty({ type: 'integer', isArray: true, example: [12, 15], description: 'Empty array = every product of the store.' })
+  @ApiProperty({
+    type: 'integer',
+    isArray: true,
+    example: [12, 15],
+    description: 'Empty array = every product of the store.',
+  })
   product_ids: number[];
   @ApiNullable({ type: 'integer', example: 100, description: 'null = unlimited.' }) uses_limit: number | null;
-  @ApiProperty({ type: 'integer', example: 3, description: 'Uses held by pending or approved orders.' }) used_count: number;
+  @ApiProperty({ type: 'integer', example: 3, description: 'Uses held by pending or approved orders.' })
+  used_count: number;
   @ApiNullable({ type: 'integer', example: 97, description: 'uses_limit − used_count; null without a limit.' })
   available_uses: number | null;
   @ApiProperty({ example: false }) single_use: boolean;

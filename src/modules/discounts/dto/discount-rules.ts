@@ -73,7 +73,8 @@ export const statusRule: Check = (value) => {
 export const productIdsRule: Check = (value) => {
   if (isAbsent(value)) return null;
   const ok =
-    Array.isArray(value) && value.every((id) => typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT4);
+    Array.isArray(value) &&
+    value.every((id) => typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT4);
   if (!ok) return 'product_ids must be an array of product ids (positive integers).';
   if (value.length > 1000) return 'product_ids may hold at most 1000 products.';
   return null;

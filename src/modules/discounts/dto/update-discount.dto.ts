@@ -44,7 +44,13 @@ export class UpdateDiscountDto {
   @Rule(statusRule)
   status?: string;
 
-  @ApiNullable({ type: 'integer', isArray: true, example: [12], description: `${PRODUCT_IDS_DESCRIPTION} null clears the list.`, required: false })
+  @ApiNullable({
+    type: 'integer',
+    isArray: true,
+    example: [12],
+    description: `${PRODUCT_IDS_DESCRIPTION} null clears the list.`,
+    required: false,
+  })
   @Rule(productIdsRule)
   product_ids?: number[] | null;
 

@@ -20,7 +20,12 @@ export class ApiKeysService {
   ) {}
 
   /** Creates a key; the token is returned here once and only its hash is kept. */
-  async create(input: { storeId: number; sellerId: number; name: string; scopes: string[] }): Promise<{ apiKey: ApiKey; token: string }> {
+  async create(input: {
+    storeId: number;
+    sellerId: number;
+    name: string;
+    scopes: string[];
+  }): Promise<{ apiKey: ApiKey; token: string }> {
     const unknown = input.scopes.filter((scope) => !this.scopes.has(scope));
     if (unknown.length) throw ValidationError.field('scopes', `Unknown scope: ${unknown.join(', ')}.`);
     if (!input.scopes.length) throw ValidationError.field('scopes', 'Choose at least one scope.');

@@ -1,5 +1,12 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, DECORATORS, ApiForbiddenResponse, ApiOAuth2, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiExtension,
+  DECORATORS,
+  ApiForbiddenResponse,
+  ApiOAuth2,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Scope } from '../scopes';
 import type { Principal } from './principal';
@@ -20,8 +27,14 @@ export const Public = (): MethodDecorator & ClassDecorator =>
 /** The three 401s of decisions §3, with the challenge each carries (§3.1). */
 const UNAUTHORIZED_EXAMPLES = {
   'no-token': { summary: 'No Authorization header', value: { status: 'error', message: 'Token not provided' } },
-  'not-bearer': { summary: 'Authorization is not `Bearer <token>`', value: { status: 'error', message: 'Unauthorized user.' } },
-  'invalid-token': { summary: 'Unknown, revoked or expired token', value: { status: 'error', message: 'Invalid token' } },
+  'not-bearer': {
+    summary: 'Authorization is not `Bearer <token>`',
+    value: { status: 'error', message: 'Unauthorized user.' },
+  },
+  'invalid-token': {
+    summary: 'Unknown, revoked or expired token',
+    value: { status: 'error', message: 'Invalid token' },
+  },
 };
 
 const documentAuth = (scopes: Scope[]) =>
@@ -41,7 +54,10 @@ const documentAuth = (scopes: Scope[]) =>
           ApiForbiddenResponse({
             description: `\`Permission denied for this endpoint.\` — the token lacks ${scopes.join(', ')}.`,
             type: ForbiddenResponseDto,
-            headers: { ...wwwAuthenticateHeader(`Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`), ...RATE_LIMIT_HEADERS },
+            headers: {
+              ...wwwAuthenticateHeader(`Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`),
+              ...RATE_LIMIT_HEADERS,
+            },
           }),
           ApiExtension('x-required-scopes', scopes),
         ]

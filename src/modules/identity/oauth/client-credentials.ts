@@ -19,6 +19,7 @@ export function basicCredentials(header: string | undefined): { client_id: strin
   };
   const credentials = { client_id: part(decoded.slice(0, colon)), client_secret: part(decoded.slice(colon + 1)) };
   // Input enters here as well as in the body: text PostgreSQL would refuse is simply wrong credentials.
-  if (!isStorableText(credentials.client_id) || !isStorableText(credentials.client_secret)) return { client_id: '', client_secret: '' };
+  if (!isStorableText(credentials.client_id) || !isStorableText(credentials.client_secret))
+    return { client_id: '', client_secret: '' };
   return credentials;
 }

@@ -25,7 +25,10 @@ export class OAuthAppsService {
     if (!redirectUris.length) throw ValidationError.field('redirect_uris', 'Register at least one redirect URI.');
     const invalid = redirectUris.filter((uri) => !isRedirectUri(uri));
     if (invalid.length) {
-      throw ValidationError.field('redirect_uris', `Not an absolute http(s) URL without fragment: ${invalid.join(', ')}.`);
+      throw ValidationError.field(
+        'redirect_uris',
+        `Not an absolute http(s) URL without fragment: ${invalid.join(', ')}.`,
+      );
     }
     const clientSecret = generateToken('cs');
     const app = await this.apps.create({
@@ -89,5 +92,4 @@ function isRedirectUri(value: string): boolean {
 }
 
 // Unknown client ids still spend one argon2 verification, so timing does not reveal which exist.
-const DUMMY_HASH =
-  '$argon2id$v=19$m=65536,p=4,t=3$YCO83fdidYK1mYcqM+QS7w$ztp/6on/Afm6JL6O6Qf1GDTDXTMKSEyGyoFj1uz1oB4';
+const DUMMY_HASH = '$argon2id$v=19$m=65536,p=4,t=3$YCO83fdidYK1mYcqM+QS7w$ztp/6on/Afm6JL6O6Qf1GDTDXTMKSEyGyoFj1uz1oB4';

@@ -81,7 +81,11 @@ export class OAuthAuthorizationService {
    * The seller approved `approved` (a subset of the requested scopes; anything else is ignored).
    * Returns the URL to send the browser to, carrying the code and the state.
    */
-  async approve(request: ValidAuthorization, seller: { sellerId: number; storeId: number }, approved: string[]): Promise<string> {
+  async approve(
+    request: ValidAuthorization,
+    seller: { sellerId: number; storeId: number },
+    approved: string[],
+  ): Promise<string> {
     const scopes = request.scopes.filter((scope) => approved.includes(scope));
     if (!scopes.length) return this.deny(request);
     const code = randomBase62(43);

@@ -65,7 +65,10 @@ export class OAuthMetadataRoute implements OnModuleInit {
     if (!fastify?.get) return;
     const body = JSON.stringify(authorizationServerMetadata(this.config));
     fastify.get(metadataPath(this.config), (_request, reply) => {
-      void reply.header('Content-Type', 'application/json; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(body);
+      void reply
+        .header('Content-Type', 'application/json; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=3600')
+        .send(body);
     });
   }
 }

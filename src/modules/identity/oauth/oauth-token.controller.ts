@@ -45,7 +45,10 @@ export class OAuthTokenController {
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiOkResponse({ type: RevokeResponseDto })
   @ApiUnauthorizedResponse({ type: OAuthErrorResponseDto, description: 'Invalid credentials (invalid_client).' })
-  async revoke(@Body() body: RevokeRequestDto, @Headers('authorization') authorization?: string): Promise<RevokeResponseDto> {
+  async revoke(
+    @Body() body: RevokeRequestDto,
+    @Headers('authorization') authorization?: string,
+  ): Promise<RevokeResponseDto> {
     await this.tokens.revoke({ ...body, ...basicCredentials(authorization) });
     return { status: 'success' };
   }

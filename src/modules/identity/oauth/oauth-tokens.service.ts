@@ -135,7 +135,13 @@ export class OAuthTokensService implements OnModuleInit {
   async authenticate(accessToken: string): Promise<Principal | null> {
     const token = await this.grants.findUsableByAccessHash(sha256Hex(accessToken));
     if (!token || token.expiresAt.getTime() <= this.clock.now().getTime()) return null;
-    return { storeId: token.storeId, sellerId: token.sellerId, scopes: token.scopes, tokenType: 'oauth', tokenId: token.id };
+    return {
+      storeId: token.storeId,
+      sellerId: token.sellerId,
+      scopes: token.scopes,
+      tokenType: 'oauth',
+      tokenId: token.id,
+    };
   }
 
   private async authenticateClient(request: TokenRequest): Promise<OAuthApp> {
@@ -179,7 +185,10 @@ export class OAuthTokensService implements OnModuleInit {
  * callback and never send it here, and the verifier already binds the exchange to the client that
  * started the authorization.
  */
-function stateMatches(code: { state: string | null; codeChallenge: string | null }, state: string | undefined): boolean {
+function stateMatches(
+  code: { state: string | null; codeChallenge: string | null },
+  state: string | undefined,
+): boolean {
   if (state === undefined) return code.state === null || code.codeChallenge !== null;
   return state === code.state;
 }

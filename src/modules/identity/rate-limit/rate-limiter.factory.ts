@@ -28,7 +28,12 @@ export class RateLimiterFactory implements OnApplicationShutdown {
     return this.redis !== undefined;
   }
 
-  create(options: { keyPrefix: string; points: number; duration: number; blockDuration?: number }): RateLimiterAbstract {
+  create(options: {
+    keyPrefix: string;
+    points: number;
+    duration: number;
+    blockDuration?: number;
+  }): RateLimiterAbstract {
     const memory = new RateLimiterMemory(options);
     if (!this.redis) return memory;
     return new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory });

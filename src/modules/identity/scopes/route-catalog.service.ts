@@ -55,7 +55,8 @@ export class RouteCatalogService implements OnModuleInit {
   onModuleInit(): void {
     this.routes = this.collect();
     const undeclared = undeclaredRoutes(this.routes);
-    if (undeclared.length) throw new Error(`Routes without @Public(), @AnyToken() or @RequireScopes(): ${listed(undeclared)}`);
+    if (undeclared.length)
+      throw new Error(`Routes without @Public(), @AnyToken() or @RequireScopes(): ${listed(undeclared)}`);
     const unknownScopes = routesWithUnknownScopes(this.routes, (scope) => this.scopes.has(scope));
     if (unknownScopes.length) throw new Error(`Routes requiring a scope nobody registered: ${listed(unknownScopes)}`);
     const withoutKey = postsWithoutIdempotency(this.routes);

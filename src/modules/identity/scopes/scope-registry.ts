@@ -25,7 +25,8 @@ export class ScopeRegistry {
       if (!SCOPE_PATTERN.test(value.scope)) {
         throw new Error(`Plugin ${plugin}: scope ${JSON.stringify(value.scope)} is not of the form resource.action`);
       }
-      if (this.descriptions.has(value.scope)) throw new Error(`Plugin ${plugin}: scope ${value.scope} is already registered`);
+      if (this.descriptions.has(value.scope))
+        throw new Error(`Plugin ${plugin}: scope ${value.scope} is already registered`);
       this.descriptions.set(value.scope, value.description);
     }
   }

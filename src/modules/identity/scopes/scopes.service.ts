@@ -15,7 +15,9 @@ export class ScopesService {
     const endpoints = this.catalog.endpointsByScope();
     return {
       status: 'success',
-      scopes: this.registry.all().map((scope) => ({ scope, description: this.registry.describe(scope), endpoints: endpoints.get(scope) ?? [] })),
+      scopes: this.registry
+        .all()
+        .map((scope) => ({ scope, description: this.registry.describe(scope), endpoints: endpoints.get(scope) ?? [] })),
       granted_scopes: principal.scopes,
     };
   }

@@ -25,7 +25,11 @@ export class SellersService {
     const passwordHash = await argon2.hash(input.password, { type: argon2.argon2id });
     return this.sellers.createWithStore(
       { name: input.name, email: input.email, passwordHash },
-      { name: input.storeName, brand: input.brand ?? input.storeName, currency: (input.currency ?? 'MZN').toUpperCase() },
+      {
+        name: input.storeName,
+        brand: input.brand ?? input.storeName,
+        currency: (input.currency ?? 'MZN').toUpperCase(),
+      },
     );
   }
 
@@ -61,5 +65,4 @@ export class SellersService {
 
 // Verifying against a fixed hash for unknown emails keeps response time independent of whether
 // the account exists.
-const DUMMY_HASH =
-  '$argon2id$v=19$m=65536,p=4,t=3$YCO83fdidYK1mYcqM+QS7w$ztp/6on/Afm6JL6O6Qf1GDTDXTMKSEyGyoFj1uz1oB4';
+const DUMMY_HASH = '$argon2id$v=19$m=65536,p=4,t=3$YCO83fdidYK1mYcqM+QS7w$ztp/6on/Afm6JL6O6Qf1GDTDXTMKSEyGyoFj1uz1oB4';

@@ -36,7 +36,11 @@ export class AccountController {
   }
 
   @Post('signup')
-  async signup(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
+  async signup(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
     const form = {
       name: formString(body.name),
       email: formString(body.email),
@@ -67,11 +71,19 @@ export class AccountController {
 
   @Get('login')
   loginForm(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query('next') next?: string): void {
-    this.views.render(req, res, 'login', { title: 'Log in', email: '', next: safeNext(next, this.views.webPath) ?? '' });
+    this.views.render(req, res, 'login', {
+      title: 'Log in',
+      email: '',
+      next: safeNext(next, this.views.webPath) ?? '',
+    });
   }
 
   @Post('login')
-  async login(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
+  async login(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
     const email = formString(body.email).toLowerCase();
     const password = typeof body.password === 'string' ? body.password : '';
     const next = safeNext(body.next, this.views.webPath);
@@ -99,7 +111,8 @@ export class AccountController {
   @Post('logout')
   async logout(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const session = sessionOf(req);
-    if (session) await new Promise<void>((resolve, reject) => session.destroy((error) => (error ? reject(error) : resolve())));
+    if (session)
+      await new Promise<void>((resolve, reject) => session.destroy((error) => (error ? reject(error) : resolve())));
     res.redirect(this.views.url('/login'), 303);
   }
 }
@@ -120,7 +133,10 @@ function startSession(req: FastifyRequest, sellerId: number, storeId: number): P
   );
 }
 
-function signupErrors(form: { name: string; email: string; store_name: string; currency: string }, password: string): Record<string, string> {
+function signupErrors(
+  form: { name: string; email: string; store_name: string; currency: string },
+  password: string,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!form.name) errors.name = 'Enter your name.';
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) errors.email = 'Enter a valid email address.';

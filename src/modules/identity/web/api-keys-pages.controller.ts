@@ -29,7 +29,11 @@ export class ApiKeysPagesController {
   }
 
   @Post('keys')
-  async create(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
+  async create(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
     const seller = requireSeller(req);
     const name = formString(body.name);
     const scopes = formList(body.scopes);
@@ -47,7 +51,9 @@ export class ApiKeysPagesController {
   @Get('keys/:id/revoke')
   async confirmRevoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { storeId } = requireSeller(req);
-    const key = /^\d+$/.test(id) ? (await this.keys.list(storeId)).find((k) => k.id === Number(id) && !k.revokedAt) : undefined;
+    const key = /^\d+$/.test(id)
+      ? (await this.keys.list(storeId)).find((k) => k.id === Number(id) && !k.revokedAt)
+      : undefined;
     if (!key) throw new NotFoundError();
     this.views.confirm(req, res, {
       title: 'Revoke API key',
@@ -66,14 +72,26 @@ export class ApiKeysPagesController {
     res.redirect(this.views.url('/settings/api'), 303);
   }
 
-  private async page(req: FastifyRequest, res: FastifyReply, data: Record<string, unknown>, status = 200): Promise<void> {
+  private async page(
+    req: FastifyRequest,
+    res: FastifyReply,
+    data: Record<string, unknown>,
+    status = 200,
+  ): Promise<void> {
     const { storeId } = requireSeller(req);
     const keys = await this.keys.list(storeId);
     this.views.render(
       req,
       res,
       'api-keys',
-      { title: 'API keys', keys, allScopes: this.scopes.all(), descriptions: Object.fromEntries(this.scopes.all().map((s) => [s, this.scopes.describe(s)])), form: { name: '', scopes: [] }, ...data },
+      {
+        title: 'API keys',
+        keys,
+        allScopes: this.scopes.all(),
+        descriptions: Object.fromEntries(this.scopes.all().map((s) => [s, this.scopes.describe(s)])),
+        form: { name: '', scopes: [] },
+        ...data,
+      },
       status,
     );
   }

@@ -27,7 +27,11 @@ export class AppsPagesController {
   }
 
   @Post()
-  async create(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
+  async create(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
     const seller = requireSeller(req);
     const form = { name: formString(body.name), redirect_uris: formString(body.redirect_uris) };
     try {
@@ -44,7 +48,11 @@ export class AppsPagesController {
   }
 
   @Get(':id/deactivate')
-  async confirmDeactivate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+  async confirmDeactivate(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     const app = await this.appOf(req, id);
     this.views.confirm(req, res, {
       title: 'Deactivate app',
@@ -94,10 +102,21 @@ export class AppsPagesController {
     return app;
   }
 
-  private async page(req: FastifyRequest, res: FastifyReply, data: Record<string, unknown>, status = 200): Promise<void> {
+  private async page(
+    req: FastifyRequest,
+    res: FastifyReply,
+    data: Record<string, unknown>,
+    status = 200,
+  ): Promise<void> {
     const { storeId } = requireSeller(req);
     const apps = await this.apps.list(storeId);
-    this.views.render(req, res, 'apps', { title: 'OAuth apps', apps, form: { name: '', redirect_uris: '' }, ...data }, status);
+    this.views.render(
+      req,
+      res,
+      'apps',
+      { title: 'OAuth apps', apps, form: { name: '', redirect_uris: '' }, ...data },
+      status,
+    );
   }
 }
 

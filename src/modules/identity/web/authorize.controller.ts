@@ -10,7 +10,14 @@ import { formList, formString, requireSeller } from './web-auth';
 import { CsrfGuard } from './sessions/web-session.middleware';
 import { WebExceptionFilter } from './web-exception.filter';
 
-const PARAMS: (keyof AuthorizationParams)[] = ['client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method'];
+const PARAMS: (keyof AuthorizationParams)[] = [
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+];
 
 /** The consent screen `{web_url}/oauth/authorize` (decisions §2.3). */
 @ApiExcludeController()
@@ -27,7 +34,11 @@ export class AuthorizeController {
   ) {}
 
   @Get()
-  async show(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query() query: Record<string, unknown>): Promise<void> {
+  async show(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Query() query: Record<string, unknown>,
+  ): Promise<void> {
     const params = pick(query);
     // Order of decisions §2.3: client and redirect_uri, then the login, then the scopes.
     await this.authorization.resolveClient(params);
@@ -44,10 +55,17 @@ export class AuthorizeController {
   }
 
   @Post()
-  async decide(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
+  async decide(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
     const params = pick(body);
     await this.authorization.resolveClient(params);
-    const seller = requireSeller(req, `${this.views.url('/oauth/authorize')}?${new URLSearchParams(params as Record<string, string>)}`);
+    const seller = requireSeller(
+      req,
+      `${this.views.url('/oauth/authorize')}?${new URLSearchParams(params as Record<string, string>)}`,
+    );
     const request = await this.authorization.validate(params);
     const target =
       formString(body.decision) === 'approve'

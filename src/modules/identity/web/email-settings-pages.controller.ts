@@ -31,7 +31,11 @@ export class EmailSettingsPagesController {
 
   /** An unchecked checkbox is absent from the form: absent means off. */
   @Post()
-  async save(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Record<string, unknown>): Promise<void> {
+  async save(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
     const { storeId } = requireSeller(req);
     await this.sellers.setEmailCustomers(storeId, body?.email_customers === 'on' || body?.email_customers === 'true');
     res.redirect(this.views.url('/settings/emails?saved=1'), 303);

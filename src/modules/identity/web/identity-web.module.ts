@@ -19,14 +19,34 @@ import { WebExceptionFilter } from './web-exception.filter';
  */
 @Module({
   imports: [IdentityModule],
-  controllers: [AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController, EmailSettingsPagesController, FaviconController],
-  providers: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter, LoginThrottleService],
+  controllers: [
+    AccountController,
+    ApiKeysPagesController,
+    AppsPagesController,
+    AuthorizeController,
+    EmailSettingsPagesController,
+    FaviconController,
+  ],
+  providers: [
+    WebSessionService,
+    WebSessionMiddleware,
+    CsrfGuard,
+    ViewsService,
+    WebExceptionFilter,
+    LoginThrottleService,
+  ],
   exports: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter],
 })
 export class IdentityWebModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(WebSessionMiddleware)
-      .forRoutes(AccountController, ApiKeysPagesController, AppsPagesController, AuthorizeController, EmailSettingsPagesController);
+      .forRoutes(
+        AccountController,
+        ApiKeysPagesController,
+        AppsPagesController,
+        AuthorizeController,
+        EmailSettingsPagesController,
+      );
   }
 }

@@ -22,8 +22,10 @@ export class LoginThrottleService {
   /** Throws 429 when either counter is spent. */
   async check(email: string, ip: string): Promise<void> {
     const [pair, address] = await Promise.all([this.byEmailAndIp.get(key(email, ip)), this.byIp.get(ip)]);
-    const blocked = [pair && pair.consumedPoints >= 5 ? pair : null, address && address.consumedPoints >= 50 ? address : null]
-      .filter((res): res is RateLimiterRes => res !== null);
+    const blocked = [
+      pair && pair.consumedPoints >= 5 ? pair : null,
+      address && address.consumedPoints >= 50 ? address : null,
+    ].filter((res): res is RateLimiterRes => res !== null);
     if (blocked.length) {
       const seconds = Math.max(...blocked.map((res) => Math.ceil(res.msBeforeNext / 1000)));
       throw new TooManyRequestsError(seconds);
@@ -31,10 +33,7 @@ export class LoginThrottleService {
   }
 
   async failed(email: string, ip: string): Promise<void> {
-    await Promise.all([
-      this.byEmailAndIp.penalty(key(email, ip)),
-      this.byIp.penalty(ip),
-    ]);
+    await Promise.all([this.byEmailAndIp.penalty(key(email, ip)), this.byIp.penalty(ip)]);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {

@@ -33,7 +33,8 @@ export function requireSeller(req: FastifyRequest, returnTo: string = req.origin
  * (`//evil.example`, `/\evil`, absolute URLs) or another surface.
  */
 export function safeNext(next: unknown, webPath: string): string | undefined {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return undefined;
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\'))
+    return undefined;
   let url: URL;
   try {
     url = new URL(next, 'http://web.invalid');

@@ -25,7 +25,8 @@ export class WebExceptionFilter implements ExceptionFilter {
       return;
     }
     const { status, title, message } = describe(exception);
-    if (status >= 500) this.logger.error({ err: exception, reqId: (req as { id?: unknown }).id }, 'Unhandled web error');
+    if (status >= 500)
+      this.logger.error({ err: exception, reqId: (req as { id?: unknown }).id }, 'Unhandled web error');
     this.views.render(req, res, 'error', { title, message }, status);
   }
 }
@@ -36,7 +37,12 @@ function describe(exception: unknown): { status: number; title: string; message:
     return { status: 400, title: 'Authorization request refused', message: exception.message };
   }
   if (exception instanceof AppError) {
-    const title = exception.httpStatus === 404 ? 'Not found' : exception.httpStatus === 429 ? 'Too many attempts' : 'Request refused';
+    const title =
+      exception.httpStatus === 404
+        ? 'Not found'
+        : exception.httpStatus === 429
+          ? 'Too many attempts'
+          : 'Request refused';
     return { status: exception.httpStatus, title, message: exception.message };
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) {

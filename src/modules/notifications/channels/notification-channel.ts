@@ -29,7 +29,8 @@ export class NotificationChannels {
   private readonly channels = new Map<string, NotificationChannel>();
 
   register(channel: NotificationChannel): void {
-    if (!/^[a-z][a-z0-9_-]{0,31}$/.test(channel.name)) throw new Error(`Notification channel name ${JSON.stringify(channel.name)} is not a short lowercase word.`);
+    if (!/^[a-z][a-z0-9_-]{0,31}$/.test(channel.name))
+      throw new Error(`Notification channel name ${JSON.stringify(channel.name)} is not a short lowercase word.`);
     if (this.channels.has(channel.name)) throw new Error(`Notification channel ${channel.name} is registered twice.`);
     this.channels.set(channel.name, channel);
   }

@@ -71,7 +71,13 @@ export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplic
 
   /** One pooled transport per process; the URL (with its credentials) is never logged. */
   private smtpTransport(): Transporter {
-    this.smtp ??= createTransport({ url: this.config.mail.smtpUrl, pool: true, maxConnections: 3, ...SMTP_TIMEOUTS, logger: false });
+    this.smtp ??= createTransport({
+      url: this.config.mail.smtpUrl,
+      pool: true,
+      maxConnections: 3,
+      ...SMTP_TIMEOUTS,
+      logger: false,
+    });
     return this.smtp;
   }
 

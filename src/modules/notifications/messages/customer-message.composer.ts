@@ -31,7 +31,10 @@ export class CustomerMessageComposer {
   ) {}
 
   async compose(request: MessageRequest, event: DomainEvent): Promise<Composed> {
-    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(this.dataSource.manager, request.orderId);
+    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(
+      this.dataSource.manager,
+      request.orderId,
+    );
     if (!store || !product || !customer) return { skip: 'The order refers to a missing store, product or customer.' };
     // decisions §12: the store's switch, read when the job runs.
     if (!store.emailCustomers) return { skip: 'The store does not email its customers.' };
@@ -69,11 +72,15 @@ export class CustomerMessageComposer {
         },
         product: { name: product.name },
         plan: plan ? { name: plan.name, interval: plan.interval, intervalCount: plan.intervalCount } : null,
-        subscription: subscription ? { status: subscription.status, endDate: subscription.endDate, cancelledAt: subscription.cancelledAt } : null,
+        subscription: subscription
+          ? { status: subscription.status, endDate: subscription.endDate, cancelledAt: subscription.cancelledAt }
+          : null,
         links: {
           portal: order.transactionId ? portalUrl(this.config.urls.pay, order.orderNumber, order.transactionId) : null,
           checkout,
-          downloads: files.map((f) => ({ name: f.name, url: fileLink(f, this.config.urls.cdn) })).filter((d) => d.url !== ''),
+          downloads: files
+            .map((f) => ({ name: f.name, url: fileLink(f, this.config.urls.cdn) }))
+            .filter((d) => d.url !== ''),
         },
         occurredAt: event.occurredAt,
       },

@@ -27,7 +27,11 @@ export class CustomerMessagesRepository {
    * previous claim ran out (its worker died). Null when it is sent, skipped or being sent. The
    * claim is its own statement, so no row lock is held across the network call.
    */
-  async claim(channel: string, request: MessageRequest, leaseSeconds: number): Promise<{ id: number; attempts: number } | null> {
+  async claim(
+    channel: string,
+    request: MessageRequest,
+    leaseSeconds: number,
+  ): Promise<{ id: number; attempts: number } | null> {
     const [rows] = (await this.dataSource.query(
       `UPDATE ${this.table} SET state = 'sending', attempts = attempts + 1, claimed_until = now() + $4 * interval '1 second', updated_at = now() ` +
         `WHERE channel = $1 AND kind = $2 AND ref = $3 ` +
@@ -37,7 +41,10 @@ export class CustomerMessagesRepository {
     return rows[0] ?? null;
   }
 
-  async settle(id: number, outcome: { state: 'sent' | 'skipped'; recipient?: string; detail: string } | { state: 'failed'; error: string }): Promise<void> {
+  async settle(
+    id: number,
+    outcome: { state: 'sent' | 'skipped'; recipient?: string; detail: string } | { state: 'failed'; error: string },
+  ): Promise<void> {
     if (outcome.state === 'failed') {
       await this.dataSource.query(
         `UPDATE ${this.table} SET state = 'failed', claimed_until = NULL, last_error = $2, updated_at = now() WHERE id = $1 AND state = 'sending'`,

@@ -70,7 +70,13 @@ export async function postWebhook(req: PostRequest): Promise<PostResult> {
       error: ok ? null : `The receiver answered ${responseCode}.`,
     };
   } catch (error) {
-    return { ok: false, responseCode, responseBody: null, durationMs: elapsed(), error: describe(error, signal, timeoutMs) };
+    return {
+      ok: false,
+      responseCode,
+      responseBody: null,
+      durationMs: elapsed(),
+      error: describe(error, signal, timeoutMs),
+    };
   }
 }
 

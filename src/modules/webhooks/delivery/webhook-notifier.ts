@@ -32,7 +32,12 @@ export class WebhookNotifier implements OnModuleInit {
   private async record(event: DomainEvent, manager: EntityManager): Promise<void> {
     const kind = this.kinds.forEventType(event.type)!;
     // A webhook limited to a product hears the events that name that product only.
-    const subscribed = await this.webhooks.findSubscribed(event.storeId, kind.kind, event.refs.productId ?? null, manager);
+    const subscribed = await this.webhooks.findSubscribed(
+      event.storeId,
+      kind.kind,
+      event.refs.productId ?? null,
+      manager,
+    );
     if (!subscribed.length) return;
     const groups = new Map<string, Webhook[]>();
     for (const webhook of subscribed) groups.set(webhook.url, [...(groups.get(webhook.url) ?? []), webhook]);
@@ -40,7 +45,15 @@ export class WebhookNotifier implements OnModuleInit {
     const payload = await this.kinds.buildPayload(kind, event, manager);
     for (const [url, group] of groups) {
       const delivery = await this.deliveries.createForGroup(
-        { storeId: event.storeId, eventKind: kind.kind, orderId: event.refs.orderId ?? null, url, payload, messageId: generateMessageId(), redeliveryOf: null },
+        {
+          storeId: event.storeId,
+          eventKind: kind.kind,
+          orderId: event.refs.orderId ?? null,
+          url,
+          payload,
+          messageId: generateMessageId(),
+          redeliveryOf: null,
+        },
         group.map((w) => w.id),
         manager,
       );

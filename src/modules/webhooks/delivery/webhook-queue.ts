@@ -89,7 +89,9 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
       }
       if (!jobs.length) {
         // Jittered, so idle pollers of one or many instances do not query in step.
-        await sleep(IDLE_POLL_MS * (0.5 + Math.random()), undefined, { signal: this.idle.signal }).catch(() => undefined);
+        await sleep(IDLE_POLL_MS * (0.5 + Math.random()), undefined, { signal: this.idle.signal }).catch(
+          () => undefined,
+        );
         continue;
       }
       for (const job of jobs) await this.run(job, handler);

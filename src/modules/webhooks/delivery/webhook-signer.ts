@@ -22,7 +22,9 @@ export function signatureHeaders(
   body: string,
   secrets: string[],
 ): { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string } {
-  const signatures = [...new Set(secrets)].map((secret) => new StandardWebhook(secret).sign(messageId, timestamp, body));
+  const signatures = [...new Set(secrets)].map((secret) =>
+    new StandardWebhook(secret).sign(messageId, timestamp, body),
+  );
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),

@@ -64,9 +64,15 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       found += ids.length;
       for (let i = 0; i < ids.length && !this.stopping.signal.aborted; i += RECOVERY_CONCURRENCY) {
         await Promise.all(
-          ids.slice(i, i + RECOVERY_CONCURRENCY).map((id) =>
-            this.deliverer.deliver(id).catch((error: unknown) => this.logger.error({ err: error, deliveryId: id }, 'Webhook recovery failed')),
-          ),
+          ids
+            .slice(i, i + RECOVERY_CONCURRENCY)
+            .map((id) =>
+              this.deliverer
+                .deliver(id)
+                .catch((error: unknown) =>
+                  this.logger.error({ err: error, deliveryId: id }, 'Webhook recovery failed'),
+                ),
+            ),
         );
       }
       if (ids.length < RECOVERY_BATCH || this.stopping.signal.aborted) break;

@@ -48,7 +48,10 @@ export class WorkerLease implements OnApplicationShutdown {
     try {
       for (;;) {
         const token = this.currentToken || randomInt(1, 2 ** 31 - 1);
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [LEASE_LOCK_CLASS, token]);
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+          LEASE_LOCK_CLASS,
+          token,
+        ]);
         if (rows[0].locked) {
           this.currentToken = token;
           break;

@@ -16,7 +16,11 @@ import {
 import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
 import { IsWebhookEventKind } from '../event-kinds/known-kinds';
 
-const URL_OPTIONS: Parameters<typeof IsUrl>[0] = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+const URL_OPTIONS: Parameters<typeof IsUrl>[0] = {
+  protocols: ['http', 'https'],
+  require_protocol: true,
+  require_tld: false,
+};
 
 /** A product `id` (integer) or `pid` (string). */
 function IsProductRef(options?: ValidationOptions): PropertyDecorator {
@@ -93,7 +97,11 @@ export class UpdateWebhookDto {
   @MaxLength(255, { message: 'name must be at most 255 characters.' })
   name?: string | null;
 
-  @ApiPropertyOptional({ enum: ['active', 'inactive'], example: 'inactive', description: 'Inactive webhooks receive nothing' })
+  @ApiPropertyOptional({
+    enum: ['active', 'inactive'],
+    example: 'inactive',
+    description: 'Inactive webhooks receive nothing',
+  })
   @IsOptional()
   @IsIn(['active', 'inactive'], { message: 'status must be active or inactive.' })
   status?: 'active' | 'inactive';

@@ -93,10 +93,20 @@ class DeliveryResponseDto {
 export class WebhookDeliveryDto {
   @ApiProperty({ type: 'integer', example: 41 }) id: number;
   @ApiProperty({ enum: ORDER_EVENT_KINDS, example: 'order_approved' }) event: string;
-  @ApiNullable({ type: 'integer', example: 1203, description: 'null for a test event (`POST /v1/webhooks/{id}/test`) and for an event kind of a plugin that is about no order' })
+  @ApiNullable({
+    type: 'integer',
+    example: 1203,
+    description:
+      'null for a test event (`POST /v1/webhooks/{id}/test`) and for an event kind of a plugin that is about no order',
+  })
   order_id: number | null;
   @ApiProperty({ enum: ['pending', 'success', 'failed'], example: 'success' }) status: 'pending' | 'success' | 'failed';
-  @ApiProperty({ type: 'integer', isArray: true, example: [7, 9], description: 'Webhooks of the URL group this delivery was sent for' })
+  @ApiProperty({
+    type: 'integer',
+    isArray: true,
+    example: [7, 9],
+    description: 'Webhooks of the URL group this delivery was sent for',
+  })
   webhook_ids: number[];
   @ApiNullable({ type: 'integer', example: null, description: 'The first delivery, when this is a redelivery' })
   redelivery_of: number | null;
@@ -121,7 +131,10 @@ export class WebhookRedeliveryResponseDto {
 }
 
 export class WebhookTestResponseDto {
-  @ApiProperty({ example: 'success', description: '`success` once the attempt is recorded, whatever the receiver answered: see `delivery.status`' })
+  @ApiProperty({
+    example: 'success',
+    description: '`success` once the attempt is recorded, whatever the receiver answered: see `delivery.status`',
+  })
   status: 'success';
   @ApiProperty({ type: WebhookDeliveryDto }) delivery: WebhookDeliveryDto;
 }

@@ -18,7 +18,10 @@ export const knownKindsMessage = (): string => `events must be among ${[...known
 /** Each item is a webhook event kind (spec §6.2's, or a plugin's). */
 export function IsWebhookEventKind(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
-    { name: 'isWebhookEventKind', validator: { validate: (value: unknown) => typeof value === 'string' && known.has(value) } },
+    {
+      name: 'isWebhookEventKind',
+      validator: { validate: (value: unknown) => typeof value === 'string' && known.has(value) },
+    },
     { each: true, message: knownKindsMessage, ...options },
   );
 }

@@ -90,8 +90,10 @@ export class WebhookEventKinds {
   }
 
   private add(plugin: string, kind: WebhookEventKind): void {
-    if (!KIND_PATTERN.test(kind.kind)) throw new Error(`Plugin ${plugin}: webhook event kind ${JSON.stringify(kind.kind)} is not a valid name`);
-    if (this.byKind.has(kind.kind)) throw new Error(`Plugin ${plugin}: webhook event kind ${kind.kind} is already registered`);
+    if (!KIND_PATTERN.test(kind.kind))
+      throw new Error(`Plugin ${plugin}: webhook event kind ${JSON.stringify(kind.kind)} is not a valid name`);
+    if (this.byKind.has(kind.kind))
+      throw new Error(`Plugin ${plugin}: webhook event kind ${kind.kind} is already registered`);
     for (const type of kind.eventTypes) {
       const taken = this.byEventType.get(type);
       if (taken) throw new Error(`Plugin ${plugin}: event type ${type} is already delivered as ${taken.kind}`);

@@ -71,10 +71,20 @@ export class WebhooksPagesController {
   }
 
   @Post(':id')
-  async update(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string, @Body() body: Form): Promise<void> {
+  async update(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('id') id: string,
+    @Body() body: Form,
+  ): Promise<void> {
     const { storeId } = requireSeller(req);
     const form = readForm(body);
-    const input = { ...toInput(form), status: form.status, product_details: form.product || null, name: form.name || null };
+    const input = {
+      ...toInput(form),
+      status: form.status,
+      product_details: form.product || null,
+      name: form.name || null,
+    };
     const checked = await validateForm(UpdateWebhookDto, input);
     if (checked.errors) return this.detailPage(req, res, webhookId(id), { form, errors: checked.errors }, 422);
     try {
@@ -118,7 +128,11 @@ export class WebhooksPagesController {
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<void> {
-    const { delivery } = await this.webhooks.redeliver(requireSeller(req).storeId, webhookId(id), webhookId(deliveryId));
+    const { delivery } = await this.webhooks.redeliver(
+      requireSeller(req).storeId,
+      webhookId(id),
+      webhookId(deliveryId),
+    );
     res.redirect(this.views.url(`/webhooks/${webhookId(id)}?redelivered=${delivery.id}`), 303);
   }
 
@@ -138,7 +152,13 @@ export class WebhooksPagesController {
     this.views.renderContent(req, res, 'Webhooks', body, status);
   }
 
-  private async detailPage(req: FastifyRequest, res: FastifyReply, id: number, data: Form, status = 200): Promise<void> {
+  private async detailPage(
+    req: FastifyRequest,
+    res: FastifyReply,
+    id: number,
+    data: Form,
+    status = 200,
+  ): Promise<void> {
     const { storeId } = requireSeller(req);
     const view = await this.webhooks.get(storeId, id);
     const { items } = await this.webhooks.listDeliveries(storeId, id, { page: 1, perPage: 50, offset: 0 });
@@ -167,10 +187,19 @@ export class WebhooksPagesController {
   private async noticeOf(req: FastifyRequest, id: number, query: Form): Promise<string | null> {
     if (query.created) return 'Webhook created. Send it a test event to check the receiver.';
     if (query.saved) return 'Changes saved.';
-    const deliveryId = typeof query.tested === 'string' ? query.tested : typeof query.redelivered === 'string' ? query.redelivered : null;
+    const deliveryId =
+      typeof query.tested === 'string'
+        ? query.tested
+        : typeof query.redelivered === 'string'
+          ? query.redelivered
+          : null;
     if (!deliveryId || !/^\d+$/.test(deliveryId)) return null;
     if (query.redelivered) return `Redelivery #${deliveryId} queued; it appears below once sent.`;
-    const { items } = await this.webhooks.listDeliveries(requireSeller(req).storeId, id, { page: 1, perPage: 50, offset: 0 });
+    const { items } = await this.webhooks.listDeliveries(requireSeller(req).storeId, id, {
+      page: 1,
+      perPage: 50,
+      offset: 0,
+    });
     const sent = items.find((d) => String(d.delivery.id) === deliveryId)?.delivery;
     if (!sent) return null;
     const answer = sent.responseCode === null ? 'no response' : `HTTP ${sent.responseCode}`;

@@ -52,7 +52,11 @@ export async function authorize(
 }
 
 /** The token request body for a code issued by {@link authorize} with its defaults. */
-export function codeExchange(f: OAuthFixture, code: string, extra: Record<string, string> = {}): Record<string, string> {
+export function codeExchange(
+  f: OAuthFixture,
+  code: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     grant_type: 'authorization_code',
     code,

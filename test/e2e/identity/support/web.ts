@@ -22,7 +22,10 @@ export function testId(html: string, id: string): string {
 /** GETs `page` for its CSRF token, then POSTs `form` to `action` as a browser would. */
 export async function submit(agent: TestAgent, page: string, action: string, form: Record<string, string | string[]>) {
   const csrf = csrfFrom((await agent.get(page).expect(200)).text);
-  return agent.post(action).type('form').send({ ...form, _csrf: csrf });
+  return agent
+    .post(action)
+    .type('form')
+    .send({ ...form, _csrf: csrf });
 }
 
 let counter = 0;

@@ -146,7 +146,8 @@ export class FakeMpesa {
     this.requests.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, fields, apiKey });
 
     // Authentication and headers, as the gateway checks them before anything else.
-    if (apiKey !== this.apiKey) return this.answer(res, 401, { output_ResponseCode: 'INS-2', output_ResponseDesc: 'Invalid API Key' });
+    if (apiKey !== this.apiKey)
+      return this.answer(res, 401, { output_ResponseCode: 'INS-2', output_ResponseDesc: 'Invalid API Key' });
     if (req.headers.origin !== this.origin) {
       this.violations.push(`Origin header: ${req.headers.origin}`);
       return this.answer(res, 400, { output_error: 'Origin not allowed' });
@@ -196,7 +197,11 @@ export class FakeMpesa {
     if (!ok) return;
     const reference = fields.input_ThirdPartyReference;
     if (this.transactions.has(reference)) {
-      return this.answer(res, 409, { output_ResponseCode: 'INS-10', output_ResponseDesc: 'Duplicate Transaction', output_ThirdPartyReference: reference });
+      return this.answer(res, 409, {
+        output_ResponseCode: 'INS-10',
+        output_ResponseDesc: 'Duplicate Transaction',
+        output_ThirdPartyReference: reference,
+      });
     }
     const scenario = this.scenarios.get(fields.input_CustomerMSISDN) ?? { kind: 'success' };
     const tx: FakeTransaction = {
@@ -220,16 +225,35 @@ export class FakeMpesa {
         // The money moves when the customer confirms; the answer may come later (or never reach us).
         tx.status = 'Completed';
         if (scenario.delayMs) await new Promise((r) => setTimeout(r, scenario.delayMs));
-        return this.answer(res, 201, { ...output, output_ResponseCode: 'INS-0', output_ResponseDesc: 'Request processed successfully' });
+        return this.answer(res, 201, {
+          ...output,
+          output_ResponseCode: 'INS-0',
+          output_ResponseDesc: 'Request processed successfully',
+        });
       case 'cancelled':
         tx.status = 'Cancelled';
-        return this.answer(res, 422, { ...output, output_TransactionID: '', output_ResponseCode: 'INS-5', output_ResponseDesc: 'Transaction cancelled by customer' });
+        return this.answer(res, 422, {
+          ...output,
+          output_TransactionID: '',
+          output_ResponseCode: 'INS-5',
+          output_ResponseDesc: 'Transaction cancelled by customer',
+        });
       case 'insufficient':
         tx.status = 'Cancelled';
-        return this.answer(res, 422, { ...output, output_TransactionID: '', output_ResponseCode: 'INS-2006', output_ResponseDesc: 'Insufficient balance' });
+        return this.answer(res, 422, {
+          ...output,
+          output_TransactionID: '',
+          output_ResponseCode: 'INS-2006',
+          output_ResponseDesc: 'Insufficient balance',
+        });
       case 'ins9':
         tx.status = scenario.finalStatus;
-        return this.answer(res, 408, { ...output, output_TransactionID: '', output_ResponseCode: 'INS-9', output_ResponseDesc: 'Request timeout' });
+        return this.answer(res, 408, {
+          ...output,
+          output_TransactionID: '',
+          output_ResponseCode: 'INS-9',
+          output_ResponseDesc: 'Request timeout',
+        });
       case 'silent':
         tx.status = scenario.finalStatus;
         // Never answered: the client's own limit ends it.
@@ -251,9 +275,15 @@ export class FakeMpesa {
     if (!ok) return;
     const tx =
       this.transactions.get(fields.input_QueryReference) ??
-      [...this.transactions.values()].find((t) => t.transactionId === fields.input_QueryReference || t.conversationId === fields.input_QueryReference);
+      [...this.transactions.values()].find(
+        (t) => t.transactionId === fields.input_QueryReference || t.conversationId === fields.input_QueryReference,
+      );
     if (!tx) {
-      return this.answer(res, 400, { output_ResponseCode: 'INS-18', output_ResponseDesc: 'Invalid TransactionID Used', output_ThirdPartyReference: fields.input_ThirdPartyReference });
+      return this.answer(res, 400, {
+        output_ResponseCode: 'INS-18',
+        output_ResponseDesc: 'Invalid TransactionID Used',
+        output_ThirdPartyReference: fields.input_ThirdPartyReference,
+      });
     }
     return this.answer(res, 200, {
       output_ConversationID: tx.conversationId,
@@ -279,17 +309,31 @@ export class FakeMpesa {
       return;
     }
     if (fields.input_InitiatorIdentifier !== this.initiatorIdentifier) {
-      return this.answer(res, 400, { output_ResponseCode: 'INS-24', output_ResponseDesc: 'Invalid InitiatorIdentifier Used' });
+      return this.answer(res, 400, {
+        output_ResponseCode: 'INS-24',
+        output_ResponseDesc: 'Invalid InitiatorIdentifier Used',
+      });
     }
     if (fields.input_SecurityCredential !== this.securityCredential) {
-      return this.answer(res, 400, { output_ResponseCode: 'INS-25', output_ResponseDesc: 'Invalid SecurityCredential Used' });
+      return this.answer(res, 400, {
+        output_ResponseCode: 'INS-25',
+        output_ResponseDesc: 'Invalid SecurityCredential Used',
+      });
     }
     if (this.refuseReversals) {
-      return this.answer(res, 400, { output_ResponseCode: this.refuseReversals.code, output_ResponseDesc: this.refuseReversals.description });
+      return this.answer(res, 400, {
+        output_ResponseCode: this.refuseReversals.code,
+        output_ResponseDesc: this.refuseReversals.description,
+      });
     }
-    const tx = [...this.transactions.values()].find((t) => t.transactionId === fields.input_TransactionID && t.status === 'Completed');
+    const tx = [...this.transactions.values()].find(
+      (t) => t.transactionId === fields.input_TransactionID && t.status === 'Completed',
+    );
     if (!tx || tx.reversed || tx.amount !== fields.input_ReversalAmount) {
-      return this.answer(res, 400, { output_ResponseCode: 'INS-18', output_ResponseDesc: 'Invalid TransactionID Used' });
+      return this.answer(res, 400, {
+        output_ResponseCode: 'INS-18',
+        output_ResponseDesc: 'Invalid TransactionID Used',
+      });
     }
     tx.reversed = true;
     return this.answer(res, 200, {

@@ -96,7 +96,9 @@ export class FakeStripe {
     }
     const key = req.headers['idempotency-key'];
     if (typeof key === 'string' && this.replies.has(`${path}:${key}`)) {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' }).end(this.replies.get(`${path}:${key}`));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' })
+        .end(this.replies.get(`${path}:${key}`));
       return;
     }
     let status = 200;
@@ -124,22 +126,38 @@ export class FakeStripe {
       answer = session;
     } else if (req.method === 'GET' && retrieve) {
       const session = this.sessions.get(retrieve[1]);
-      if (!session) return this.send(res, 404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
+      if (!session)
+        return this.send(res, 404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
       answer = session;
     } else if (req.method === 'POST' && path === '/v1/refunds') {
       if (this.refuseRefunds) {
-        return this.send(res, 400, { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge has already been refunded.' } });
+        return this.send(res, 400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'charge_already_refunded',
+            message: 'Charge has already been refunded.',
+          },
+        });
       }
-      const refund = { id: `re_${randomBytes(10).toString('hex')}`, object: 'refund', status: 'succeeded', payment_intent: body.payment_intent as string };
+      const refund = {
+        id: `re_${randomBytes(10).toString('hex')}`,
+        object: 'refund',
+        status: 'succeeded',
+        payment_intent: body.payment_intent as string,
+      };
       this.refunds.push(refund);
       answer = refund;
     } else {
       status = 404;
-      answer = { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } };
+      answer = {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` },
+      };
     }
     const text = JSON.stringify(answer);
     if (typeof key === 'string' && status === 200) this.replies.set(`${path}:${key}`, text);
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': `req_${randomBytes(6).toString('hex')}` }).end(text);
+    res
+      .writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': `req_${randomBytes(6).toString('hex')}` })
+      .end(text);
   }
 
   private send(res: ServerResponse, status: number, body: unknown): void {

@@ -50,7 +50,9 @@ export class CustomerPayloadDto {
 
   @ApiProperty({ example: '+258841234567', description: 'International format with a leading +.' })
   @IsString({ message: 'customer.mobile_number must be a string.' })
-  @Matches(MOBILE_NUMBER, { message: 'customer.mobile_number must be in international format with a leading + (for example +258841234567).' })
+  @Matches(MOBILE_NUMBER, {
+    message: 'customer.mobile_number must be in international format with a leading + (for example +258841234567).',
+  })
   mobile_number: string;
 
   @ApiNullable({ type: 'string', example: '841234567', required: false })
@@ -116,7 +118,12 @@ export class CreateOrderDto {
   @Type(() => CustomerPayloadDto)
   customer: CustomerPayloadDto;
 
-  @ApiNullable({ type: 'string', example: 'plan_7Hk2mQ9xW3nB5vLc', description: 'Required for recurring products.', required: false })
+  @ApiNullable({
+    type: 'string',
+    example: 'plan_7Hk2mQ9xW3nB5vLc',
+    description: 'Required for recurring products.',
+    required: false,
+  })
   @IsOptional()
   @IsString({ message: 'plan_id must be a string.' })
   @MaxLength(64, { message: 'plan_id must be at most 64 characters.' })
@@ -170,7 +177,12 @@ export class CreateOrderResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ example: 'Order created successfully.' }) message: string;
-  @ApiNullable({ type: 'string', example: 'https://pay.example.com/token/Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK', format: 'uri' }) checkout_url: string | null;
+  @ApiNullable({
+    type: 'string',
+    example: 'https://pay.example.com/token/Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK',
+    format: 'uri',
+  })
+  checkout_url: string | null;
   @ApiNullable({ type: 'string', example: 'ORD-8K2M4Q7XPA3Z' }) order_number: string | null;
   @ApiNullable({ type: 'string', example: 'Xb3kP9qL2mN8vR4tY7wZ1aC5dF6gH0jK' }) pay_token: string | null;
 }
@@ -225,7 +237,8 @@ export function acceptCreateOrder(body: unknown): CreateOrderDto | undefined {
   if (!(isStringWithin(product_pid, 64) && product_pid !== '')) return undefined;
   if (!(isAbsent(plan_id) || isStringWithin(plan_id, 64))) return undefined;
   if (!(isAbsent(from_order) || isStringWithin(from_order, 64))) return undefined;
-  if (!(isAbsent(affiliate_id) || (typeof affiliate_id === 'number' && isInt(affiliate_id) && min(affiliate_id, 1)))) return undefined;
+  if (!(isAbsent(affiliate_id) || (typeof affiliate_id === 'number' && isInt(affiliate_id) && min(affiliate_id, 1))))
+    return undefined;
   if (!(isOptionalUrl(return_url) && isOptionalUrl(cancel_url))) return undefined;
   if (!(isAbsent(coupon_code) || isStringWithin(coupon_code, 64))) return undefined;
   const customer = acceptCustomer(body.customer);

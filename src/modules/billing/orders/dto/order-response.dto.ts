@@ -61,7 +61,12 @@ export class OrderBumpLineDto {
 }
 
 export class OrderSubscriptionDto {
-  @ApiProperty({ type: 'integer', example: 12, description: 'The subscription this order started or renews (GET /v1/subscriptions/{id}).' }) id: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 12,
+    description: 'The subscription this order started or renews (GET /v1/subscriptions/{id}).',
+  })
+  id: number;
   @ApiProperty({ example: 'active', enum: ['active', 'past_due', 'cancelled', 'expired'] }) status: string;
   @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
   @ApiTimestamp({ example: '2026-02-28T10:00:00.000000Z' }) end_date: string;
@@ -71,10 +76,16 @@ export class OrderSubscriptionDto {
 /** decisions §10: one payment attempt of the order. */
 export class OrderPaymentDto {
   @ApiProperty({ example: 'mpesa', description: 'The checkout payment method.' }) method: string;
-  @ApiProperty({ example: 'mpesa', description: 'The gateway that handled it (`sandbox`, `mpesa`, `stripe`, …).' }) provider: string;
+  @ApiProperty({ example: 'mpesa', description: 'The gateway that handled it (`sandbox`, `mpesa`, `stripe`, …).' })
+  provider: string;
   @ApiProperty({ example: 'succeeded', enum: ['processing', 'succeeded', 'failed', 'unknown'] }) status: string;
-  @ApiNullable({ type: 'string', example: 'ABC1DEF2GH', description: "The gateway's transaction id." }) transaction_id: string | null;
-  @ApiNullable({ type: 'string', example: null, description: 'The gateway\'s code (`INS-2006`, `expired`, `unconfirmed`, …).' })
+  @ApiNullable({ type: 'string', example: 'ABC1DEF2GH', description: "The gateway's transaction id." }) transaction_id:
+    string | null;
+  @ApiNullable({
+    type: 'string',
+    example: null,
+    description: "The gateway's code (`INS-2006`, `expired`, `unconfirmed`, …).",
+  })
   error_code: string | null;
   @ApiNullable({ type: 'string', example: null }) error_message: string | null;
   @ApiTimestamp({ example: '2026-01-31T10:01:40.000000Z' }) created_at: string;
@@ -97,7 +108,8 @@ export class OrderDto extends OrderSummaryDto {
   @ApiProperty({ example: 150 }) discount_amount: number;
   @ApiNullable({ type: 'string', example: 'WELCOME10' }) coupon_code: string | null;
   @ApiNullable({ type: OrderDiscountDto }) discount: OrderDiscountDto | null;
-  @ApiNullable({ type: OrderProductDto, description: 'null once the product was deleted.' }) product: OrderProductDto | null;
+  @ApiNullable({ type: OrderProductDto, description: 'null once the product was deleted.' })
+  product: OrderProductDto | null;
   @ApiNullable({ type: OrderPlanDto }) plan: OrderPlanDto | null;
   @ApiProperty({ type: OrderCustomerDto }) customer: OrderCustomerDto;
   @ApiProperty({ type: TrackingResponseDto }) tracking: TrackingResponseDto;
@@ -114,7 +126,8 @@ export class OrderDto extends OrderSummaryDto {
   @ApiProperty({
     type: [OrderPaymentDto],
     required: false,
-    description: 'The payment attempts, newest first (decisions §10). On `GET /v1/orders/{id}` and the refund answer; not in lists.',
+    description:
+      'The payment attempts, newest first (decisions §10). On `GET /v1/orders/{id}` and the refund answer; not in lists.',
   })
   payments?: OrderPaymentDto[];
 }

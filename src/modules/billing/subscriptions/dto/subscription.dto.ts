@@ -10,7 +10,11 @@ export class SubscriptionPlanDto {
   @ApiProperty({ example: 'plan_3Jd9Kq2Lm8' }) plan_id: string;
   @ApiProperty({ example: 'Mensal' }) name: string;
   @ApiProperty({ example: 300, description: 'The current price: what the next renewal order charges.' }) price: number;
-  @ApiProperty({ example: 'month', enum: ['day', 'week', 'month', 'year'], description: 'The interval the subscription renews by (the plan’s when it started).' })
+  @ApiProperty({
+    example: 'month',
+    enum: ['day', 'week', 'month', 'year'],
+    description: 'The interval the subscription renews by (the plan’s when it started).',
+  })
   interval: string;
   @ApiProperty({ type: 'integer', example: 1 }) interval_count: number;
 }
@@ -26,14 +30,20 @@ export class SubscriptionCustomerDto {
 export class SubscriptionDto {
   @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ enum: SUBSCRIPTION_STATUSES, example: 'active' }) status: SubscriptionStatus;
-  @ApiNullable({ type: SubscriptionPlanDto, description: 'null once the plan was deleted.' }) plan: SubscriptionPlanDto | null;
+  @ApiNullable({ type: SubscriptionPlanDto, description: 'null once the plan was deleted.' })
+  plan: SubscriptionPlanDto | null;
   @ApiNullable({ type: SubscriptionCustomerDto }) customer: SubscriptionCustomerDto | null;
   @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) start_date: string;
   @ApiTimestamp({ example: '2026-02-28T10:00:00.000000Z', description: 'End of the paid period.' })
   end_date: string;
   @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;
-  @ApiProperty({ example: false, description: 'Cancelled to end at end_date; the status stays active until then.' }) cancel_at_period_end: boolean;
-  @ApiProperty({ type: [String], example: ['ORD-8K2M4Q7XPA3Z', 'ORD-Q2w3E4r5T6y7'], description: 'The order of every period, first period first (the last may be an open renewal).' })
+  @ApiProperty({ example: false, description: 'Cancelled to end at end_date; the status stays active until then.' })
+  cancel_at_period_end: boolean;
+  @ApiProperty({
+    type: [String],
+    example: ['ORD-8K2M4Q7XPA3Z', 'ORD-Q2w3E4r5T6y7'],
+    description: 'The order of every period, first period first (the last may be an open renewal).',
+  })
   orders: string[];
   @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) created_at: string;
   @ApiTimestamp({ example: '2026-01-31T10:00:00.000000Z' }) updated_at: string;
@@ -74,7 +84,11 @@ export class ListSubscriptionsQueryDto extends PaginationQueryDto {
 }
 
 export class CancelSubscriptionDto {
-  @ApiPropertyOptional({ type: Boolean, example: true, description: 'false: cancelled at once; true (the default): at the end of the paid period.' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    example: true,
+    description: 'false: cancelled at once; true (the default): at the end of the paid period.',
+  })
   @IsOptional()
   @IsBoolean({ message: 'at_period_end must be a boolean.' })
   at_period_end?: boolean;

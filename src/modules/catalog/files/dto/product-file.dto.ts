@@ -23,7 +23,10 @@ export class CreateProductFileDto {
   @ApiPropertyOptional({ example: 'https://drive.example.com/guia.pdf', description: 'External link (JSON form).' })
   @IsOptional()
   @Trim()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'link must be an http(s) URL.' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'link must be an http(s) URL.' },
+  )
   @MaxLength(2048, { message: 'link must be at most 2048 characters.' })
   link?: string;
 
@@ -35,8 +38,10 @@ export class CreateProductFileDto {
 export class ProductFileDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'Guia completo.pdf' }) name: string;
-  @ApiProperty({ example: 'http://localhost:3000/cdn/3fK9aQ2mZ8xW1pL7nB4vC6tR0yH5sD2e/Guia%20completo.pdf' }) link: string;
-  @ApiProperty({ example: 2.45, description: 'Megabytes (bytes / 1,048,576) with two decimals; 0 for links.' }) size: number;
+  @ApiProperty({ example: 'http://localhost:3000/cdn/3fK9aQ2mZ8xW1pL7nB4vC6tR0yH5sD2e/Guia%20completo.pdf' })
+  link: string;
+  @ApiProperty({ example: 2.45, description: 'Megabytes (bytes / 1,048,576) with two decimals; 0 for links.' })
+  size: number;
   @ApiProperty({ example: 'pdf', description: 'File extension, or `link`.' }) format: string;
   @ApiProperty({ example: 'MB' }) format_type: 'MB';
   @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;

@@ -52,9 +52,11 @@ export function contentTypeFor(filename: string, declared?: string): string {
 }
 
 /** A file name safe to echo in a URL path and a Content-Disposition header. */
+// eslint-disable-next-line no-control-regex -- control characters are what a file name must lose
+const CONTROL_AND_QUOTE = /[\u0000-\u001f\u007f"]/g;
+
 export function cleanFilename(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  const cleaned = base.replace(CONTROL_AND_QUOTE, '').trim().slice(0, 200);
   return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned : 'file';
 }

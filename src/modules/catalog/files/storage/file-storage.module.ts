@@ -7,7 +7,10 @@ import { LocalFileStorage } from './local-file-storage';
 import { STORAGE_DRIVERS, StorageDriver } from './storage-driver';
 
 export const BUILT_IN_STORAGE_DRIVERS: readonly StorageDriver[] = [
-  { name: 'local', create: (config) => new LocalFileStorage(config.storage.driver === 'local' ? config.storage.directory : '') },
+  {
+    name: 'local',
+    create: (config) => new LocalFileStorage(config.storage.driver === 'local' ? config.storage.directory : ''),
+  },
   {
     name: 's3',
     async create({ storage }) {
@@ -20,7 +23,10 @@ export const BUILT_IN_STORAGE_DRIVERS: readonly StorageDriver[] = [
 ];
 
 /** The driver `STORAGE_DRIVER` names among the built-in ones and those of the plugins. */
-export async function createFileStorage(config: AppConfig, plugins: readonly StorageDriver[] = []): Promise<FileStorage> {
+export async function createFileStorage(
+  config: AppConfig,
+  plugins: readonly StorageDriver[] = [],
+): Promise<FileStorage> {
   const drivers = [...BUILT_IN_STORAGE_DRIVERS, ...plugins];
   const names = drivers.map((d) => d.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
@@ -40,7 +46,8 @@ export async function createFileStorage(config: AppConfig, plugins: readonly Sto
     {
       provide: FILE_STORAGE,
       inject: [APP_CONFIG, { token: Contributions, optional: true }],
-      useFactory: (config: AppConfig, contributions?: Contributions) => createFileStorage(config, contributions?.of(STORAGE_DRIVERS)),
+      useFactory: (config: AppConfig, contributions?: Contributions) =>
+        createFileStorage(config, contributions?.of(STORAGE_DRIVERS)),
     },
   ],
   exports: [FILE_STORAGE],

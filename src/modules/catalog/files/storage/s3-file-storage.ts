@@ -61,7 +61,10 @@ export class S3FileStorage implements FileStorage {
       if (!(result.Body instanceof Readable)) throw new Error('S3 returned no readable body');
       return result.Body;
     } catch (error) {
-      if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)) {
+      if (
+        error instanceof S3ServiceException &&
+        (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)
+      ) {
         throw new StoredObjectMissing(key);
       }
       throw error;

@@ -1,19 +1,37 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
+import {
+  IsDefined,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
 import { hasAtMostTwoDecimals } from '../../../../common/money';
 
 const absent = (value: unknown) => value === undefined || value === null;
 
 /** The offered product is named by `product_id` or `product_pid`; one of them is required. */
 export class CreateOrderBumpDto {
-  @ApiPropertyOptional({ type: 'integer', example: 42, description: 'Id of the product offered as a bump (or give `product_pid`).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 42,
+    description: 'Id of the product offered as a bump (or give `product_pid`).',
+  })
   @ValidateIf((o: CreateOrderBumpDto) => absent(o.product_pid) || !absent(o.product_id))
   @IsDefined({ message: 'product_id or product_pid is required.' })
   @IsInt({ message: 'product_id must be an integer.' })
   @Min(1, { message: 'product_id must be at least 1.' })
   product_id?: number;
 
-  @ApiPropertyOptional({ example: 'prod_8fK2mQ1xZ9pL3vN7', description: 'Public id of the product offered as a bump (or give `product_id`).' })
+  @ApiPropertyOptional({
+    example: 'prod_8fK2mQ1xZ9pL3vN7',
+    description: 'Public id of the product offered as a bump (or give `product_id`).',
+  })
   @IsOptional()
   @IsString({ message: 'product_pid must be a string.' })
   @IsNotEmpty({ message: 'product_pid must not be empty.' })

@@ -9,7 +9,8 @@ export class BumpProductDto {
 
 export class OrderBumpDto {
   @ApiProperty({ type: 'integer', example: 3 }) id: number;
-  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT', description: 'The product whose checkout offers the bump.' }) product_pid: string;
+  @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT', description: 'The product whose checkout offers the bump.' })
+  product_pid: string;
   @ApiProperty({ type: BumpProductDto, description: 'The product offered.' }) bump_product: BumpProductDto;
   @ApiProperty({ example: 49.9 }) price: number;
   @ApiTimestamp({ example: '2026-01-15T10:20:30.123000Z' }) created_at: string;

@@ -1,7 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiTimestamp } from '../../../../common/http/api-docs';
-import { IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { MAX_INT4 } from '../../../../common/http/path-id';
 import { Trim } from '../../../../common/http/transforms';
 import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
@@ -19,7 +30,10 @@ const PlanName = () =>
   );
 const PlanPrice = () =>
   applyDecorators(
-    IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'price must be a number with at most two decimals.' }),
+    IsNumber(
+      { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false },
+      { message: 'price must be a number with at most two decimals.' },
+    ),
     Min(0.01, { message: 'price must be at least 0.01.' }),
     Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` }),
   );
@@ -32,7 +46,11 @@ const PlanIntervalCount = () =>
   );
 
 export class CreatePlanDto {
-  @ApiPropertyOptional({ type: 'integer', example: 12, description: 'The recurring product: `product_id` or `product_pid`.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 12,
+    description: 'The recurring product: `product_id` or `product_pid`.',
+  })
   @IsOptional()
   @IsInt({ message: 'product_id must be an integer.' })
   @Min(1, { message: 'product_id must be at least 1.' })

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ApiNullable, ApiTimestamp } from '../../../../common/http/api-docs';
-import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  IsIn,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { Trim } from '../../../../common/http/transforms';
 import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
 import type { ProductReviewStatus, ProductType } from '../product.entity';
@@ -22,9 +34,17 @@ export class CreateProductDto {
   @IsIn(['one_time', 'recurring'], { message: 'type must be one_time or recurring.' })
   type?: ProductType;
 
-  @ApiNullable({ type: 'number', example: 1500, description: 'At least 50 to publish in an MZN store.', required: false })
+  @ApiNullable({
+    type: 'number',
+    example: 1500,
+    description: 'At least 50 to publish in an MZN store.',
+    required: false,
+  })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'price must be a number with at most two decimals.' })
+  @IsNumber(
+    { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false },
+    { message: 'price must be a number with at most two decimals.' },
+  )
   @Min(0, { message: 'price must be at least 0.' })
   @Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` })
   price?: number | null;

@@ -3,7 +3,11 @@ import { IsOptional, IsString } from 'class-validator';
 
 /** Body of `POST /v1/oauth/token`, as JSON or form fields (decisions §3.1). */
 export class TokenRequestDto {
-  @ApiPropertyOptional({ enum: ['authorization_code', 'refresh_token'], example: 'authorization_code', description: 'Absent means authorization_code.' })
+  @ApiPropertyOptional({
+    enum: ['authorization_code', 'refresh_token'],
+    example: 'authorization_code',
+    description: 'Absent means authorization_code.',
+  })
   @IsOptional()
   @IsString()
   grant_type?: string;
@@ -33,12 +37,18 @@ export class TokenRequestDto {
   @IsString()
   state?: string;
 
-  @ApiPropertyOptional({ example: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', description: 'PKCE (RFC 7636), when the authorization used it.' })
+  @ApiPropertyOptional({
+    example: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+    description: 'PKCE (RFC 7636), when the authorization used it.',
+  })
   @IsOptional()
   @IsString()
   code_verifier?: string;
 
-  @ApiPropertyOptional({ example: 'rt_Ab3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s', description: 'For grant_type=refresh_token.' })
+  @ApiPropertyOptional({
+    example: 'rt_Ab3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s',
+    description: 'For grant_type=refresh_token.',
+  })
   @IsOptional()
   @IsString()
   refresh_token?: string;

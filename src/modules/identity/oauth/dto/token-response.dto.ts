@@ -9,7 +9,8 @@ export class TokenResponseDto {
   @ApiProperty({ example: 'Bearer', enum: ['Bearer'] }) token_type: 'Bearer';
   @ApiProperty({ type: 'integer', example: 2592000, description: 'Seconds (30 days).' }) expires_in: number;
   @ApiTimestamp({ example: '2026-02-01T12:00:00.000000Z' }) expires_at: string;
-  @ApiProperty({ example: ['orders.read', 'orders.write'], description: 'Scopes actually granted.' }) permissions: string[];
+  @ApiProperty({ example: ['orders.read', 'orders.write'], description: 'Scopes actually granted.' })
+  permissions: string[];
   @ApiProperty({ example: 'orders.read orders.write', description: 'The same scopes, space-separated.' }) scope: string;
 }
 
@@ -17,7 +18,10 @@ export class OAuthErrorResponseDto extends ErrorResponseDto {
   @ApiProperty({ example: 'Invalid or expired code' })
   declare message: string;
 
-  @ApiProperty({ example: 'invalid_grant', enum: ['invalid_client', 'invalid_grant', 'invalid_request', 'unsupported_grant_type'] })
+  @ApiProperty({
+    example: 'invalid_grant',
+    enum: ['invalid_client', 'invalid_grant', 'invalid_request', 'unsupported_grant_type'],
+  })
   error: string;
 
   @ApiProperty({ example: 'Invalid or expired code' })

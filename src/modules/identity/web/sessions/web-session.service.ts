@@ -36,7 +36,12 @@ export class WebSessionService implements OnApplicationShutdown {
     // A failed idle connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
     const PgStore = connectPgSimple(session);
-    this.store = new PgStore({ pool: this.pool, tableName: 'web_sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 });
+    this.store = new PgStore({
+      pool: this.pool,
+      tableName: 'web_sessions',
+      createTableIfMissing: false,
+      pruneSessionInterval: 15 * 60,
+    });
     this.handler = session({
       name: 'sid',
       store: this.store,

@@ -11,7 +11,10 @@ import { constants, publicEncrypt } from 'node:crypto';
  * base64. A new encryption each call (the padding is random); the gateway accepts any of them.
  */
 export function mpesaBearerToken(apiKey: string, publicKeyPem: string): string {
-  return publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(apiKey, 'utf8')).toString('base64');
+  return publicEncrypt(
+    { key: publicKeyPem, padding: constants.RSA_PKCS1_PADDING },
+    Buffer.from(apiKey, 'utf8'),
+  ).toString('base64');
 }
 
 /**

@@ -2,16 +2,34 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBase62 } from '../../../../../common/crypto';
 import { AppConfig, MpesaConfig } from '../../../../../config/app-config';
 import { APP_CONFIG } from '../../../../../config/config.module';
-import type { AttemptReference, ChargeRequest, GatewayOutcome, PaymentGateway, RefundOutcome, RefundRequest } from '../../payment-gateway';
+import type {
+  AttemptReference,
+  ChargeRequest,
+  GatewayOutcome,
+  PaymentGateway,
+  RefundOutcome,
+  RefundRequest,
+} from '../../payment-gateway';
 import { PaymentGatewayRegistry } from '../../payment-gateway.registry';
-import { MPESA_SUCCESS, MPESA_TIMEOUT, mpesaAmount, mpesaBearerToken, mpesaMsisdn, MpesaResponse } from './mpesa-protocol';
+import {
+  MPESA_SUCCESS,
+  MPESA_TIMEOUT,
+  mpesaAmount,
+  mpesaBearerToken,
+  mpesaMsisdn,
+  MpesaResponse,
+} from './mpesa-protocol';
 
 /** Query and reversal answer fast; only C2B waits for the customer's PIN. */
 const SHORT_CALL_MS = 30_000;
 /** `output_ResponseTransactionStatus` values that end a payment without money moving. */
 const FAILED_STATUSES = ['cancelled', 'failed', 'expired', 'declined', 'rejected', 'reversed'];
 
-type Sent = { kind: 'answer'; httpStatus: number; body: MpesaResponse | null } | { kind: 'timeout' } | { kind: 'refused' } | { kind: 'lost'; error: unknown };
+type Sent =
+  | { kind: 'answer'; httpStatus: number; body: MpesaResponse | null }
+  | { kind: 'timeout' }
+  | { kind: 'refused' }
+  | { kind: 'lost'; error: unknown };
 
 /**
  * M-Pesa Mozambique (decisions §10): C2B single stage for payments (a USSD push; the answer comes
@@ -46,13 +64,16 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
   }
 
   validatePaymentNumber(paymentNumber: string): string | null {
-    return mpesaMsisdn(paymentNumber) ? null : 'payment_number must be an M-Pesa number (84 123 4567, 258841234567 or +258841234567).';
+    return mpesaMsisdn(paymentNumber)
+      ? null
+      : 'payment_number must be an M-Pesa number (84 123 4567, 258841234567 or +258841234567).';
   }
 
   async charge(request: ChargeRequest): Promise<GatewayOutcome> {
     const msisdn = mpesaMsisdn(request.paymentNumber ?? '');
     if (!msisdn) return { status: 'failed', code: 'invalid_number', message: 'Not an M-Pesa number.' };
-    if (request.currency !== 'MZN') return { status: 'failed', code: 'invalid_currency', message: 'M-Pesa takes MZN only.' };
+    if (request.currency !== 'MZN')
+      return { status: 'failed', code: 'invalid_currency', message: 'M-Pesa takes MZN only.' };
     const sent = await this.send('POST', this.config.urls.c2b, this.config.timeoutMs, {
       input_TransactionReference: request.orderNumber,
       input_CustomerMSISDN: msisdn,
@@ -62,12 +83,20 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
     });
     switch (sent.kind) {
       case 'timeout':
-        return { status: 'unknown', code: 'timeout', message: `No answer from M-Pesa within ${Math.round(this.config.timeoutMs / 1000)} s.` };
+        return {
+          status: 'unknown',
+          code: 'timeout',
+          message: `No answer from M-Pesa within ${Math.round(this.config.timeoutMs / 1000)} s.`,
+        };
       case 'refused':
         // Nothing reached M-Pesa: no payment can have started.
         return { status: 'failed', code: 'unreachable', message: 'M-Pesa could not be reached.' };
       case 'lost':
-        return { status: 'unknown', code: 'connection_lost', message: 'The connection to M-Pesa was lost before its answer.' };
+        return {
+          status: 'unknown',
+          code: 'connection_lost',
+          message: 'The connection to M-Pesa was lost before its answer.',
+        };
     }
     const body = sent.body;
     const code = body?.output_ResponseCode;
@@ -79,7 +108,10 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
       return {
         status: 'unknown',
         code: code ?? `http_${sent.httpStatus}`,
-        message: body?.output_ResponseDesc ?? body?.output_error ?? `M-Pesa answered HTTP ${sent.httpStatus} without a result.`,
+        message:
+          body?.output_ResponseDesc ??
+          body?.output_error ??
+          `M-Pesa answered HTTP ${sent.httpStatus} without a result.`,
         gatewayReference: conversation,
       };
     }
@@ -103,25 +135,39 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
     url.searchParams.set('input_QueryReference', attempt.reference);
     url.searchParams.set('input_ServiceProviderCode', this.config.serviceProviderCode);
     const sent = await this.send('GET', url.toString(), SHORT_CALL_MS);
-    if (sent.kind !== 'answer') return { status: 'unknown', code: sent.kind, message: 'The M-Pesa status query got no answer.' };
+    if (sent.kind !== 'answer')
+      return { status: 'unknown', code: sent.kind, message: 'The M-Pesa status query got no answer.' };
     const body = sent.body;
     const status = (body?.output_ResponseTransactionStatus ?? '').toLowerCase();
     if (body?.output_ResponseCode === MPESA_SUCCESS && status === 'completed') {
       // The query's answer has no transaction id of its own: the conversation id stands for it.
-      const transactionId = body.output_TransactionID || body.output_ConversationID || attempt.transactionId || attempt.reference;
+      const transactionId =
+        body.output_TransactionID || body.output_ConversationID || attempt.transactionId || attempt.reference;
       return { status: 'succeeded', transactionId };
     }
     if (body?.output_ResponseCode === MPESA_SUCCESS && FAILED_STATUSES.includes(status)) {
-      return { status: 'failed', code: `status_${status}`, message: `M-Pesa reports the payment as ${body.output_ResponseTransactionStatus}.` };
+      return {
+        status: 'failed',
+        code: `status_${status}`,
+        message: `M-Pesa reports the payment as ${body.output_ResponseTransactionStatus}.`,
+      };
     }
-    return { status: 'unknown', code: body?.output_ResponseCode ?? `http_${sent.httpStatus}`, message: body?.output_ResponseDesc ?? 'Not confirmed by M-Pesa yet.' };
+    return {
+      status: 'unknown',
+      code: body?.output_ResponseCode ?? `http_${sent.httpStatus}`,
+      message: body?.output_ResponseDesc ?? 'Not confirmed by M-Pesa yet.',
+    };
   }
 
   /** decisions §10: the reversal of `output_TransactionID` for the full amount. */
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const { initiatorIdentifier, securityCredential } = this.config;
     if (!initiatorIdentifier || !securityCredential) {
-      return { accepted: false, code: 'not_configured', message: 'Refunds need MPESA_INITIATOR_IDENTIFIER and MPESA_SECURITY_CREDENTIAL.' };
+      return {
+        accepted: false,
+        code: 'not_configured',
+        message: 'Refunds need MPESA_INITIATOR_IDENTIFIER and MPESA_SECURITY_CREDENTIAL.',
+      };
     }
     const sent = await this.send('PUT', this.config.urls.reversal, SHORT_CALL_MS, {
       input_TransactionID: request.transactionId,
@@ -133,7 +179,8 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
     });
     if (sent.kind !== 'answer') throw new Error(`M-Pesa reversal: ${sent.kind}`);
     const body = sent.body;
-    if (body?.output_ResponseCode === MPESA_SUCCESS) return { accepted: true, reference: body.output_TransactionID || body.output_ConversationID || null };
+    if (body?.output_ResponseCode === MPESA_SUCCESS)
+      return { accepted: true, reference: body.output_TransactionID || body.output_ConversationID || null };
     return {
       accepted: false,
       code: body?.output_ResponseCode ?? `http_${sent.httpStatus}`,
@@ -142,7 +189,12 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
   }
 
   /** One HTTP call; M-Pesa answers errors with their INS- code in a JSON body on a 4xx/5xx too. */
-  private async send(method: 'GET' | 'POST' | 'PUT', url: string, timeoutMs: number, body?: Record<string, string>): Promise<Sent> {
+  private async send(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    timeoutMs: number,
+    body?: Record<string, string>,
+  ): Promise<Sent> {
     let response: Response;
     try {
       response = await fetch(url, {

@@ -4,7 +4,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { randomBase62 } from '../../../../../common/crypto';
 import { AppConfig } from '../../../../../config/app-config';
 import { APP_CONFIG } from '../../../../../config/config.module';
-import type { AttemptReference, CallbackNotification, ChargeRequest, GatewayOutcome, PaymentGateway, RefundOutcome } from '../../payment-gateway';
+import type {
+  AttemptReference,
+  CallbackNotification,
+  ChargeRequest,
+  GatewayOutcome,
+  PaymentGateway,
+  RefundOutcome,
+} from '../../payment-gateway';
 import { PaymentGatewayRegistry } from '../../payment-gateway.registry';
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
@@ -78,13 +85,19 @@ export class SandboxGateway implements PaymentGateway, OnModuleInit {
       outcome:
         b.status === 'approved'
           ? { status: 'succeeded', transactionId: b.transaction_id }
-          : { status: 'failed', code: 'declined', message: 'Declined by the sandbox.', transactionId: b.transaction_id },
+          : {
+              status: 'failed',
+              code: 'declined',
+              message: 'Declined by the sandbox.',
+              transactionId: b.transaction_id,
+            },
     };
   }
 
   private decide(paymentNumber: string, offSession: boolean): GatewayOutcome {
     const transactionId = this.newTransactionId();
-    if (paymentNumber.endsWith('0002')) return { status: 'failed', code: 'declined', message: 'Declined by the sandbox.', transactionId };
+    if (paymentNumber.endsWith('0002'))
+      return { status: 'failed', code: 'declined', message: 'Declined by the sandbox.', transactionId };
     if (offSession && paymentNumber.endsWith('0003')) {
       return { status: 'failed', code: 'declined', message: 'Renewal declined by the sandbox.', transactionId };
     }

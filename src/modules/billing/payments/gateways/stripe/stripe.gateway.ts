@@ -16,7 +16,24 @@ import type {
 import { PaymentGatewayRegistry } from '../../payment-gateway.registry';
 
 /** Currencies Stripe counts in whole units (no minor unit): https://docs.stripe.com/currencies#zero-decimal */
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 /** Stripe's shortest Checkout Session lifetime; reconciliation looks a session up after it. */
 const SESSION_LIFETIME_MS = 30 * 60_000;
 
@@ -52,7 +69,13 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
       this.stripe = new Stripe(this.settings.secretKey, {
         maxNetworkRetries: 1,
         timeout: 30_000,
-        ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol === 'https:' ? 'https' : 'http' } : {}),
+        ...(api
+          ? {
+              host: api.hostname,
+              port: api.port || (api.protocol === 'https:' ? 443 : 80),
+              protocol: api.protocol === 'https:' ? 'https' : 'http',
+            }
+          : {}),
       });
     }
   }
@@ -67,7 +90,11 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
 
   async charge(request: ChargeRequest): Promise<GatewayOutcome> {
     if (request.offSession || !request.returnUrls) {
-      return { status: 'failed', code: 'off_session_unsupported', message: 'Card renewals need the customer at the checkout.' };
+      return {
+        status: 'failed',
+        code: 'off_session_unsupported',
+        message: 'Card renewals need the customer at the checkout.',
+      };
     }
     const metadata = { order_number: request.orderNumber, attempt: request.reference };
     const session = await this.client.checkout.sessions.create(
@@ -92,21 +119,35 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
       },
       { idempotencyKey: request.reference },
     );
-    if (!session.url) return { status: 'unknown', code: 'no_url', message: 'Stripe gave no Checkout URL.', gatewayReference: session.id };
+    if (!session.url)
+      return {
+        status: 'unknown',
+        code: 'no_url',
+        message: 'Stripe gave no Checkout URL.',
+        gatewayReference: session.id,
+      };
     return { status: 'processing', redirectUrl: session.url, gatewayReference: session.id };
   }
 
   async lookup(attempt: AttemptReference): Promise<GatewayOutcome> {
-    if (!attempt.gatewayReference) return { status: 'failed', code: 'no_session', message: 'No Checkout Session was created.' };
+    if (!attempt.gatewayReference)
+      return { status: 'failed', code: 'no_session', message: 'No Checkout Session was created.' };
     const session = await this.client.checkout.sessions.retrieve(attempt.gatewayReference);
     return this.outcomeOf(session, null) ?? { status: 'processing' };
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     try {
-      const refund = await this.client.refunds.create({ payment_intent: request.transactionId }, { idempotencyKey: `refund-${request.reference}` });
+      const refund = await this.client.refunds.create(
+        { payment_intent: request.transactionId },
+        { idempotencyKey: `refund-${request.reference}` },
+      );
       if (refund.status === 'failed' || refund.status === 'canceled') {
-        return { accepted: false, code: refund.failure_reason ?? refund.status, message: `Stripe refund ${refund.status}.` };
+        return {
+          accepted: false,
+          code: refund.failure_reason ?? refund.status,
+          message: `Stripe refund ${refund.status}.`,
+        };
       }
       return { accepted: true, reference: refund.id };
     } catch (error) {
@@ -141,16 +182,30 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
    * decisions §10: completed and paid → succeeded with the PaymentIntent id; expired or an
    * asynchronous payment that failed → failed; anything else is not an outcome yet.
    */
-  private outcomeOf(session: Stripe.Checkout.Session, type: string | null): Extract<GatewayOutcome, { status: 'succeeded' | 'failed' }> | null {
-    const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+  private outcomeOf(
+    session: Stripe.Checkout.Session,
+    type: string | null,
+  ): Extract<GatewayOutcome, { status: 'succeeded' | 'failed' }> | null {
+    const paymentIntent =
+      typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
     if (type === 'checkout.session.async_payment_failed') {
-      return { status: 'failed', code: 'async_payment_failed', message: 'The payment failed.', gatewayReference: session.id };
+      return {
+        status: 'failed',
+        code: 'async_payment_failed',
+        message: 'The payment failed.',
+        gatewayReference: session.id,
+      };
     }
     if (session.status === 'complete' && session.payment_status === 'paid' && paymentIntent) {
       return { status: 'succeeded', transactionId: paymentIntent, gatewayReference: session.id };
     }
     if (session.status === 'expired') {
-      return { status: 'failed', code: 'expired', message: 'The Checkout Session expired without a payment.', gatewayReference: session.id };
+      return {
+        status: 'failed',
+        code: 'expired',
+        message: 'The Checkout Session expired without a payment.',
+        gatewayReference: session.id,
+      };
     }
     return null;
   }
