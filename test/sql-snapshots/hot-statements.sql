@@ -11,24 +11,24 @@ SELECT "c"."created_at" AS "created_at", "c"."updated_at" AS "updated_at", "c"."
   FROM "customers" c
   WHERE c.store_id = $1 AND c.id = $2;
 
-SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
+SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."subscription_id" AS "subscription_id", "o"."subscription_period" AS "subscription_period", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
   FROM "orders" o
   WHERE o.id = $1 FOR
   UPDATE;
 
-SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
+SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."subscription_id" AS "subscription_id", "o"."subscription_period" AS "subscription_period", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
   FROM "orders" o
   WHERE o.pay_token_hash = $1;
 
-SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "p"."created_at" AS "p_created_at", "p"."updated_at" AS "p_updated_at", "p"."id" AS "p_id", "p"."store_id" AS "p_store_id", "p"."pid" AS "p_pid", "p"."name" AS "p_name", "p"."type" AS "p_type", "p"."price" AS "p_price", "p"."description" AS "p_description", "p"."sale_page_url" AS "p_sale_page_url", "p"."image_url" AS "p_image_url", "p"."category" AS "p_category", "p"."subcategory" AS "p_subcategory", "p"."contact_number" AS "p_contact_number", "p"."status_2" AS "p_status_2", "pl"."created_at" AS "pl_created_at", "pl"."updated_at" AS "pl_updated_at", "pl"."id" AS "pl_id", "pl"."store_id" AS "pl_store_id", "pl"."product_id" AS "pl_product_id", "pl"."plan_id" AS "pl_plan_id", "pl"."name" AS "pl_name", "pl"."price" AS "pl_price", "pl"."interval" AS "pl_interval", "pl"."interval_count" AS "pl_interval_count", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."id" AS "c_id", "c"."store_id" AS "c_store_id", "c"."email" AS "c_email", "c"."name" AS "c_name", "c"."mobile_number" AS "c_mobile_number", "c"."payment_number" AS "c_payment_number", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at", "s"."id" AS "s_id", "s"."store_id" AS "s_store_id", "s"."order_id" AS "s_order_id", "s"."plan_id" AS "s_plan_id", "s"."customer_id" AS "s_customer_id", "s"."status" AS "s_status", "s"."start_date" AS "s_start_date", "s"."end_date" AS "s_end_date", "s"."cancelled_at" AS "s_cancelled_at", (SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, 'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text)
+SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "p"."created_at" AS "p_created_at", "p"."updated_at" AS "p_updated_at", "p"."id" AS "p_id", "p"."store_id" AS "p_store_id", "p"."pid" AS "p_pid", "p"."name" AS "p_name", "p"."type" AS "p_type", "p"."price" AS "p_price", "p"."description" AS "p_description", "p"."sale_page_url" AS "p_sale_page_url", "p"."image_url" AS "p_image_url", "p"."category" AS "p_category", "p"."subcategory" AS "p_subcategory", "p"."contact_number" AS "p_contact_number", "p"."status_2" AS "p_status_2", "pl"."created_at" AS "pl_created_at", "pl"."updated_at" AS "pl_updated_at", "pl"."id" AS "pl_id", "pl"."store_id" AS "pl_store_id", "pl"."product_id" AS "pl_product_id", "pl"."plan_id" AS "pl_plan_id", "pl"."name" AS "pl_name", "pl"."price" AS "pl_price", "pl"."interval" AS "pl_interval", "pl"."interval_count" AS "pl_interval_count", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."id" AS "c_id", "c"."store_id" AS "c_store_id", "c"."email" AS "c_email", "c"."name" AS "c_name", "c"."mobile_number" AS "c_mobile_number", "c"."payment_number" AS "c_payment_number", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at", "s"."id" AS "s_id", "s"."store_id" AS "s_store_id", "s"."order_id" AS "s_order_id", "s"."plan_id" AS "s_plan_id", "s"."customer_id" AS "s_customer_id", "s"."status" AS "s_status", "s"."start_date" AS "s_start_date", "s"."end_date" AS "s_end_date", "s"."cancelled_at" AS "s_cancelled_at", "s"."cancel_at_period_end" AS "s_cancel_at_period_end", "s"."interval" AS "s_interval", "s"."interval_count" AS "s_interval_count", "s"."periods" AS "s_periods", "s"."renewal_attempts" AS "s_renewal_attempts", (SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, 'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text)
   ORDER BY b.id)
   FROM "order_bump_items" b
-  WHERE b.order_id = o.id) AS "bumps", "st"."created_at" AS "st_created_at", "st"."updated_at" AS "st_updated_at", "st"."id" AS "st_id", "st"."seller_id" AS "st_seller_id", "st"."name" AS "st_name", "st"."brand" AS "st_brand", "st"."currency" AS "st_currency"
+  WHERE b.order_id = o.id) AS "bumps", "st"."created_at" AS "st_created_at", "st"."updated_at" AS "st_updated_at", "st"."id" AS "st_id", "st"."seller_id" AS "st_seller_id", "st"."name" AS "st_name", "st"."brand" AS "st_brand", "st"."currency" AS "st_currency", "st"."email_customers" AS "st_email_customers"
   FROM "orders" o
   LEFT JOIN "products" p ON p.id = o.product_id
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "plans" pl ON pl.id = o.plan_id
-  LEFT JOIN "subscriptions" s ON s.order_id = o.id
+  LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
   LEFT JOIN "stores" st ON st.id = o.store_id
   WHERE o.id = $1;
 
@@ -43,7 +43,7 @@ SELECT "pl"."id", "pl"."plan_id", "pl"."name", COALESCE(p.pid, ''), "s"."order_n
   LEFT JOIN LATERAL (SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
   FROM "orders" o
   JOIN "customers" c ON c.id = o.customer_id
-  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded')
+  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1)
   ORDER BY o.created_at DESC, o.id DESC
   LIMIT $3 OFFSET $4) s ON true
   WHERE pl.store_id = $1 AND pl.id = $2;
@@ -54,7 +54,7 @@ SELECT "pl"."id", "pl"."plan_id", "pl"."name", COALESCE(p.pid, ''), "s"."order_n
   LEFT JOIN LATERAL (SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
   FROM "orders" o
   JOIN "customers" c ON c.id = o.customer_id
-  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded')
+  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1)
   ORDER BY o.created_at DESC, o.id DESC
   LIMIT $3 OFFSET $4) s ON true
   WHERE pl.store_id = $1 AND pl.plan_id = $2;
@@ -92,7 +92,18 @@ SELECT count(*)::int AS total
 
 SELECT count(*)::int AS total
   FROM orders o
-  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded');
+  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1);
+
+SELECT d.id
+  FROM webhook_deliveries d
+  WHERE d.state IN ('pending', 'sending') AND ((d.state = 'pending' AND d.created_at < now() - make_interval(secs => $1)) OR (d.state = 'sending' AND (d.claimed_by IS NULL OR NOT EXISTS (
+  SELECT 1
+  FROM pg_locks l
+  WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.database = (SELECT oid
+  FROM pg_database
+  WHERE datname = current_database()) AND l.classid = 30568::oid AND l.objid = d.claimed_by::oid))))
+  ORDER BY d.id
+  LIMIT $2;
 
 SELECT id
   FROM discounts
@@ -111,7 +122,7 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   LEFT JOIN "products" p ON p.id = o.product_id
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "plans" pl ON pl.id = o.plan_id
-  LEFT JOIN "subscriptions" s ON s.order_id = o.id
+  LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
   WHERE o.store_id = $1 AND (o.id = $2 OR o.order_number = $3);
 
 SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
@@ -122,7 +133,7 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   LEFT JOIN "products" p ON p.id = o.product_id
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "plans" pl ON pl.id = o.plan_id
-  LEFT JOIN "subscriptions" s ON s.order_id = o.id
+  LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
   WHERE o.store_id = $1 AND o.order_number = $2;
 
 SELECT w.secret
@@ -131,17 +142,22 @@ SELECT w.secret
   WHERE t.delivery_id = $1
   ORDER BY w.id ASC;
 
-UPDATE webhook_deliveries SET state = 'sending'
-  WHERE id = $1 AND state = 'pending'
-  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at";
+UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
+  WHERE d.id = $1 AND (d.state = 'pending' OR (d.state = 'sending' AND (d.claimed_by IS NULL OR NOT EXISTS (
+  SELECT 1
+  FROM pg_locks l
+  WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.database = (SELECT oid
+  FROM pg_database
+  WHERE datname = current_database()) AND l.classid = 30568::oid AND l.objid = d.claimed_by::oid))))
+  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at";
 
 WITH d AS (
   INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
-  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at" ), t AS (
+  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at" ), t AS (
   INSERT INTO webhook_delivery_targets (delivery_id, webhook_id)
   SELECT d.id, unnest($8::int[])
   FROM d )
-  SELECT "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at"
+  SELECT "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at"
   FROM d;
 
 WITH

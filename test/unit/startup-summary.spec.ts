@@ -5,7 +5,7 @@ import { describeDatabase, startupBlock, startupSummary } from '../../src/server
 describe('start-up summary', () => {
   it('names every surface, the embedded database path and the gateways in one block', () => {
     const config = loadConfig({ PORT: '4100', DATA_DIR: '/srv/shop' });
-    const block = startupBlock(startupSummary(config));
+    const block = startupBlock(startupSummary(config, ['sandbox (mpesa, emola)']));
     expect(block.split('\n')).toEqual([
       'Commerce API is ready',
       '  API         http://localhost:4100/v1',
@@ -13,7 +13,7 @@ describe('start-up summary', () => {
       '  Dashboard   http://localhost:4100/web/',
       '  Checkout    http://localhost:4100/pay/token/<pay_token>',
       '  Database    embedded PostgreSQL in /srv/shop/pg',
-      '  Payments    sandbox',
+      '  Payments    sandbox (mpesa, emola)',
     ]);
   });
 

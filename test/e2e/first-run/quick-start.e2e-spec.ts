@@ -120,7 +120,7 @@ describe('README quick start, command by command, on a fresh DATA_DIR', () => {
       dashboard: `http://localhost:${port}/web/`,
       checkout: `http://localhost:${port}/pay/token/<pay_token>`,
       database: `embedded PostgreSQL in ${join(dataDir, 'pg')}`,
-      gateways: ['sandbox'],
+      gateways: ['sandbox (mpesa, emola)'],
     });
     // Route mappings are debug lines now, not 100 lines of start-up noise.
     expect(service.output()).not.toContain('Mapped {');
