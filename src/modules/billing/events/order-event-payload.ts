@@ -45,21 +45,24 @@ export function bumpsTotal(bumps: Pick<OrderBumpItem, 'price'>[]): Cents {
   return bumps.reduce((sum, bump) => sum + bump.price, 0);
 }
 
+/** spec §6.3 `plan_subscriber` of an order without a plan: every field null but the portal link. */
+export function noPlanSubscriber(portal: string): PlanSubscriberPayload {
+  return {
+    plan_name: null,
+    start_date: null,
+    end_date: null,
+    status: null,
+    plan_type: null,
+    plan_interval: null,
+    cancelled_at: null,
+    portal_url: portal,
+  };
+}
+
 function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
   const url = portalUrl(ctx.payUrl, ctx.order.orderNumber, ctx.order.transactionId);
   // spec §6.3: only recurring products carry subscriber details.
-  if (ctx.product.type !== 'recurring' || !ctx.plan) {
-    return {
-      plan_name: null,
-      start_date: null,
-      end_date: null,
-      status: null,
-      plan_type: null,
-      plan_interval: null,
-      cancelled_at: null,
-      portal_url: url,
-    };
-  }
+  if (ctx.product.type !== 'recurring' || !ctx.plan) return noPlanSubscriber(url);
   const sub = ctx.subscription;
   return {
     plan_name: ctx.plan.name,

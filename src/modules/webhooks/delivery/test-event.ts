@@ -1,6 +1,6 @@
 import { randomBase62 } from '../../../common/crypto';
 import type { OrderEventKind, OrderEventPayload } from '../../billing/events/order-events';
-import { portalUrl } from '../../billing/events/order-event-payload';
+import { noPlanSubscriber, portalUrl } from '../../billing/events/order-event-payload';
 
 /** The spec §6.3 payload of a test event, marked so no receiver mistakes it for a sale (decisions §9). */
 export type TestEventPayload = OrderEventPayload & { test: true };
@@ -42,16 +42,7 @@ export function buildTestEventPayload(input: TestEventInput): TestEventPayload {
     coupon_code: null,
     original_amount: 100,
     tracking: { utm_source: null, utm_campaign: null, utm_medium: null, utm_content: null, utm_term: null },
-    plan_subscriber: {
-      plan_name: null,
-      start_date: null,
-      end_date: null,
-      status: null,
-      plan_type: null,
-      plan_interval: null,
-      cancelled_at: null,
-      portal_url: portalUrl(input.payUrl, orderNumber, transactionId),
-    },
+    plan_subscriber: noPlanSubscriber(portalUrl(input.payUrl, orderNumber, transactionId)),
     product: {
       name: input.product?.name ?? 'Sample product',
       price: '100.00',
