@@ -413,10 +413,18 @@ describe('hosted checkout, payments and the order portal', () => {
       .send({ transaction_id: 'wrong' })
       .expect(404);
 
-    const cancel = await t.http
+    // Confirmed by a required checkbox: without it nothing changes.
+    expect(portal.text).toMatch(/<input type="checkbox" name="confirm" value="yes" required/);
+    await t.http
       .post(`/pay/order/${created.order_number}/subscription/cancel`)
       .type('form')
       .send({ transaction_id: paid.transaction_id })
+      .expect(303);
+    expect((await order(created.order_number)).subscription.cancelled_at).toBeNull();
+    const cancel = await t.http
+      .post(`/pay/order/${created.order_number}/subscription/cancel`)
+      .type('form')
+      .send({ transaction_id: paid.transaction_id, confirm: 'yes' })
       .expect(303);
     expect(cancel.headers.location).toBe(`${t.config.urls.pay}${portalUrl.slice('/pay'.length)}`);
     const after = await order(created.order_number);

@@ -40,7 +40,14 @@ export class PortalController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const order = await this.checkout.cancelSubscription(orderNumber, body?.transaction_id ?? queryTransactionId);
+    const transactionId = body?.transaction_id ?? queryTransactionId;
+    // A destructive action is confirmed: the form's required checkbox (a page without it changes nothing).
+    if (!wantsJson(req) && body?.confirm !== 'yes') {
+      const page = await this.checkout.portal(orderNumber, transactionId);
+      res.redirect(this.checkout.portalUrl(page.order), 303);
+      return;
+    }
+    const order = await this.checkout.cancelSubscription(orderNumber, transactionId);
     if (wantsJson(req)) {
       const page = await this.checkout.portal(orderNumber, order.transactionId);
       void res.send({
