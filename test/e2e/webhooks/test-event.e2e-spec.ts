@@ -115,12 +115,17 @@ describe('POST /v1/webhooks/{id}/test', () => {
 
   it('can be redelivered from the log like any delivery', async () => {
     const hook = await register(seller, { url: receiver.url, events: ['order_approved'] });
+    const before = receiver.requests.length;
     const sent = await t.http.post(`/v1/webhooks/${hook.id}/test`).set(seller.auth).expect(200);
     const again = await t.http
       .post(`/v1/webhooks/${hook.id}/deliveries/${sent.body.delivery.id}/redeliver`)
       .set(seller.auth)
       .expect(201);
     expect(again.body.delivery).toMatchObject({ order_id: null, redelivery_of: sent.body.delivery.id });
+    // The redelivery is queued: it arrives after the answer, with the first attempt's webhook-id.
+    const [first, second] = (await receiver.waitFor(before + 2)).slice(before);
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(second.body).toBe(first.body);
   });
 
   it('401 without a token, 403 without webhooks.write, 404 for another store or a missing id', async () => {
