@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { NotFoundError } from '../../common/errors/app-error';
 import { parseIntId } from '../../common/http/path-id';
 import { toCents } from '../../common/money';
 import { PageRequest } from '../../common/pagination/pagination';
@@ -17,13 +17,6 @@ export interface NewAffiliate {
 @Injectable()
 export class AffiliatesService {
   constructor(private readonly affiliates: AffiliatesRepository) {}
-
-  /** The store's affiliate for an order's `affiliate_id`; anything else is 422 (decisions §7). */
-  async findForOrder(storeId: number, affiliateId: number, manager?: EntityManager): Promise<Affiliate> {
-    const affiliate = await this.affiliates.findOfStore(storeId, affiliateId, manager);
-    if (!affiliate) throw ValidationError.field('affiliate_id', 'Affiliate not found.');
-    return affiliate;
-  }
 
   find(storeId: number, affiliateId: number, manager?: EntityManager): Promise<Affiliate | null> {
     return this.affiliates.findOfStore(storeId, affiliateId, manager);

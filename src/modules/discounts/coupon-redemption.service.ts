@@ -7,15 +7,6 @@ import { COUPON_REJECTION_MESSAGES } from './coupon-rules';
 import { codeKey } from './discount-input';
 import { DiscountsRepository } from './discounts.repository';
 
-/**
- * Who holds a coupon is a question about orders, which belong to billing: the caller answers it
- * (billing's SalesQueryService), so discounts never reads billing's tables.
- */
-export interface CouponHolders {
-  /** Whether `email` holds a pending or approved order with the coupon, in `manager`'s transaction. */
-  isCouponHeldByEmail(manager: EntityManager, discountId: number, email: string): Promise<boolean>;
-}
-
 export interface CouponRequest {
   storeId: number;
   code: string;
@@ -23,8 +14,6 @@ export interface CouponRequest {
   /** The amount the discount applies to, in cents. */
   amount: Cents;
   customerEmail: string;
-  /** Asked for a single-use coupon only. */
-  holders: CouponHolders;
 }
 
 export interface CouponReservation {

@@ -1,5 +1,4 @@
 import { ValidationError } from '../../../src/common/errors/app-error';
-import { SalesQueryService } from '../../../src/modules/billing/sales/sales-query.service';
 import { CouponRedemptionService, CouponRequest } from '../../../src/modules/discounts/coupon-redemption.service';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
@@ -31,7 +30,6 @@ describe('Coupon redemption at order creation (decisions §7)', () => {
     productId: product,
     amount: 10_000,
     customerEmail: 'buyer@example.com',
-    holders: t.app.get(SalesQueryService),
     ...overrides,
   });
 

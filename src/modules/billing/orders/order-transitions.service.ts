@@ -7,7 +7,6 @@ import { inTransaction } from '../../../database/transaction';
 import { commissionFor } from '../../affiliates/commission';
 import { AffiliatesService } from '../../affiliates/affiliates.service';
 import { CouponRedemptionService } from '../../discounts/coupon-redemption.service';
-import { SalesQueryService } from '../sales/sales-query.service';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomersRepository } from '../customers/customers.repository';
 import { DomainEvents } from '../../../common/events/domain-events';
@@ -46,7 +45,6 @@ export class OrderTransitionsService {
     private readonly subscriptions: SubscriptionsService,
     private readonly affiliates: AffiliatesService,
     private readonly coupons: CouponRedemptionService,
-    private readonly sales: SalesQueryService,
     private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -127,7 +125,6 @@ export class OrderTransitionsService {
             productId: order.productId,
             amount: order.originalAmount - bumpsTotal(bumps),
             customerEmail: customer?.email ?? '',
-            holders: this.sales,
           });
         }
         order.cancelledAt = null;

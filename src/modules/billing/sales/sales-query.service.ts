@@ -174,16 +174,6 @@ export class SalesQueryService {
     return { view: { plan: shownPlan, productPid: found[0][at[1]] as string }, rows, total };
   }
 
-  /** Whether `email` holds a pending or approved order with the coupon (a single-use coupon's check). */
-  async isCouponHeldByEmail(manager: EntityManager, discountId: number, email: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM orders o JOIN customers c ON c.id = o.customer_id
-        WHERE o.discount_id = $1 AND c.email = $2 AND o.status IN ('pending', 'approved') LIMIT 1`,
-      [discountId, email.trim().toLowerCase()],
-    );
-    return rows.length > 0;
-  }
-
   private async countSales(storeId: number, planId: number): Promise<number> {
     const rows = await this.subscribers.count.rows<{ total: number }>([planId, storeId]);
     return rows[0].total;
