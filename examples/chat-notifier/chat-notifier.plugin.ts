@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { DynamicModule } from '@nestjs/common';
 import { definePlugin, OrderEventPayloads } from '../../src/plugins';
+import { ChatChannel } from './chat-channel';
 import { ChatClient } from './chat-client';
 import { CHAT_TEST_REQUESTED } from './chat-events';
 import { ChatController } from './chat.controller';
@@ -11,8 +12,9 @@ export interface ChatNotifierOptions {
 }
 
 /**
- * Posts to a chat when an order is approved; adds the `chat.write` scope, `POST /v1/chat/test`,
- * the `chat_test` webhook event kind and a `chat` notification channel.
+ * Posts to a chat when an order is approved (an event listener: every sale, whatever the store's
+ * customer messages), and each customer message the stores send (the `chat` notification channel);
+ * adds the `chat.write` scope, `POST /v1/chat/test` and the `chat_test` webhook event kind.
  *
  * ```ts
  * createApp(config, connection, { plugins: [ChatNotifierPlugin.register({ webhookUrl })] });
@@ -59,12 +61,8 @@ export const ChatNotifierPlugin = {
           }),
         },
       ],
-      notificationChannels: [
-        {
-          name: 'chat',
-          send: (notification) => chat.post(`${notification.subject}\n${notification.text}`),
-        },
-      ],
+      // Every customer message (decisions §12) also goes to the chat, once, retried when it fails.
+      notificationChannels: [new ChatChannel(chat)],
     });
   },
 };

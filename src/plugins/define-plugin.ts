@@ -9,6 +9,7 @@ import type { PaymentGateway } from '../modules/billing/payments/payment-gateway
 import { PAYMENT_GATEWAYS } from '../modules/billing/payments/payment-gateway.registry';
 import { STORAGE_DRIVERS, StorageDriver } from '../modules/catalog/files/storage/storage-driver';
 import { SCOPE_EXTENSIONS } from '../modules/identity/scopes/scope-registry';
+import { NOTIFICATION_CHANNELS, NotificationChannel } from '../modules/notifications/channels/notification-channel';
 import { WEBHOOK_EVENT_KINDS, WebhookEventKind } from '../modules/webhooks/event-kinds/webhook-event-kinds';
 
 /** What an event listener may use besides the event: the app's providers. */
@@ -28,32 +29,6 @@ export interface EventListenerDefinition {
   options?: QueueOptions;
 }
 
-/**
- * A way to notify a customer or a seller (email, chat, SMS). The notifications module reads the
- * channels plugins add at {@link NOTIFICATION_CHANNELS}.
- */
-export interface NotificationChannelDefinition {
-  /** Unique among the channels, e.g. `chat`. */
-  name: string;
-  send(notification: PluginNotification): Promise<void>;
-}
-
-export interface PluginNotification {
-  /** What happened, e.g. `order_approved`. */
-  kind: string;
-  storeId: number;
-  /** The channel's address of the recipient (an email address, a chat room). */
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/**
- * Where the notification channels of plugins are collected. Connected by the notifications
- * module: its channel registry reads `Contributions.of(NOTIFICATION_CHANNELS)` (docs/extending.md).
- */
-export const NOTIFICATION_CHANNELS = new ExtensionPoint<NotificationChannelDefinition>('notification channels');
-
 export interface PluginDefinition {
   /** Unique among the plugins of the app: names the Nest module and appears in start-up errors. */
   name: string;
@@ -69,7 +44,8 @@ export interface PluginDefinition {
   /** Kinds webhooks may subscribe to, with the domain events that produce them and their payload. */
   webhookEventKinds?: WebhookEventKind[];
   eventListeners?: EventListenerDefinition[];
-  notificationChannels?: NotificationChannelDefinition[];
+  /** Channels the customer messages of decisions §12 go out on besides email (SMS, chat). */
+  notificationChannels?: NotificationChannel[];
   /**
    * Payment gateways registered for their methods (a gateway that needs injected services is a
    * provider that calls `PaymentGatewayRegistry.register` in `onModuleInit` instead).

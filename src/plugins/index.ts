@@ -4,12 +4,9 @@
  */
 export {
   definePlugin,
-  NOTIFICATION_CHANNELS,
   type EventListenerDefinition,
   type ListenerContext,
-  type NotificationChannelDefinition,
   type PluginDefinition,
-  type PluginNotification,
 } from './define-plugin';
 
 // Domain events and jobs.
@@ -34,11 +31,29 @@ export type { PayloadContext, WebhookEventKind } from '../modules/webhooks/event
 export { OrderEventPayloads } from '../modules/billing/events/order-event-payloads.service';
 export type { OrderEventPayload } from '../modules/billing/events/order-events';
 
+// Notification channels: the customer messages of decisions §12 on a channel besides email.
+export {
+  NOTIFICATION_CHANNELS,
+  type ChannelResult,
+  type NotificationChannel,
+} from '../modules/notifications/channels/notification-channel';
+export type { CustomerMessage, CustomerMessageKind } from '../modules/notifications/messages/customer-message';
+export { centsToDecimal, type Cents } from '../common/money';
+
 // Configuration and the app.
 export type { AppConfig } from '../config/app-config';
 export { APP_CONFIG } from '../config/config.module';
 
 // Payments: a gateway for payment methods (decisions §10).
-export type { PaymentGateway } from '../modules/billing/payments/payment-gateway';
+export type {
+  AttemptReference,
+  CallbackNotification,
+  ChargeRequest,
+  GatewayOutcome,
+  PaymentGateway,
+  RefundOutcome,
+  RefundRequest,
+} from '../modules/billing/payments/payment-gateway';
+export { GatewayUnreachableError } from '../modules/billing/payments/payment-gateway';
 export { PAYMENT_GATEWAYS, PaymentGatewayRegistry } from '../modules/billing/payments/payment-gateway.registry';
 export { PaymentGatewayRegistryModule } from '../modules/billing/payments/payment-gateway-registry.module';

@@ -95,7 +95,12 @@ export class CustomerMessagesListener implements OnModuleInit {
       await this.messages.settle(
         id,
         result.outcome === 'sent'
-          ? { state: 'sent', recipient: composed.message.customer.email, detail: result.detail ?? 'sent' }
+          ? {
+              state: 'sent',
+              // What the channel reached (a phone number, a chat); an email address unless it says.
+              recipient: result.recipient ?? composed.message.customer.email,
+              detail: result.detail ?? 'sent',
+            }
           : { state: 'skipped', detail: result.reason },
       );
     }

@@ -10,7 +10,7 @@ import { CustomerMessagesRepository } from './messages/customer-messages.reposit
 /**
  * Messages to a store's customers (decisions §12): the after-commit listener of order and
  * subscription events, the once-only record of each message, and its channels. Email is built in;
- * a plugin imports this module and registers another channel with `NotificationChannels`.
+ * a plugin adds another with `definePlugin({ notificationChannels })` (the `NOTIFICATION_CHANNELS` point).
  */
 @Module({
   imports: [BillingModule],

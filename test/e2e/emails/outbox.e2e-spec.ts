@@ -5,36 +5,23 @@ import { simpleParser } from 'mailparser';
 import { checkoutOf, customerBody, sellerApi } from '../../factories/api';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { Injectable, Module, OnModuleInit } from '@nestjs/common';
-import {
-  ChannelResult,
-  NotificationChannel,
-  NotificationChannels,
-} from '../../../src/modules/notifications/channels/notification-channel';
-import { CustomerMessage } from '../../../src/modules/notifications/messages/customer-message';
-import { NotificationsModule } from '../../../src/modules/notifications/notifications.module';
+import { definePlugin, type CustomerMessage, type NotificationChannel } from '../../../src/plugins';
 import { messageRows, orderId, settledMessage, waitUntil } from './support';
 
 /** A plugin's channel, as another engineer would add SMS: it fails its first send. */
 const smsSent: CustomerMessage[] = [];
 let smsFailures = 1;
 
-@Injectable()
-class TestSmsChannel implements NotificationChannel, OnModuleInit {
-  readonly name = 'sms';
-  constructor(private readonly channels: NotificationChannels) {}
-  onModuleInit(): void {
-    this.channels.register(this);
-  }
-  async send(message: CustomerMessage): Promise<ChannelResult> {
+const smsChannel: NotificationChannel = {
+  name: 'sms',
+  async send(message) {
     if (smsFailures-- > 0) throw new Error('SMS gateway unavailable');
     smsSent.push(message);
-    return { outcome: 'sent', detail: `to ${message.customer.mobileNumber}` };
-  }
-}
+    return { outcome: 'sent', recipient: message.customer.mobileNumber, detail: 'queued by the gateway' };
+  },
+};
 
-@Module({ imports: [NotificationsModule], providers: [TestSmsChannel] })
-class SmsPlugin {}
+const SmsPlugin = definePlugin({ name: 'sms', notificationChannels: [smsChannel] });
 
 /** decisions §12: without SMTP_URL every message is an `.eml` file under `$DATA_DIR/outbox/`. */
 describe('customer emails without SMTP_URL, and a channel added by a plugin', () => {
@@ -83,12 +70,13 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     expect(sms).toMatchObject({
       state: 'sent',
       attempts: 2,
-      detail: 'to +258841234567',
+      recipient: '+258841234567',
+      detail: 'queued by the gateway',
       last_error: 'SMS gateway unavailable',
     });
     expect(smsSent.map((m) => m.id)).toEqual([`receipt.order-${id}.${session.order_number}`]);
     const [email] = await messageRows(t.dataSource, `channel = 'email' AND order_id = $1`, [id]);
-    expect(email.attempts).toBe(1);
+    expect(email).toMatchObject({ attempts: 1, recipient: 'dev@example.com' });
   });
 
   async function waitForSms(id: number) {

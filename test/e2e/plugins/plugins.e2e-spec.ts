@@ -3,11 +3,18 @@ import { ApiOkResponse, type ApiResponseNoStatusOptions } from '@nestjs/swagger'
 import type { Response } from 'supertest';
 import { ChatNotifierPlugin } from '../../../examples/chat-notifier/chat-notifier.plugin';
 import { MemoryFileStorage, MemoryStoragePlugin } from '../../../examples/memory-storage/memory-storage.plugin';
+import { Test } from '@nestjs/testing';
+import { contributionsOf } from '../../../src/common/plugins/contributions';
+import { APP_CONFIG } from '../../../src/config/config.module';
+import { NotificationChannels } from '../../../src/modules/notifications/channels/notification-channel';
+import { EmailChannel } from '../../../src/modules/notifications/email/email.channel';
+import { EmailRenderer } from '../../../src/modules/notifications/email/email-renderer';
 import {
   Contributions,
   definePlugin,
+  JobQueue,
   KeepRawBody,
-  NOTIFICATION_CHANNELS,
+  type NotificationChannel,
   Public,
   type RequestWithRawBody,
 } from '../../../src/plugins';
@@ -213,19 +220,97 @@ describe('plugins from outside core', () => {
   });
 
   describe('notification channel', () => {
-    it('is registered for the notifications module, and sends through the chat', async () => {
-      const channels = t.app.get(Contributions).of(NOTIFICATION_CHANNELS);
-      expect(channels.map((c) => c.name)).toEqual(['chat']);
-      const before = chat.requests.length;
-      await channels[0].send({
-        kind: 'order_approved',
-        storeId: seller.storeId,
-        to: '#sales',
-        subject: 'Sold',
-        text: 'One ebook.',
+    it("is offered beside email, and each customer message reaches the chat once, with the message's facts only", async () => {
+      expect(
+        t.app
+          .get(NotificationChannels)
+          .all()
+          .map((c) => c.name),
+      ).toEqual(['chat', 'email']);
+      const shop = await createSeller(t, { brand: 'Livros & Cia' });
+      const api = sellerApi(t.http, shop.auth);
+      const product = await api.product({ name: 'Atlas', price: 75.5 });
+      const order = await api.order({
+        amount: 75.5,
+        product_pid: product.pid,
+        customer: customerBody('bia@example.com', { name: 'Bia <!channel>' }),
       });
-      await chat.waitFor(before + 1);
-      expect(chatTexts()[before]).toBe('Sold\nOne ebook.');
+      expect(await checkoutOf(t.http, order).pay({ payment_number: '841234567' })).toBe('approved');
+
+      const receipt = `Receipt for Bia &lt;!channel&gt;: order ${order.order_number}, 75.50 MZN (Livros &amp; Cia).`;
+      const receipts = () => chatTexts().filter((text) => text.includes(`order ${order.order_number},`));
+      await waitUntil(
+        () => receipts().length > 0,
+        15_000,
+        () => JSON.stringify(chatTexts()),
+      );
+      expect(receipts()).toEqual([receipt]);
+
+      // Recorded per channel, with what each reached.
+      const [{ id }] = await t.dataSource.query('SELECT id FROM orders WHERE order_number = $1', [order.order_number]);
+      const rows = async () =>
+        (await t.dataSource.query(
+          `SELECT channel, state, attempts, recipient FROM customer_messages WHERE order_id = $1 ORDER BY channel`,
+          [id],
+        )) as Array<{ channel: string; state: string; attempts: number; recipient: string }>;
+      await waitUntil(async () => (await rows()).every((r) => r.state === 'sent') && (await rows()).length === 2);
+      expect(await rows()).toEqual([
+        { channel: 'chat', state: 'sent', attempts: 1, recipient: 'chat' },
+        { channel: 'email', state: 'sent', attempts: 1, recipient: 'bia@example.com' },
+      ]);
+
+      // The same event's job once more (a duplicate delivery): it finds both messages sent and posts nothing.
+      const [{ data: event }] = await t.dataSource.query(
+        `SELECT data FROM pgboss.job WHERE name = 'event:customer-emails' AND (data->'refs'->>'orderId')::int = $1`,
+        [id],
+      );
+      await t.app.get(JobQueue).send('event:customer-emails', event);
+      await waitUntil(async () => {
+        const [{ done }] = await t.dataSource.query(
+          `SELECT count(*)::int AS done FROM pgboss.job WHERE name = 'event:customer-emails' AND data->>'id' = $1 AND state = 'completed'`,
+          [event.id],
+        );
+        return done === 2;
+      });
+      expect(receipts()).toEqual([receipt]);
+      expect((await rows()).map((r) => r.attempts)).toEqual([1, 1]);
+    });
+
+    it('stops start-up when two channels have one name, naming where each came from', async () => {
+      const channel = (name: string): NotificationChannel => ({ name, send: async () => ({ outcome: 'sent' }) });
+      /** The notifications module's channel providers, started with these plugins' contributions. */
+      const start = async (...plugins: ReturnType<typeof definePlugin>[]) => {
+        const module = await Test.createTestingModule({
+          providers: [
+            NotificationChannels,
+            EmailChannel,
+            EmailRenderer,
+            { provide: APP_CONFIG, useValue: t.config },
+            { provide: Contributions, useValue: new Contributions(plugins.flatMap((p) => contributionsOf(p))) },
+          ],
+        }).compile();
+        try {
+          await module.init();
+        } finally {
+          await module.close();
+        }
+      };
+      await expect(
+        start(
+          definePlugin({ name: 'chat-a', notificationChannels: [channel('chat')] }),
+          definePlugin({ name: 'chat-b', notificationChannels: [channel('chat')] }),
+        ),
+      ).rejects.toThrow('Notification channel chat is registered twice: by plugin chat-a and by plugin chat-b.');
+      // The built-in channel registers from its onModuleInit: a plugin cannot take its name either.
+      await expect(start(definePlugin({ name: 'mailer', notificationChannels: [channel('email')] }))).rejects.toThrow(
+        'Notification channel email is registered twice: by plugin mailer and by provider EmailChannel.',
+      );
+      await expect(start(definePlugin({ name: 'shout', notificationChannels: [channel('SMS!')] }))).rejects.toThrow(
+        'Notification channel "SMS!" of plugin shout: a name is a lower-case word of at most 32 characters.',
+      );
+      await expect(
+        start(definePlugin({ name: 'sms', notificationChannels: [channel('sms')] })),
+      ).resolves.toBeUndefined();
     });
   });
 

@@ -53,12 +53,12 @@ export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplic
     };
     if (this.config.mail.smtpUrl) {
       const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
-      return { outcome: 'sent', detail: info.response ?? 'accepted' };
+      return { outcome: 'sent', recipient: to, detail: info.response ?? 'accepted' };
     }
     const info = (await this.outbox.sendMail(mail)) as { message: Buffer };
     const path = await this.writeOutbox(message.id, info.message);
     this.logger.log({ path, kind: message.kind, order: message.order.number }, `Email written to ${path}`);
-    return { outcome: 'sent', detail: path };
+    return { outcome: 'sent', recipient: to, detail: path };
   }
 
   /** `MAIL_FROM` as given when it names a sender; a bare address takes the store's brand as its name. */

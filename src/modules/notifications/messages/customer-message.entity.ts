@@ -52,7 +52,7 @@ export class CustomerMessageRecord extends Timestamped {
   @Column({ type: 'timestamptz', nullable: true })
   claimedUntil: Date | null;
 
-  /** The address it went to (email) once sent. */
+  /** Once sent, what the channel reached: the email address, a phone number, a chat (the channel's `recipient`). */
   @Column({ type: 'varchar', nullable: true })
   recipient: string | null;
 

@@ -53,7 +53,7 @@ export function messageRequestOf(event: DomainEvent): MessageRequest | null {
  * `id` on every attempt.
  */
 export interface CustomerMessage {
-  /** `receipt.order-123`: stable across retries and processes. */
+  /** `receipt.order-123.ORD-…`: the same on every attempt and in every process (an idempotency key). */
   id: string;
   kind: CustomerMessageKind;
   store: { id: number; name: string; brand: string };
