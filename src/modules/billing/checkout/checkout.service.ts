@@ -157,12 +157,12 @@ export class CheckoutService {
       typeof body.payment_number === 'string' ? body.payment_number.replace(/[\s-]/g, '') : body.payment_number;
     const numberGiven = number !== undefined && number !== null && number !== '';
     if (numberGiven || !chosen || chosen.needsPaymentNumber) {
-      if (typeof number !== 'string' || !/^\+?\d{8,15}$/.test(number)) {
-        errors.payment_number = ['payment_number must be a phone number of 8 to 15 digits.'];
-      } else if (chosen) {
-        const refused = this.payments.paymentNumberError(chosen.method, number);
-        if (refused) errors.payment_number = [refused];
-      }
+      // The chosen method's gateway says what a number is (a phone number unless it has its own rule).
+      const refused = this.payments.paymentNumberError(
+        chosen?.method ?? null,
+        typeof number === 'string' ? number : null,
+      );
+      if (refused) errors.payment_number = [refused];
     }
     const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
     const bumpIds = raw.map((v) =>

@@ -58,6 +58,10 @@ const REFUND_CLAIM_STALE_MS = 10 * 60_000;
 
 const newReference = (): string => randomBase62(20);
 
+/** The payment number of a gateway without a rule of its own: a phone number, `+` allowed. */
+const PHONE_NUMBER = /^\+?\d{8,15}$/;
+const PHONE_NUMBER_MESSAGE = 'payment_number must be a phone number of 8 to 15 digits.';
+
 /**
  * Payment attempts (decisions §10): the one path every gateway goes through. An attempt is claimed
  * in a short transaction (one `processing` attempt per order), the gateway is called with no
@@ -109,13 +113,16 @@ export class PaymentsService implements OnApplicationBootstrap {
     return order;
   }
 
-  /** The 422 of a payment number the method's gateway cannot charge, or null. */
-  paymentNumberError(method: string, paymentNumber: string | null): string | null {
-    const gateway = this.registry.forMethod(method);
-    if (!gateway) return null;
-    if (paymentNumber === null)
-      return gateway.needsPaymentNumber ? 'payment_number must be a phone number of 8 to 15 digits.' : null;
-    return gateway.validatePaymentNumber?.(paymentNumber) ?? null;
+  /**
+   * The 422 message of a payment number `method`'s gateway cannot charge (null: it can). `null` is a
+   * number missing or not text. A gateway with a rule of its own (`validatePaymentNumber`: M-Pesa
+   * numbers, a plugin's voucher codes) decides alone; for the others, and for an unknown method, the
+   * number is a phone number of 8 to 15 digits.
+   */
+  paymentNumberError(method: string | null, paymentNumber: string | null): string | null {
+    const rule = method === null ? undefined : this.registry.forMethod(method)?.validatePaymentNumber;
+    if (rule) return rule(paymentNumber ?? '');
+    return paymentNumber !== null && PHONE_NUMBER.test(paymentNumber) ? null : PHONE_NUMBER_MESSAGE;
   }
 
   /**
@@ -182,11 +189,6 @@ export class PaymentsService implements OnApplicationBootstrap {
   async status(payToken: string): Promise<{ order: Order; attempt: PaymentAttempt | null }> {
     const order = await this.orderOfToken(payToken);
     return { order, attempt: await this.attempts.latestOfOrder(order.id) };
-  }
-
-  /** `payments` of `GET /v1/orders/{id}`, newest first. */
-  attemptsOf(orderId: number): Promise<PaymentAttempt[]> {
-    return this.attempts.listOfOrder(orderId);
   }
 
   /** `POST /v1/payments/{provider}/callback`: a gateway's signed word on an attempt. */
