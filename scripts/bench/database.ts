@@ -176,3 +176,87 @@ export async function bulkInsertOrders(url: string, input: BulkOrdersInput): Pro
     return { customers, measuredCustomerId: Number(measuredCustomerId), seconds: (Date.now() - started) / 1000 };
   });
 }
+
+export interface PayableOrdersInput {
+  /** Pending orders the API created: the clones take their columns, round-robin (one customer each). */
+  templateOrderIds: number[];
+  /** One pay_token per clone, in the order they are handed out. */
+  tokens: string[];
+  /** The clones' order numbers are this prefix and an 8-digit index. */
+  orderNumberPrefix: string;
+}
+
+/**
+ * Inserts one pending order per token by cloning pending orders the service wrote (as
+ * {@link bulkInsertOrders} does), each with `pay_token_hash` the SHA-256 of its token, as the
+ * service stores it: every token then opens its own order's checkout.
+ */
+export async function insertPayableOrders(url: string, input: PayableOrdersInput): Promise<void> {
+  await withClient(url, async (client) => {
+    const sql = await cloneSql(
+      client,
+      'orders',
+      {
+        order_number: `$3 || lpad(p.g::text, 8, '0')`,
+        pay_token_hash: `encode(sha256(convert_to(p.token, 'UTF8')), 'hex')`,
+        created_at: 'now()',
+        updated_at: 'now()',
+      },
+      `FROM unnest($1::text[]) WITH ORDINALITY AS p(token, g)
+         JOIN unnest($2::int[]) WITH ORDINALITY AS tpl(id, k) ON tpl.k = p.g % ${input.templateOrderIds.length} + 1
+         JOIN orders t ON t.id = tpl.id
+        WHERE t.status = 'pending'`,
+    );
+    const { rowCount } = await client.query(sql, [input.tokens, input.templateOrderIds, input.orderNumberPrefix]);
+    if (rowCount !== input.tokens.length)
+      throw new Error(`inserted ${rowCount} payable orders of ${input.tokens.length} (templates not pending?)`);
+    // As after the bulk insert: statistics, and no autovacuum of the new rows during the run.
+    await client.query('VACUUM ANALYZE orders');
+  });
+}
+
+export interface PaymentConsistency {
+  /** Orders of the pool that left `pending`. */
+  paid: number;
+  approved: number;
+  /** Approved orders with exactly one succeeded attempt. */
+  approvedOnce: number;
+  /** Orders with two or more succeeded attempts. */
+  approvedTwice: number;
+  /** Approved orders without a succeeded attempt. */
+  approvedWithoutAttempt: number;
+  /** Orders with a succeeded attempt that are not approved. */
+  succeededNotApproved: number;
+  /** Attempts still `processing` or `unknown`. */
+  open: number;
+}
+
+/** The payment attempts of the orders whose number starts with `orderNumberPrefix`, checked against their orders. */
+export async function paymentConsistency(url: string, orderNumberPrefix: string): Promise<PaymentConsistency> {
+  const [row] = await query<Record<string, number>>(
+    url,
+    `SELECT count(*) FILTER (WHERE o.status <> 'pending')::int AS paid,
+            count(*) FILTER (WHERE o.status = 'approved')::int AS approved,
+            count(*) FILTER (WHERE o.status = 'approved' AND a.succeeded = 1)::int AS approved_once,
+            count(*) FILTER (WHERE a.succeeded > 1)::int AS approved_twice,
+            count(*) FILTER (WHERE o.status = 'approved' AND a.succeeded = 0)::int AS approved_without_attempt,
+            count(*) FILTER (WHERE o.status <> 'approved' AND a.succeeded > 0)::int AS succeeded_not_approved,
+            coalesce(sum(a.open), 0)::int AS open
+       FROM orders o
+       CROSS JOIN LATERAL (
+         SELECT count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
+                count(*) FILTER (WHERE status IN ('processing', 'unknown')) AS open
+           FROM payment_attempts WHERE order_id = o.id) a
+      WHERE o.order_number LIKE $1 || '%'`,
+    [orderNumberPrefix],
+  );
+  return {
+    paid: row.paid,
+    approved: row.approved,
+    approvedOnce: row.approved_once,
+    approvedTwice: row.approved_twice,
+    approvedWithoutAttempt: row.approved_without_attempt,
+    succeededNotApproved: row.succeeded_not_approved,
+    open: row.open,
+  };
+}

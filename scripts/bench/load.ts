@@ -32,8 +32,12 @@ export interface LoadSpec {
   /** Path for each request; called per request so a scenario can rotate ids or bodies. */
   path: () => string;
   body?: () => unknown;
+  /** Sent instead of the API key's headers (the hosted checkout takes no bearer token). */
+  headers?: Record<string, string>;
   /** A non-2xx response that is part of the scenario (a coupon's 422 once its uses are gone), not an error. */
   expected?: (status: number, body: string) => boolean;
+  /** Runs before the first request of each connection count (the checkout's orders to pay). */
+  beforeRun?: () => Promise<void>;
   /** Runs between the warm-up and the measured run (a fresh coupon for a limited run). */
   beforeMeasure?: () => Promise<void>;
   /** Runs after the measured run; what it returns is added to the row (a limited run's oversold count). */
@@ -60,7 +64,10 @@ export async function preflight(settings: LoadSettings, spec: LoadSpec): Promise
     const body = spec.body?.();
     const res = await fetch(`${settings.baseUrl}${spec.path()}`, {
       method: spec.method,
-      headers: { ...settings.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(spec.headers ?? settings.headers),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.status >= 200 && res.status < 300) return null;
@@ -72,6 +79,7 @@ export async function preflight(settings: LoadSettings, spec: LoadSpec): Promise
 
 /** Drives `connections` keep-alive connections for the configured duration with autocannon. */
 export async function measure(settings: LoadSettings, spec: LoadSpec, connections: number): Promise<Row> {
+  await spec.beforeRun?.();
   const failure = await preflight(settings, spec);
   if (failure) return errorRow(spec.scenario, connections, failure);
 
@@ -82,7 +90,7 @@ export async function measure(settings: LoadSettings, spec: LoadSpec, connection
     url: settings.baseUrl,
     connections,
     duration,
-    headers: settings.headers,
+    headers: spec.headers ?? settings.headers,
     requests: [
       {
         method: spec.method,

@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'customers.orders',
   'plans.subscribers',
   'discounts.get',
+  'checkout.pay',
   'webhooks',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -34,7 +35,12 @@ export interface BenchOptions {
   floor: string | null;
   /** Uses of the coupon of `orders.create.coupon.limited`. */
   couponLimit: number;
+  /** Pending orders created for each connection count of `checkout.pay` (each request pays one). */
+  payOrders: number;
 }
+
+/** `checkout.pay`'s default pool: enough for this many payments a second over the warm-up and the run. */
+export const PAY_ORDERS_PER_SECOND = 2000;
 
 const HELP = `npm run bench -- [options]   (DATABASE_URL must point at a PostgreSQL server)
 
@@ -53,6 +59,8 @@ const HELP = `npm run bench -- [options]   (DATABASE_URL must point at a Postgre
                          next to the repository, when it exists)
   --no-floor             do not run the floor
   --coupon-limit N       uses of the limited coupon of orders.create.coupon.limited (default 1000)
+  --pay-orders N         pending orders for each checkout.pay run, one per request
+                         (default ${PAY_ORDERS_PER_SECOND} per second of warm-up and run)
 `;
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, min = 1): number {
@@ -80,6 +88,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       floor: { type: 'string' },
       'no-floor': { type: 'boolean', default: false },
       'coupon-limit': { type: 'string' },
+      'pay-orders': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -100,11 +109,13 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   if (!/^(auto|[1-9]\d*)$/.test(workers))
     throw new Error(`--workers must be a positive integer or auto, got ${workers}`);
   const connections = (values.connections ?? '10,50').split(',').map((c) => positiveInt('connections', c.trim(), 10));
+  const durationSeconds = positiveInt('duration', values.duration, 10);
+  const warmupSeconds = positiveInt('warmup', values.warmup, 2, 0);
   return {
     databaseUrl,
     orders: positiveInt('orders', values.orders, 0, 0),
-    durationSeconds: positiveInt('duration', values.duration, 10),
-    warmupSeconds: positiveInt('warmup', values.warmup, 2, 0),
+    durationSeconds,
+    warmupSeconds,
     connections,
     approvals: positiveInt('approvals', values.approvals, 1000),
     webhookTimeoutSeconds: positiveInt('webhook-timeout', values['webhook-timeout'], 60),
@@ -115,5 +126,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     keepDatabase: values['keep-db'],
     floor: values['no-floor'] ? null : (values.floor ?? defaultFloorScript()),
     couponLimit: positiveInt('coupon-limit', values['coupon-limit'], 1000),
+    payOrders: positiveInt(
+      'pay-orders',
+      values['pay-orders'],
+      PAY_ORDERS_PER_SECOND * (warmupSeconds + durationSeconds),
+    ),
   };
 }

@@ -6,13 +6,14 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { promisify } from 'node:util';
 import { Api } from './api';
-import { createBenchDatabase, query } from './database';
+import { createBenchDatabase, PaymentConsistency, paymentConsistency, query } from './database';
 import { errorRow, LoadSettings, LoadSpec, measure, Row } from './load';
 import { BenchOptions, parseOptions, ScenarioName } from './options';
-import { COUPON_CODE, orderBody, seedStore, Store } from './seed';
+import { COUPON_CODE, orderBody, PayableOrders, SANDBOX_PAYMENT, seedPayableOrders, seedStore, Store } from './seed';
 import { Floor, FLOOR_PRODUCT, startFloor } from './floor';
 import { processTree, treeCpuSeconds } from './process-tree';
 import { freePort, ROOT, startService, waitHealthy } from './service';
@@ -70,6 +71,9 @@ async function waitForWorkers(primary: number, count: number, timeoutMs = 120_00
 
 type Spec = Omit<LoadSpec, 'scenario'>;
 
+/** How long `checkout.pay` waits after its run for the attempts of requests that were in flight. */
+const PAY_SETTLE_MS = 10_000;
+
 /** What the limited-coupon scenario reports after its measured run: the uses sold against the limit. */
 function soldNote(
   use: { usedCount: number; usesLimit: number; orders: number },
@@ -84,12 +88,33 @@ function soldNote(
 }
 
 /**
+ * What `checkout.pay` reports after its measured run: the orders its requests paid (warm-up
+ * included), each of which must have exactly one succeeded payment attempt.
+ */
+function paidNote(check: PaymentConsistency, handedOut: number, pool: number): string {
+  const problems = [
+    check.approvedTwice && `${check.approvedTwice} with two or more succeeded attempts`,
+    check.approvedWithoutAttempt && `${check.approvedWithoutAttempt} approved without a succeeded attempt`,
+    check.succeededNotApproved && `${check.succeededNotApproved} with a succeeded attempt but not approved`,
+    check.paid - check.approved && `${check.paid - check.approved} moved to a state other than approved`,
+  ].filter(Boolean);
+  const tail = [
+    check.open && `${check.open} attempts still open`,
+    handedOut > pool && `the ${pool} orders ran out (raise --pay-orders): ${handedOut - pool} requests repeated one`,
+  ].filter(Boolean);
+  const summary = problems.length
+    ? `INCONSISTENT: ${check.paid} orders paid, ${check.approvedOnce} approved once; ${problems.join(', ')}`
+    : `${check.paid} orders paid (warm-up included), each approved with exactly one succeeded attempt, none twice`;
+  return [summary, ...tail].join('; ');
+}
+
+/**
  * The request each scenario repeats, or why it cannot run (what the seed could not create), and
  * the same request to the floor server where it has the route (null where it has not).
  */
 function loadSpecs(
   store: Partial<Store>,
-  context: { api: Api; databaseUrl: string; floor: Floor | null; couponLimit: number },
+  context: { api: Api; databaseUrl: string; floor: Floor | null; couponLimit: number; payOrders: number },
 ): Array<{ name: ScenarioName; title: string; spec: Spec | string; floor: Spec | null }> {
   let customer = 0;
   let orderIndex = 0;
@@ -135,6 +160,35 @@ function loadSpecs(
           );
           limited = COUPON_CODE;
           return result;
+        },
+      }
+    : missing('product');
+  // Each request pays the next pending order of its run's pool, with the sandbox, as the checkout's
+  // JSON client does (no bearer token: the pay_token is the credential).
+  let payRuns = 0;
+  let payable: PayableOrders | null = null;
+  let handedOut = 0;
+  const paySpec: Spec | string = store.productPid
+    ? {
+        method: 'POST',
+        headers: { accept: 'application/json' },
+        path: () => payable!.payPath(payable!.tokens[handedOut++ % payable!.tokens.length]),
+        body: () => SANDBOX_PAYMENT,
+        beforeRun: async () => {
+          const started = Date.now();
+          payable = await seedPayableOrders(api, context.databaseUrl, store.productPid!, context.payOrders, ++payRuns);
+          handedOut = 0;
+          log(`checkout.pay: ${context.payOrders} pending orders in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        },
+        afterMeasure: async (row) => {
+          // Requests still in flight when autocannon stopped finish on the server: wait for their attempts.
+          let check = await paymentConsistency(context.databaseUrl, payable!.orderNumberPrefix);
+          for (let waited = 0; check.open > 0 && waited < PAY_SETTLE_MS; waited += 200) {
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            check = await paymentConsistency(context.databaseUrl, payable!.orderNumberPrefix);
+          }
+          const note = paidNote(check, handedOut, payable!.tokens.length);
+          return { note: row.note ? `${note}; ${row.note}` : note };
         },
       }
     : missing('product');
@@ -216,6 +270,12 @@ function loadSpecs(
       spec: { method: 'GET', path: () => `/v1/discounts/${COUPON_CODE}` },
       floor: null,
     },
+    {
+      name: 'checkout.pay',
+      title: 'POST {pay_url}/token/{pay_token}/pay',
+      spec: paySpec,
+      floor: null,
+    },
   ];
 }
 
@@ -236,6 +296,8 @@ async function bench(options: BenchOptions): Promise<void> {
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
     // The receiver listens on loopback, which production refuses by default (decisions §7).
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // Production turns the sandbox gateway off (decisions §1); the seed and the pay scenarios pay with it.
+    PAYMENT_SANDBOX: 'true',
     SESSION_SECRET: randomBytes(24).toString('hex'),
     // As in docker/Dockerfile: a heap limit, without which V8 lets the old generation grow to
     // 150+ MB of garbage under load on a machine with gigabytes free (RSS near 300 MB).
@@ -286,7 +348,13 @@ async function bench(options: BenchOptions): Promise<void> {
       headers: floor.api.authHeader,
       servicePid: floor.service.pid,
     };
-    const specs = loadSpecs(store, { api, databaseUrl: database.url, floor, couponLimit: options.couponLimit });
+    const specs = loadSpecs(store, {
+      api,
+      databaseUrl: database.url,
+      floor,
+      couponLimit: options.couponLimit,
+      payOrders: options.payOrders,
+    });
     for (const { name, title, spec, floor: floorSpec } of specs) {
       if (!options.scenarios.includes(name)) continue;
       for (const connections of options.connections) {
@@ -349,6 +417,8 @@ async function bench(options: BenchOptions): Promise<void> {
     await receiver.stop();
     await service.stop();
     await floor?.stop();
+    // The service's files: uploads and the customer emails (.eml, no SMTP here) of every payment.
+    await rm(env.DATA_DIR, { recursive: true, force: true });
   }
 
   const [{ orders }] = await query<{ orders: string }>(database.url, 'SELECT count(*) AS orders FROM orders').catch(

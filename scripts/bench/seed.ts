@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { Api, mapConcurrent } from './api';
-import { bulkInsertOrders, query } from './database';
+import { bulkInsertOrders, insertPayableOrders, query } from './database';
 
 export const COUPON_CODE = 'BENCH10';
 export const APPROVED_NUMBER = '841234567';
@@ -27,12 +28,12 @@ export function orderBody(
   };
 }
 
+/** What the checkout's JSON client posts to pay with the sandbox (any number it approves). */
+export const SANDBOX_PAYMENT = { payment_method: 'mpesa', payment_number: APPROVED_NUMBER };
+
 /** Approves an order through the sandbox gateway, as the checkout page's form would. */
 export async function approve(api: Api, order: CreatedOrder): Promise<void> {
-  const res = await api.request<{ order_status?: string }>('POST', `${order.checkout_url}/pay`, {
-    payment_method: 'mpesa',
-    payment_number: APPROVED_NUMBER,
-  });
+  const res = await api.request<{ order_status?: string }>('POST', `${order.checkout_url}/pay`, SANDBOX_PAYMENT);
   if (res.order_status !== 'approved')
     throw new Error(`approval of ${order.order_number} answered ${JSON.stringify(res)}`);
 }
@@ -164,4 +165,48 @@ export async function seedStore(
     }
   }
   return store;
+}
+
+/** Customers of the orders `checkout.pay` pays: each pending order is a clone of one of theirs. */
+const PAYING_CUSTOMERS = 20;
+/** Their emails, apart from the seed's (0–19) and `orders.create`'s (1000–5999). */
+const PAYING_CUSTOMER_BASE = 100_000;
+
+export interface PayableOrders {
+  /** The pay_tokens, one per pending order, in the order they are to be paid. */
+  tokens: string[];
+  /** The orders' numbers start with this. */
+  orderNumberPrefix: string;
+  /** `{pay_url}` path of a token's pay route: `/pay/token/{pay_token}/pay`. */
+  payPath: (token: string) => string;
+}
+
+/**
+ * `count` pending orders, each with its own pay_token, for `checkout.pay` (a paid order cannot be
+ * paid again). A few are created through `POST /v1/orders`, for as many customers; the rest are
+ * SQL clones of those (see {@link insertPayableOrders}), since creating tens of thousands over
+ * HTTP would take longer than the run. `run` keeps each connection count's orders apart.
+ */
+export async function seedPayableOrders(
+  api: Api,
+  databaseUrl: string,
+  productPid: string,
+  count: number,
+  run: number,
+): Promise<PayableOrders> {
+  const templates = await mapConcurrent(
+    Array.from({ length: PAYING_CUSTOMERS }, (_, i) => i),
+    5,
+    (i) => api.post<CreatedOrder>('/v1/orders', orderBody(productPid, PAYING_CUSTOMER_BASE + i)),
+  );
+  const rows = await query<{ id: number }>(databaseUrl, 'SELECT id FROM orders WHERE order_number = ANY($1)', [
+    templates.map((o) => o.order_number),
+  ]);
+  // `{pay_url}/token/{pay_token}` as the API answers it; the service serves the pay surface on its own port.
+  const { pathname } = new URL(templates[0].checkout_url);
+  const tokenPath = pathname.slice(0, pathname.length - templates[0].pay_token.length);
+  const tokens = Array.from({ length: count }, () => randomBytes(16).toString('hex'));
+  const orderNumberPrefix = `PAY${run}-`;
+  await insertPayableOrders(databaseUrl, { templateOrderIds: rows.map((r) => r.id), tokens, orderNumberPrefix });
+  return { tokens, orderNumberPrefix, payPath: (token) => `${tokenPath}${token}/pay` };
 }

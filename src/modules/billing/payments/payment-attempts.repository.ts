@@ -83,11 +83,6 @@ export class PaymentAttemptsRepository {
     return this.m().findOne(PaymentAttempt, { where: { orderId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  /** Newest first (decisions §10: `payments` on `GET /v1/orders/{id}`). */
-  listOfOrder(orderId: number, manager?: EntityManager): Promise<PaymentAttempt[]> {
-    return this.m(manager).find(PaymentAttempt, { where: { orderId }, order: { createdAt: 'DESC', id: 'DESC' } });
-  }
-
   /** The payment a refund gives back: the order's succeeded attempt not refunded yet. */
   findRefundable(orderId: number): Promise<PaymentAttempt | null> {
     return this.m().findOne(PaymentAttempt, {

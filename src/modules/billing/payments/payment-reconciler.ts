@@ -1,9 +1,8 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '../../../common/jobs/job-queue';
 import { Clock, CLOCK } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { DatabaseConnection } from '../../../database/database-connection';
 import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { GatewayOutcome } from './payment-gateway';
@@ -22,70 +21,35 @@ export interface ReconcileReport {
 /**
  * Reconciliation (decisions §10): every `PAYMENT_RECONCILE_SECONDS` (30) the open attempts whose
  * answer is missing are looked up at their gateway; an hour after the start an attempt still not
- * confirmed is failed (`unconfirmed`). One process runs each round however many instances run:
- * every instance offers a job per interval through pg-boss's throttled send (one job per time
- * slot, whoever sends it), and the instance that fetches the job runs it. Each outcome is applied
- * through {@link PaymentsService.apply}, so a round racing an answer or a callback changes nothing twice.
+ * confirmed is failed (`unconfirmed`). A periodic queue of the durable job queue
+ * ({@link JobQueue.every}): one process runs each round however many instances run. Each outcome
+ * is applied through {@link PaymentsService.apply}, so a round racing an answer or a callback
+ * changes nothing twice.
  */
 @Injectable()
-export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class PaymentReconciler implements OnModuleInit {
   private readonly logger = new Logger('PaymentReconciler');
-  private readonly boss: PgBoss;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
-  private started = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    connection: DatabaseConnection,
+    private readonly jobs: JobQueue,
     private readonly attempts: PaymentAttemptsRepository,
     private readonly payments: PaymentsService,
-  ) {
-    this.boss = new PgBoss({
-      connectionString: connection.url,
-      application_name: 'commerce-payments',
-      max: 2,
-      migrate: true,
-      supervise: true,
-      schedule: false,
-    });
-    this.boss.on('error', (error) => this.logger.error({ err: error }, 'pg-boss error'));
-  }
+  ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.boss.start();
-    this.started = true;
-    await this.boss.createQueue(RECONCILE_QUEUE, { name: RECONCILE_QUEUE, retryLimit: 0, expireInSeconds: 600 });
-    const interval = this.config.payments.reconcileIntervalMs;
-    this.timer = setInterval(() => this.tick(), interval);
-    this.timer.unref();
-    this.tick();
-  }
-
-  /** Offers this slot's job (a no-op when another instance already did) and runs whatever job this instance fetches. */
-  private tick(): void {
-    if (this.running || !this.started) return;
-    this.running = (async () => {
-      try {
-        const seconds = Math.max(1, Math.round(this.config.payments.reconcileIntervalMs / 1000));
-        await this.boss.sendThrottled(RECONCILE_QUEUE, {}, {}, seconds);
-        const jobs = (await this.boss.fetch(RECONCILE_QUEUE, { batchSize: 1 })) ?? [];
-        for (const job of jobs) {
-          try {
-            await this.runOnce();
-            await this.boss.complete(RECONCILE_QUEUE, job.id);
-          } catch (error) {
-            await this.boss.fail(RECONCILE_QUEUE, job.id, { message: String(error) }).catch(() => undefined);
-            throw error;
-          }
-        }
-      } catch (error) {
-        if (this.started) this.logger.error({ err: error }, 'Payment reconciliation failed');
-      } finally {
-        this.running = null;
-      }
-    })();
+  onModuleInit(): void {
+    // The queue's period is whole seconds: a shorter setting runs once a second.
+    const seconds = Math.max(1, Math.round(this.config.payments.reconcileIntervalMs / 1000));
+    // A round that throws is logged by the queue and not retried: the next period's round runs anyway.
+    this.jobs.every(
+      RECONCILE_QUEUE,
+      seconds,
+      async () => {
+        await this.runOnce();
+      },
+      { expireInSeconds: 600 },
+    );
   }
 
   /** One round over the open attempts (also the seam tests drive). */
@@ -131,13 +95,5 @@ export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicat
     if (outcome.status === 'processing') return false;
     const result = await this.payments.apply(attempt, outcome);
     return outcome.status !== 'unknown' && result.attempt?.status === outcome.status;
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (!this.started) return;
-    this.started = false;
-    clearInterval(this.timer);
-    await this.running;
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 }
