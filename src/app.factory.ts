@@ -68,7 +68,7 @@ export async function createApp(
   await app.register(fastifyMultipart);
   // Helmet's headers and a CSP on every surface; the templates' inline blocks are hashed from
   // `src/modules/**/views` (copied beside the compiled modules by the build).
-  await registerSecurityHeaders(fastify, join(__dirname, 'modules'), {
+  registerSecurityHeaders(fastify, join(__dirname, 'modules'), {
     docs: `${config.paths.base}/docs`,
     cdnUrl: config.urls.cdn,
     cdnPath: config.paths.cdn,

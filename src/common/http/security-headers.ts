@@ -1,5 +1,6 @@
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,14 +56,9 @@ export interface SecurityHeaderPaths {
  * behind a TLS proxy that forwards http) would break. Product images are the seller's URLs on any
  * host, hence `img-src https: http:`.
  */
-export async function registerSecurityHeaders(
-  fastify: FastifyInstance,
-  viewsRoot: string,
-  paths: SecurityHeaderPaths,
-): Promise<void> {
+export function registerSecurityHeaders(fastify: FastifyInstance, viewsRoot: string, paths: SecurityHeaderPaths): void {
   const hashes = inlineBlockHashes(viewsRoot);
-  await fastify.register(helmet, {
-    global: true,
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -81,6 +77,10 @@ export async function registerSecurityHeaders(
     // Cross-origin isolation would stop sellers' pages from embedding their product images.
     crossOriginEmbedderPolicy: false,
   });
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
 
   const docsPolicy = [
     "default-src 'self'",
@@ -97,7 +97,7 @@ export async function registerSecurityHeaders(
   const under = (url: string, prefix: string) =>
     url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
   const cdnHost = new URL(paths.cdnUrl).host;
-  // After helmet's own onRequest hook: the two surfaces whose needs differ from the pages'.
+  // After helmet's headers: the two surfaces whose needs differ from the pages'.
   fastify.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     if (under(url, paths.docs)) reply.header('content-security-policy', docsPolicy);
@@ -114,4 +114,31 @@ export async function registerSecurityHeaders(
     }
     done(null, payload);
   });
+}
+
+/**
+ * The headers helmet sets with these options, computed once. With no nonces and no per-request
+ * directives they are the same on every response, so each request copies a ready object instead of
+ * running helmet: `@fastify/helmet` called `helmet(options)` on every request, parsing the policy
+ * again each time, which halved the requests per second of a bare Fastify route
+ * (docs/performance.md, fifth round).
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string) {
+      headers[name] = value;
+    },
+    removeHeader(name: string) {
+      delete headers[name];
+    },
+  };
+  let finished = false;
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    finished = true;
+  });
+  // helmet's middleware is synchronous; a release that is not would show here, not in production.
+  if (!finished) throw new Error('helmet did not finish synchronously');
+  return headers;
 }

@@ -48,6 +48,7 @@ export const ORDER_VIEW_COLUMNS = {
   customer: ['id', 'name', 'email', 'mobileNumber', 'paymentNumber'],
   subscription: ['id', 'status', 'startDate', 'endDate', 'cancelledAt'],
   bump: ['productPid', 'name', 'price'],
+  payment: ['method', 'provider', 'status', 'transactionId', 'errorCode', 'errorMessage', 'createdAt'],
 } as const satisfies {
   order: ReadonlyArray<keyof Order>;
   product: ReadonlyArray<keyof Product>;
@@ -55,6 +56,7 @@ export const ORDER_VIEW_COLUMNS = {
   customer: ReadonlyArray<keyof Customer>;
   subscription: ReadonlyArray<keyof Subscription>;
   bump: ReadonlyArray<keyof OrderBumpItem>;
+  payment: ReadonlyArray<keyof PaymentAttempt>;
 };
 type Shown<T, P extends keyof typeof ORDER_VIEW_COLUMNS> = Pick<
   T,
@@ -73,10 +75,10 @@ export interface OrderView {
   subscription: Shown<Subscription, 'subscription'> | null;
   bumps: Array<Shown<OrderBumpItem, 'bump'>>;
   /** The payment attempts, newest first; only where the representation shows them (one order). */
-  payments?: PaymentAttempt[];
+  payments?: Array<Shown<PaymentAttempt, 'payment'>>;
 }
 
-export function toOrderPayment(attempt: PaymentAttempt): OrderPaymentDto {
+export function toOrderPayment(attempt: Shown<PaymentAttempt, 'payment'>): OrderPaymentDto {
   return {
     method: attempt.method,
     provider: attempt.provider,

@@ -160,7 +160,6 @@ export class OrdersService {
   async get(storeId: number, ref: string): Promise<OrderView> {
     const view = await this.orders.findViewOfStore(storeId, ref);
     if (!view) throw new NotFoundError();
-    view.payments = await this.payments.attemptsOf(view.order.id);
     return view;
   }
 
@@ -174,8 +173,9 @@ export class OrdersService {
     if (order.status !== 'approved') throw new ConflictError('Only approved orders can be refunded.');
     const refunded = await this.payments.refund(order);
     if (!refunded) throw new ConflictError('Only approved orders can be refunded.');
-    const [view] = await this.views([refunded]);
-    view.payments = await this.payments.attemptsOf(refunded.id);
+    // The same ref resolves to the same order: shown as GET shows it, with its payments.
+    const view = await this.orders.findViewOfStore(storeId, ref);
+    if (!view) throw new NotFoundError();
     return view;
   }
 
