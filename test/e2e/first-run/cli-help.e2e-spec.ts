@@ -1,35 +1,10 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { COMMANDS } from '../../../src/cli/commands';
+import { runCli } from '../../utils/run-process';
 
 jest.setTimeout(120_000);
 
-const ROOT = join(__dirname, '..', '..', '..');
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // No database is reachable here: help and flag errors must not need one.
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) =>
-      resolve({
-        code,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => l && !l.startsWith('npm warn'))
-          .join('\n'),
-      }),
-    );
-  });
-}
+/** No database is reachable here: help and flag errors must not need one. */
+const cli = (args: string[]) => runCli(args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
 
 describe('CLI help and flags', () => {
   it.each([['--help'], ['-h'], ['help']])('%s prints every command on stdout and exits 0', async (flag) => {

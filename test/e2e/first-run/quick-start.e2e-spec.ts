@@ -4,12 +4,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../utils/free-port';
+import { ROOT, runProcess } from '../../utils/run-process';
 import { ServiceProcess, spawnService, waitForHealthy } from '../../utils/service-process';
 import { waitUntil } from '../webhooks/helpers';
 
 jest.setTimeout(300_000);
-
-const ROOT = join(__dirname, '..', '..', '..');
 
 /** The commands of the README's quick start, as a reader copies them. */
 function quickStartCommands(): string[] {
@@ -19,35 +18,7 @@ function quickStartCommands(): string[] {
   return block.split('\n').filter((line) => line.trim() !== '');
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) =>
-      resolve({
-        code,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => l && !l.startsWith('npm warn'))
-          .join('\n'),
-      }),
-    );
-  });
-}
+const run = (command: string, env: Record<string, string>) => runProcess('bash', ['-c', command], env);
 
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {

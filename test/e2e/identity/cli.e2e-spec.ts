@@ -1,53 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../utils/free-port';
+import { runCli } from '../../utils/run-process';
 import { spawnService, waitForHealthy } from '../../utils/service-process';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 jest.setTimeout(180_000);
 
-const ROOT = join(__dirname, '..', '..', '..');
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
 /** Runs `npm run cli -- …` as an operator would. */
-function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({
-        code,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => l && !l.startsWith('npm warn'))
-          .join('\n'),
-        json,
-      });
-    });
-  });
-}
+const cli = runCli;
 
 describe('operator CLI on DATABASE_URL', () => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
+import { ORDER_PAYLOAD_KEYS, Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
 import {
   cli,
   DAY,
@@ -70,28 +70,7 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
       paymentNumber: string | null;
     },
   ) {
-    expect(Object.keys(payload).sort()).toEqual(
-      [
-        'order_type',
-        'order_number',
-        'status',
-        'transaction_id',
-        'payment_method',
-        'amount',
-        'currency',
-        'discount_amount',
-        'coupon_code',
-        'original_amount',
-        'tracking',
-        'plan_subscriber',
-        'product',
-        'customer',
-        'affiliate',
-        'order_bump',
-        'brand',
-        'image',
-      ].sort(),
-    );
+    expect(Object.keys(payload).sort()).toEqual([...ORDER_PAYLOAD_KEYS].sort());
     expect(payload.order_type).toBe(expected.kind);
     expect(payload.order_number).toBe(expected.orderNumber);
     expect(payload.status).toBe(expected.status);

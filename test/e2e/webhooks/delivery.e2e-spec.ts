@@ -2,7 +2,16 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { WebhooksService } from '../../../src/modules/webhooks/webhooks.service';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { emitOrderEvent, EventSource, insertProduct, Receiver, startReceiver, TestProduct, waitUntil } from './helpers';
+import {
+  emitOrderEvent,
+  EventSource,
+  insertProduct,
+  ORDER_PAYLOAD_KEYS,
+  Receiver,
+  startReceiver,
+  TestProduct,
+  waitUntil,
+} from './helpers';
 
 interface CreatedWebhook {
   id: number;
@@ -74,26 +83,7 @@ describe('Webhook delivery', () => {
     expect(request.body).toBe(JSON.stringify(payload));
     const body = JSON.parse(request.body);
     expect(body).toEqual(payload);
-    expect(Object.keys(body)).toEqual([
-      'order_type',
-      'order_number',
-      'status',
-      'transaction_id',
-      'payment_method',
-      'amount',
-      'currency',
-      'discount_amount',
-      'coupon_code',
-      'original_amount',
-      'tracking',
-      'plan_subscriber',
-      'product',
-      'customer',
-      'affiliate',
-      'order_bump',
-      'brand',
-      'image',
-    ]);
+    expect(Object.keys(body)).toEqual(ORDER_PAYLOAD_KEYS);
     expect(typeof body.amount).toBe('number');
     expect(typeof body.product.price).toBe('string');
     expect(body.plan_subscriber.portal_url).toMatch(/\/order\/ORD-.+\?transaction_id=txn_/);

@@ -112,6 +112,28 @@ export async function insertProduct(
   return { id: row.id, pid, name };
 }
 
+/** The keys of a spec §6.3 order payload, in the order they are sent. */
+export const ORDER_PAYLOAD_KEYS = [
+  'order_type',
+  'order_number',
+  'status',
+  'transaction_id',
+  'payment_method',
+  'amount',
+  'currency',
+  'discount_amount',
+  'coupon_code',
+  'original_amount',
+  'tracking',
+  'plan_subscriber',
+  'product',
+  'customer',
+  'affiliate',
+  'order_bump',
+  'brand',
+  'image',
+];
+
 /** A complete spec §6.3 payload, as billing builds it. */
 export function buildPayload(
   kind: OrderEventKind,

@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { insertProduct, Receiver, startReceiver } from './helpers';
+import { insertProduct, ORDER_PAYLOAD_KEYS, Receiver, startReceiver } from './helpers';
 
 /** decisions §9: `POST /v1/webhooks/{id}/test`. */
 describe('POST /v1/webhooks/{id}/test', () => {
@@ -49,27 +49,7 @@ describe('POST /v1/webhooks/{id}/test', () => {
       plan_subscriber: { portal_url: expect.stringContaining('/order/TEST-') },
       product: { price: '100.00' },
     });
-    expect(Object.keys(payload)).toEqual([
-      'order_type',
-      'order_number',
-      'status',
-      'transaction_id',
-      'payment_method',
-      'amount',
-      'currency',
-      'discount_amount',
-      'coupon_code',
-      'original_amount',
-      'tracking',
-      'plan_subscriber',
-      'product',
-      'customer',
-      'affiliate',
-      'order_bump',
-      'brand',
-      'image',
-      'test',
-    ]);
+    expect(Object.keys(payload)).toEqual([...ORDER_PAYLOAD_KEYS, 'test']);
 
     expect(res.body).toEqual({
       status: 'success',
