@@ -1,13 +1,14 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import type { DomainEvent } from '../../../src/common/events/domain-event';
 import { DomainEvents } from '../../../src/common/events/domain-events';
 import { SubscriptionSweep, SweepReport } from '../../../src/modules/billing/subscriptions/subscription-sweep.service';
+import { CUSTOMER_MESSAGE_EVENT_TYPES } from '../../../src/modules/notifications/messages/customer-message';
 import type { TestSeller } from '../../utils/auth';
+import { ProcessResult, runProcess } from '../../utils/run-process';
 import type { TestApp } from '../../utils/test-app';
 import { createOrder, insertPlan, insertProduct, orderBody, payJson } from '../billing/fixtures';
+import { jobsCompleted } from '../emails/support';
 
-export const ROOT = join(__dirname, '..', '..', '..');
+export { ROOT } from '../../utils/run-process';
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
@@ -101,40 +102,25 @@ export function recordDomainEvents(t: TestApp): DomainEvent[] {
 export const ofSubscription = (events: DomainEvent[], subscriptionId: number) =>
   events.filter((e) => e.refs.subscriptionId === subscriptionId).map((e) => e.type);
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: any;
+/**
+ * Waits until the customer-email jobs of the subscription's recorded events have run. A
+ * renewal-due or payment-failed email asks billing for a fresh checkout link, which rotates the
+ * renewal's pay token: a test that holds a link must let those jobs finish first.
+ */
+export function customerEmailsDone(t: TestApp, events: DomainEvent[], subscriptionId: number): Promise<void> {
+  const ids = events
+    .filter((e) => e.refs.subscriptionId === subscriptionId && CUSTOMER_MESSAGE_EVENT_TYPES.includes(e.type))
+    .map((e) => e.id);
+  return jobsCompleted(t.dataSource, ids);
 }
 
 /** `npm run cli -- …` on the test database, as an operator runs it. */
-export function cli(t: TestApp, args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: t.config.database.url!,
-        DATA_DIR: t.config.dataDir,
-        BASE_URL: t.config.urls.base,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
-    });
+export function cli(t: TestApp, args: string[]): Promise<ProcessResult> {
+  return runProcess(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], {
+    NODE_ENV: 'test',
+    DATABASE_URL: t.config.database.url!,
+    DATA_DIR: t.config.dataDir,
+    BASE_URL: t.config.urls.base,
   });
 }
 

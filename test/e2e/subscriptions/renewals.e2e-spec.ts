@@ -3,6 +3,7 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { recordEvents, RecordedEvent } from '../billing/fixtures';
 import {
+  customerEmailsDone,
   DAY,
   getOrder,
   getSubscription,
@@ -240,6 +241,8 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
     const first = await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 48 * HOUR));
     const renewalNumber = first.renewal_orders[0].order_number;
     await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 2 * HOUR));
+    // The payment-failed and past-due emails each rotate the renewal's link: let them go out first.
+    await customerEmailsDone(t, events, s.subscriptionId);
     const portalPath = `/pay/order/${s.orderNumber}?transaction_id=${s.transactionId}`;
     const portal = (await t.http.get(portalPath).expect(200)).text;
     expect(portal).toContain('past due');
@@ -299,6 +302,7 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
     const end = new Date(s.subscription.end_date);
     const report = await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 10 * HOUR));
     const renewalNumber = report.renewal_orders[0].order_number;
+    await customerEmailsDone(t, events, s.subscriptionId);
     const link = await t.http
       .post(`/pay/order/${s.orderNumber}/subscription/renewal`)
       .set('Accept', 'application/json')
