@@ -44,11 +44,7 @@ export class EntityColumns<T extends ObjectLiteral> {
 
   /** Some of the columns, for reads that show only those (see PickedColumns). */
   pick<K extends keyof T & string>(...properties: readonly K[]): PickedColumns<T, K> {
-    const columns = properties.map((property) => {
-      const column = this.metadata.findColumnWithPropertyName(property);
-      if (!column) throw new Error(`${this.metadata.name} has no column ${property}`);
-      return column;
-    });
+    const columns = properties.map((property) => this.column(property));
     return new PickedColumns<T, K>(this.dataSource, columns, this.metadata.primaryColumns[0]);
   }
 
@@ -220,6 +216,15 @@ export class EntityColumns<T extends ObjectLiteral> {
    * inserted row hydrated: what `manager.save` of a new entity gives, in one statement.
    */
   async insert(manager: EntityManager, values: Partial<T>): Promise<T> {
+    return (await this.insertUnless(manager, values, null))!;
+  }
+
+  /**
+   * `insert`, or nothing and null when the row would break the unique index named by `conflict`
+   * (`("order_id") WHERE "status" = 'processing'`): `INSERT … ON CONFLICT … DO NOTHING`, which
+   * unlike a caught unique violation leaves the caller's transaction usable without a savepoint.
+   */
+  async insertUnless(manager: EntityManager, values: Partial<T>, conflict: string | null): Promise<T | null> {
     const names: string[] = [];
     const params: unknown[] = [];
     for (const column of this.metadata.columns) {
@@ -229,11 +234,69 @@ export class EntityColumns<T extends ObjectLiteral> {
       params.push(this.dataSource.driver.preparePersistentValue(value, column));
     }
     const key = names.join(', ');
-    const statement = this.statement(`insert:${key}`, () => {
-      return `INSERT INTO ${this.table} (${key}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.returning()}`;
+    const statement = this.statement(`insert:${conflict ?? ''}:${key}`, () => {
+      const skip = conflict === null ? '' : ` ON CONFLICT ${conflict} DO NOTHING`;
+      return `INSERT INTO ${this.table} (${key}) VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')})${skip} RETURNING ${this.returning()}`;
     });
     const rows = await statement.rows(params, manager);
-    return this.hydrateTracked(rows[0]);
+    return rows.length ? this.hydrateTracked(rows[0]) : null;
+  }
+
+  /**
+   * The entity whose columns equal `where` (non-null values, by property), or null: what
+   * `findOneBy` gives, from one prepared statement per set of properties instead of a query
+   * builder per call.
+   */
+  async findOneBy(where: Partial<T>, manager?: EntityManager): Promise<T | null> {
+    const names: string[] = [];
+    const params: unknown[] = [];
+    for (const property of Object.keys(where)) {
+      const column = this.column(property);
+      names.push(column.databaseName);
+      params.push(this.dataSource.driver.preparePersistentValue(column.getEntityValue(where), column));
+    }
+    const statement = this.statement(`find:${names.join(',')}`, () => {
+      const condition = names.map((name, i) => `"${name}" = $${i + 1}`).join(' AND ');
+      return `SELECT ${this.returning()} FROM ${this.table} WHERE ${condition} LIMIT 1`;
+    });
+    const rows = await statement.rows(params, manager);
+    return rows.length ? this.hydrateTracked(rows[0]) : null;
+  }
+
+  /**
+   * `UPDATE … SET <changes> WHERE <condition> RETURNING *`, the changed rows hydrated. The
+   * condition's parameters are $1…$n (`params`); `key` names it in the statement cache. Changes
+   * set to undefined are left out; the update date column is set by the database unless changed.
+   */
+  async updateWhere(
+    manager: EntityManager,
+    changes: Partial<T>,
+    where: { key: string; condition: string; params: unknown[] },
+  ): Promise<T[]> {
+    const names: string[] = [];
+    const params = [...where.params];
+    for (const property of Object.keys(changes)) {
+      const column = this.column(property);
+      const value = column.getEntityValue(changes);
+      if (value === undefined) continue;
+      names.push(column.databaseName);
+      params.push(this.dataSource.driver.preparePersistentValue(value, column));
+    }
+    const statement = this.statement(`update-where:${where.key}:${names.join(',')}`, () => {
+      const set = names.map((name, i) => `"${name}" = $${i + 1 + where.params.length}`);
+      const updateDate = this.metadata.updateDateColumn;
+      if (updateDate && !names.includes(updateDate.databaseName))
+        set.push(`"${updateDate.databaseName}" = CURRENT_TIMESTAMP`);
+      return `UPDATE ${this.table} SET ${set.join(', ')} WHERE ${where.condition} RETURNING ${this.returning()}`;
+    });
+    const rows = await statement.rows(params, manager);
+    return rows.map((row) => this.hydrateTracked(row));
+  }
+
+  private column(property: string): ColumnMetadata {
+    const column = this.metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`${this.metadata.name} has no column ${property}`);
+    return column;
   }
 }
 

@@ -3,6 +3,7 @@ import { PreparedStatement } from '../../../src/database/prepared-statements';
 import { EntityColumns } from '../../../src/database/raw-rows';
 import { Order } from '../../../src/modules/billing/orders/order.entity';
 import { ORDER_VIEW_COLUMNS } from '../../../src/modules/billing/orders/order.mapper';
+import { PaymentAttempt } from '../../../src/modules/billing/payments/payment-attempt.entity';
 import { customerBody, sellerApi } from '../../factories/api';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
@@ -130,6 +131,73 @@ describe('raw rows', () => {
       const before = await version();
       await t.dataSource.transaction((manager) => columns.saveChanges(manager, order));
       expect(await version()).toBe(before);
+    });
+  });
+
+  describe('finds, inserts and updates in one statement each, as TypeORM would', () => {
+    let attempts: EntityColumns<PaymentAttempt>;
+    let storeId: number;
+    const values = (reference: string): Partial<PaymentAttempt> => ({
+      reference,
+      orderId,
+      storeId,
+      method: 'mpesa',
+      provider: 'sandbox',
+      amount: 90,
+      currency: 'MZN',
+      paymentNumber: '841234567',
+      offSession: false,
+      createdAt: new Date('2030-01-02T03:04:05.678Z'),
+      updatedAt: new Date('2030-01-02T03:04:05.678Z'),
+    });
+    beforeAll(async () => {
+      attempts = new EntityColumns(t.dataSource, PaymentAttempt);
+      [{ store_id: storeId }] = await t.dataSource.query('SELECT store_id FROM orders WHERE id = $1', [orderId]);
+    });
+    const UNLESS_PROCESSING = `("order_id") WHERE "status" = 'processing'`;
+
+    it('findOneBy: the entity findOneBy gives, or null', async () => {
+      const order = await columns.findOneBy({ id: orderId });
+      expect(order).toEqual(await t.dataSource.manager.findOneBy(Order, { id: orderId }));
+      expect(order).toBeInstanceOf(Order);
+      expect(await columns.findOneBy({ id: orderId, status: 'approved' })).toBeNull();
+      expect(await columns.findOneBy({ id: -1 })).toBeNull();
+    });
+
+    it('insertUnless: the inserted entity; null, with the transaction still usable, when the index refuses it', async () => {
+      const [first, second, count] = await t.dataSource.transaction(async (manager) => {
+        const a = await attempts.insertUnless(manager, { ...values('raw-a'), status: 'processing' }, UNLESS_PROCESSING);
+        const b = await attempts.insertUnless(manager, { ...values('raw-b'), status: 'processing' }, UNLESS_PROCESSING);
+        // A refused insert leaves the transaction usable: no savepoint needed.
+        const [{ n }] = await manager.query('SELECT count(*)::int AS n FROM payment_attempts WHERE order_id = $1', [
+          orderId,
+        ]);
+        return [a, b, n];
+      });
+      expect(second).toBeNull();
+      expect(count).toBe(1);
+      expect(first).toEqual(await t.dataSource.manager.findOneBy(PaymentAttempt, { reference: 'raw-a' }));
+      expect(first).toMatchObject({
+        amount: 90,
+        status: 'processing',
+        createdAt: new Date('2030-01-02T03:04:05.678Z'),
+      });
+    });
+
+    it('updateWhere: the rows as changed, only where the condition holds', async () => {
+      const attempt = (await attempts.findOneBy({ reference: 'raw-a' }))!;
+      const change = (from: string[]) =>
+        t.dataSource.transaction((manager) =>
+          attempts.updateWhere(
+            manager,
+            { status: 'succeeded', transactionId: 'TX1', errorCode: null, updatedAt: new Date('2030-01-03T00:00:00Z') },
+            { key: 'test-change', condition: '"id" = $1 AND "status" = ANY($2)', params: [attempt.id, from] },
+          ),
+        );
+      const [changed] = await change(['processing']);
+      expect(changed).toEqual(await t.dataSource.manager.findOneBy(PaymentAttempt, { id: attempt.id }));
+      expect(changed).toMatchObject({ status: 'succeeded', transactionId: 'TX1', errorCode: null, amount: 90 });
+      expect(await change(['processing'])).toEqual([]);
     });
   });
 

@@ -18,9 +18,11 @@ export class CatalogReadRepository {
   /** What order creation needs of the product. */
   private readonly productOrdered: PickedColumns<Product, 'id' | 'type'>;
   private readonly productForOrder: PreparedStatement;
+  private readonly products: EntityColumns<Product>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     const products = new EntityColumns(dataSource, Product);
+    this.products = products;
     this.productOrdered = products.pick('id', 'type');
     this.productForOrder = new PreparedStatement(
       dataSource,
@@ -48,8 +50,9 @@ export class CatalogReadRepository {
     return { product: this.productOrdered.read(row), currency: row[this.productOrdered.length] as string };
   }
 
+  /** By id, from a prepared statement: every checkout page and payment reads its product. */
   findProduct(id: number, manager?: EntityManager): Promise<Product | null> {
-    return this.m(manager).findOneBy(Product, { id });
+    return this.products.findOneBy({ id }, manager);
   }
 
   async findProducts(ids: number[], manager?: EntityManager): Promise<Map<number, Product>> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThan, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
+import { EntityColumns } from '../../../database/raw-rows';
 import { PaymentAttempt, PaymentAttemptStatus } from './payment-attempt.entity';
 
 /** Final outcomes and `unknown`, as applied to an attempt. */
@@ -13,33 +14,30 @@ export type AttemptChanges = Partial<
 
 @Injectable()
 export class PaymentAttemptsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** The statements of the pay path, hand-written (raw-rows.ts): a payment runs each of them once or twice. */
+  private readonly columns: EntityColumns<PaymentAttempt>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, PaymentAttempt);
+  }
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
   }
 
   /** Inserts a new attempt; null when the order already has a `processing` one (the partial unique index). */
-  async insertProcessing(manager: EntityManager, values: Partial<PaymentAttempt>): Promise<PaymentAttempt | null> {
-    try {
-      // A savepoint, so a refused insert leaves the caller's transaction usable.
-      return await manager.transaction((inner) =>
-        inner.save(PaymentAttempt, inner.create(PaymentAttempt, { ...values, status: 'processing' })),
-      );
-    } catch (error) {
-      if (
-        error instanceof QueryFailedError &&
-        (error.driverError as { constraint?: string }).constraint === 'UQ_payment_attempts_processing_order'
-      ) {
-        return null;
-      }
-      throw error;
-    }
+  insertProcessing(manager: EntityManager, values: Partial<PaymentAttempt>): Promise<PaymentAttempt | null> {
+    return this.columns.insertUnless(
+      manager,
+      { ...values, status: 'processing' },
+      `("order_id") WHERE "status" = 'processing'`,
+    );
   }
 
   /**
    * The one way an attempt changes: only from one of `from`, so of two outcomes arriving together
-   * (the gateway's answer, its callback, reconciliation) exactly one applies. Null when another won.
+   * (the gateway's answer, its callback, reconciliation) exactly one applies. Null when another won;
+   * else the attempt as changed, its row locked by the UPDATE until the transaction ends.
    */
   async change(
     manager: EntityManager,
@@ -47,28 +45,24 @@ export class PaymentAttemptsRepository {
     from: PaymentAttemptStatus[],
     changes: AttemptChanges,
   ): Promise<PaymentAttempt | null> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(PaymentAttempt)
-      .set(changes)
-      .where('id = :id AND status IN (:...from)', { id, from })
-      .returning('id')
-      .execute();
-    if (!(result.raw as unknown[]).length) return null;
-    // The row is ours (locked by the UPDATE) until the transaction ends.
-    return manager.findOneBy(PaymentAttempt, { id });
+    const [changed] = await this.columns.updateWhere(manager, changes, {
+      key: 'change',
+      condition: '"id" = $1 AND "status" = ANY($2)',
+      params: [id, from],
+    });
+    return changed ?? null;
   }
 
   findByReference(reference: string, manager?: EntityManager): Promise<PaymentAttempt | null> {
-    return this.m(manager).findOneBy(PaymentAttempt, { reference });
+    return this.columns.findOneBy({ reference }, manager);
   }
 
   findById(id: number, manager?: EntityManager): Promise<PaymentAttempt | null> {
-    return this.m(manager).findOneBy(PaymentAttempt, { id });
+    return this.columns.findOneBy({ id }, manager);
   }
 
   findProcessingOfOrder(orderId: number, manager?: EntityManager): Promise<PaymentAttempt | null> {
-    return this.m(manager).findOneBy(PaymentAttempt, { orderId, status: 'processing' });
+    return this.columns.findOneBy({ orderId, status: 'processing' }, manager);
   }
 
   /** The order's newest attempt still open (processing or unknown) with this provider. */

@@ -11,6 +11,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { bumpsTotal } from '../events/order-event-payload';
 import { Order } from '../orders/order.entity';
+import type { Product } from '../../catalog/products/product.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -108,9 +109,15 @@ export class PaymentsService implements OnApplicationBootstrap {
    * of a product the seller deleted is gone too: nothing is charged or cancelled for it.
    */
   async orderOfToken(payToken: string): Promise<Order> {
+    return (await this.checkoutOf(payToken)).order;
+  }
+
+  /** `orderOfToken`, with the product it sells (a payment names it to the gateway). */
+  private async checkoutOf(payToken: string): Promise<{ order: Order; product: Product }> {
     const order = await this.orders.findByPayTokenHash(sha256Hex(payToken));
-    if (!order || !(await this.catalog.findProduct(order.productId))) throw new NotFoundError();
-    return order;
+    const product = order && (await this.catalog.findProduct(order.productId));
+    if (!order || !product) throw new NotFoundError();
+    return { order, product };
   }
 
   /**
@@ -135,14 +142,14 @@ export class PaymentsService implements OnApplicationBootstrap {
     returnUrls: ChargeRequest['returnUrls'],
     waitMs = PAY_WAIT_MS,
   ): Promise<PaymentResult> {
-    const found = await this.orderOfToken(payToken);
+    const found = await this.checkoutOf(payToken);
     const gateway = this.gatewayFor(request.method);
-    const claimed = await this.claim(found.id, gateway, request, request.bumpIds, false);
+    const claimed = await this.claim(found.order.id, gateway, request, request.bumpIds, false);
     if (claimed.result) return claimed.result;
     const settled = this.run(
       claimed.attempt,
       gateway,
-      await this.chargeRequest(claimed.attempt, claimed.order, returnUrls),
+      this.chargeRequest(claimed.attempt, claimed.order, found.product, returnUrls),
     );
     // Past the wait nobody awaits it: its failure is logged in run().
     settled.catch(() => undefined);
@@ -166,7 +173,8 @@ export class PaymentsService implements OnApplicationBootstrap {
     const request: PayRequest = { method: options.method, paymentNumber: options.paymentNumber, bumpIds: [] };
     const claimed = await this.claim(order.id, gateway, request, null, options.offSession ?? true);
     if (claimed.result) return claimed.result;
-    return this.run(claimed.attempt, gateway, await this.chargeRequest(claimed.attempt, claimed.order, null));
+    const product = await this.catalog.findProduct(claimed.order.productId);
+    return this.run(claimed.attempt, gateway, this.chargeRequest(claimed.attempt, claimed.order, product, null));
   }
 
   /** The customer's cancel button: pending → cancelled with a transaction id of its own. */
@@ -420,8 +428,9 @@ export class PaymentsService implements OnApplicationBootstrap {
 
   /** Bumps are chosen again on every attempt; the order's own amount is what is left without them. */
   private async chooseBumps(manager: EntityManager, order: Order, bumpIds: number[]): Promise<void> {
-    const offered = await this.catalog.findBumpsOffered(order.storeId, order.productId, manager);
     const chosen = [...new Set(bumpIds)];
+    // None chosen (most payments): nothing to check against the offer.
+    const offered = chosen.length ? await this.catalog.findBumpsOffered(order.storeId, order.productId, manager) : [];
     if (chosen.some((id) => !offered.some((o) => o.bump.id === id)))
       throw ValidationError.field('bumps', 'Unknown order bump.');
     const previous = await this.orders.bumpItemsOf(order.id, manager);
@@ -436,12 +445,12 @@ export class PaymentsService implements OnApplicationBootstrap {
     await this.orders.save(manager, order);
   }
 
-  private async chargeRequest(
+  private chargeRequest(
     attempt: PaymentAttempt,
     order: Order,
+    product: Product | null,
     returnUrls: ChargeRequest['returnUrls'],
-  ): Promise<ChargeRequest> {
-    const product = await this.catalog.findProduct(order.productId);
+  ): ChargeRequest {
     return {
       reference: attempt.reference,
       orderNumber: order.orderNumber,
