@@ -273,6 +273,25 @@ export class EntityColumns<T extends ObjectLiteral> {
     changes: Partial<T>,
     where: { key: string; condition: string; params: unknown[] },
   ): Promise<T[]> {
+    const rows = await this.update(manager, changes, where, true);
+    return rows.map((row) => this.hydrateTracked(row));
+  }
+
+  /** `updateWhere` when the caller needs nothing back: how many rows changed. */
+  async updateCount(
+    manager: EntityManager,
+    changes: Partial<T>,
+    where: { key: string; condition: string; params: unknown[] },
+  ): Promise<number> {
+    return (await this.update(manager, changes, where, false)).length;
+  }
+
+  private update(
+    manager: EntityManager,
+    changes: Partial<T>,
+    where: { key: string; condition: string; params: unknown[] },
+    hydrate: boolean,
+  ): Promise<Record<string, unknown>[]> {
     const names: string[] = [];
     const params = [...where.params];
     for (const property of Object.keys(changes)) {
@@ -282,15 +301,15 @@ export class EntityColumns<T extends ObjectLiteral> {
       names.push(column.databaseName);
       params.push(this.dataSource.driver.preparePersistentValue(value, column));
     }
-    const statement = this.statement(`update-where:${where.key}:${names.join(',')}`, () => {
+    const statement = this.statement(`update-where:${where.key}:${hydrate}:${names.join(',')}`, () => {
       const set = names.map((name, i) => `"${name}" = $${i + 1 + where.params.length}`);
       const updateDate = this.metadata.updateDateColumn;
       if (updateDate && !names.includes(updateDate.databaseName))
         set.push(`"${updateDate.databaseName}" = CURRENT_TIMESTAMP`);
-      return `UPDATE ${this.table} SET ${set.join(', ')} WHERE ${where.condition} RETURNING ${this.returning()}`;
+      const primary = `"${this.metadata.primaryColumns[0].databaseName}"`;
+      return `UPDATE ${this.table} SET ${set.join(', ')} WHERE ${where.condition} RETURNING ${hydrate ? this.returning() : primary}`;
     });
-    const rows = await statement.rows(params, manager);
-    return rows.map((row) => this.hydrateTracked(row));
+    return statement.rows(params, manager);
   }
 
   private column(property: string): ColumnMetadata {

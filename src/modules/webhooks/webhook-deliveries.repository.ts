@@ -186,6 +186,6 @@ export class WebhookDeliveriesRepository {
   }
 
   async record(id: number, attempt: AttemptRecord): Promise<void> {
-    await this.repo.update({ id }, attempt);
+    await this.columns.updateCount(this.repo.manager, attempt, { key: 'record', condition: '"id" = $1', params: [id] });
   }
 }

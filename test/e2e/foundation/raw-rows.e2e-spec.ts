@@ -198,6 +198,15 @@ describe('raw rows', () => {
       expect(changed).toEqual(await t.dataSource.manager.findOneBy(PaymentAttempt, { id: attempt.id }));
       expect(changed).toMatchObject({ status: 'succeeded', transactionId: 'TX1', errorCode: null, amount: 90 });
       expect(await change(['processing'])).toEqual([]);
+      const count = (from: string[]) =>
+        attempts.updateCount(
+          t.dataSource.manager,
+          { errorMessage: 'counted' },
+          { key: 'test-count', condition: '"id" = $1 AND "status" = ANY($2)', params: [attempt.id, from] },
+        );
+      expect(await count(['processing'])).toBe(0);
+      expect(await count(['succeeded'])).toBe(1);
+      expect((await attempts.findOneBy({ id: attempt.id }))!.errorMessage).toBe('counted');
     });
   });
 

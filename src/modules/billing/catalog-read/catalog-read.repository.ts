@@ -19,10 +19,18 @@ export class CatalogReadRepository {
   private readonly productOrdered: PickedColumns<Product, 'id' | 'type'>;
   private readonly productForOrder: PreparedStatement;
   private readonly products: EntityColumns<Product>;
+  private readonly files: EntityColumns<ProductFile>;
+  private readonly filesOfProducts: PreparedStatement;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     const products = new EntityColumns(dataSource, Product);
     this.products = products;
+    this.files = new EntityColumns(dataSource, ProductFile);
+    this.filesOfProducts = new PreparedStatement(
+      dataSource,
+      `SELECT ${this.files.select('f', '')} FROM ${this.files.table} "f" ` +
+        `WHERE "f"."store_id" = $1 AND "f"."product_id" = ANY($2) ORDER BY "f"."product_id", "f"."id"`,
+    );
     this.productOrdered = products.pick('id', 'type');
     this.productForOrder = new PreparedStatement(
       dataSource,
@@ -95,11 +103,10 @@ export class CatalogReadRepository {
       .filter((row): row is { bump: OrderBump; product: Product } => row.product?.storeId === storeId);
   }
 
-  findFilesOfProducts(storeId: number, productIds: number[], manager?: EntityManager): Promise<ProductFile[]> {
-    if (!productIds.length) return Promise.resolve([]);
-    return this.m(manager).find(ProductFile, {
-      where: { storeId, productId: In([...new Set(productIds)]) },
-      order: { productId: 'ASC', id: 'ASC' },
-    });
+  /** The files of these products, by product then upload (every receipt lists them). */
+  async findFilesOfProducts(storeId: number, productIds: number[], manager?: EntityManager): Promise<ProductFile[]> {
+    if (!productIds.length) return [];
+    const rows = await this.filesOfProducts.rows([storeId, [...new Set(productIds)]], manager);
+    return rows.map((row) => this.files.hydrate(row));
   }
 }

@@ -64,29 +64,42 @@ export class OrderTransitionsService {
       async (manager) => {
         const order = await this.orders.lockById(manager, orderId);
         if (!order) throw new NotFoundError();
-        if (!canTransition(order.status, to)) return null;
-        const now = this.clock.now();
-        if (details.transactionId !== undefined) order.transactionId = details.transactionId;
-        if (details.paymentMethod !== undefined) order.paymentMethod = details.paymentMethod;
-        if (details.paymentNumber !== undefined) order.paymentNumber = details.paymentNumber;
-        const from = order.status;
-        order.status = to;
-        await this.applySideEffects(manager, order, from, now);
-        const saved = await this.orders.save(manager, order);
-        // decisions §11: a refund cancels the subscription at once, with its open renewal order;
-        // after the order is saved (subscription_cancelled shows it refunded) and before its event
-        // (order_refund shows the subscription cancelled).
-        if (to === 'refunded' && saved.subscriptionId !== null) {
-          await this.subscriptions.end(manager, saved.subscriptionId, 'cancelled', now, (id) =>
-            this.transition(id, 'cancelled', {}, manager),
-          );
-        }
-        const kind = EVENT_OF[to];
-        if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
-        return saved;
+        return this.transitionLocked(manager, order, to, details);
       },
       outer,
     );
+  }
+
+  /**
+   * `transition` of an order the caller locked in `manager`'s transaction (`OrdersRepository.lockById`)
+   * and has not changed since: a payment's outcome locks the order first anyway.
+   */
+  async transitionLocked(
+    manager: EntityManager,
+    order: Order,
+    to: OrderStatus,
+    details: TransitionDetails = {},
+  ): Promise<Order | null> {
+    if (!canTransition(order.status, to)) return null;
+    const now = this.clock.now();
+    if (details.transactionId !== undefined) order.transactionId = details.transactionId;
+    if (details.paymentMethod !== undefined) order.paymentMethod = details.paymentMethod;
+    if (details.paymentNumber !== undefined) order.paymentNumber = details.paymentNumber;
+    const from = order.status;
+    order.status = to;
+    await this.applySideEffects(manager, order, from, now);
+    const saved = await this.orders.save(manager, order);
+    // decisions §11: a refund cancels the subscription at once, with its open renewal order;
+    // after the order is saved (subscription_cancelled shows it refunded) and before its event
+    // (order_refund shows the subscription cancelled).
+    if (to === 'refunded' && saved.subscriptionId !== null) {
+      await this.subscriptions.end(manager, saved.subscriptionId, 'cancelled', now, (id) =>
+        this.transition(id, 'cancelled', {}, manager),
+      );
+    }
+    const kind = EVENT_OF[to];
+    if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
+    return saved;
   }
 
   private async applySideEffects(manager: EntityManager, order: Order, from: OrderStatus, now: Date): Promise<void> {

@@ -336,7 +336,7 @@ export class PaymentsService implements OnApplicationBootstrap {
         paymentNumber: changed.paymentNumber,
       };
       if (changed.status === 'succeeded') {
-        const approved = await this.transitions.transition(locked.id, 'approved', details, manager);
+        const approved = await this.transitions.transitionLocked(manager, locked, 'approved', details);
         if (!approved) {
           // Paid while the order had already left pending (a second attempt approved it, or the
           // customer cancelled it): the money is the seller's to give back, the order stays as it is.
@@ -354,7 +354,7 @@ export class PaymentsService implements OnApplicationBootstrap {
         return this.resultOf(locked, changed);
       }
       if (changed.offSession) return this.resultOf(locked, changed);
-      const cancelled = await this.transitions.transition(locked.id, 'cancelled', details, manager);
+      const cancelled = await this.transitions.transitionLocked(manager, locked, 'cancelled', details);
       return this.resultOf(cancelled ?? locked, changed);
     });
   }
