@@ -11,6 +11,11 @@ SELECT "c"."created_at" AS "created_at", "c"."updated_at" AS "updated_at", "c"."
   FROM "customers" c
   WHERE c.store_id = $1 AND c.id = $2;
 
+SELECT "f"."id" AS "id", "f"."store_id" AS "store_id", "f"."product_id" AS "product_id", "f"."name" AS "name", "f"."kind" AS "kind", "f"."storage_key" AS "storage_key", "f"."external_url" AS "external_url", "f"."size_bytes" AS "size_bytes", "f"."format" AS "format", "f"."content_type" AS "content_type", "f"."created_at" AS "created_at"
+  FROM "product_files" "f"
+  WHERE "f"."store_id" = $1 AND "f"."product_id" = ANY($2)
+  ORDER BY "f"."product_id", "f"."id";
+
 SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."subscription_id" AS "subscription_id", "o"."subscription_period" AS "subscription_period", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
   FROM "orders" o
   WHERE o.id = $1 FOR
