@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { createHash, createHmac, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -25,6 +25,17 @@ export function randomBase62(length: number): string {
     const byte = randomByte();
     if (byte < 248) out += BASE62[byte % 62];
   }
+  return out;
+}
+
+/**
+ * 32 base62 characters that only the holder of `key` can compute for `message` (HMAC-SHA-256, one
+ * character per byte of the digest): about 190 bits, as unguessable as `randomBase62(32)` to anyone
+ * without the key, and the same every time it is asked for.
+ */
+export function keyedBase62(key: Buffer, message: string): string {
+  let out = '';
+  for (const byte of createHmac('sha256', key).update(message).digest()) out += BASE62[byte % 62];
   return out;
 }
 

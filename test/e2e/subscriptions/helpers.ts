@@ -1,12 +1,10 @@
 import type { DomainEvent } from '../../../src/common/events/domain-event';
 import { DomainEvents } from '../../../src/common/events/domain-events';
 import { SubscriptionSweep, SweepReport } from '../../../src/modules/billing/subscriptions/subscription-sweep.service';
-import { CUSTOMER_MESSAGE_EVENT_TYPES } from '../../../src/modules/notifications/messages/customer-message';
 import type { TestSeller } from '../../utils/auth';
 import { ProcessResult, runProcess } from '../../utils/run-process';
 import type { TestApp } from '../../utils/test-app';
 import { createOrder, insertPlan, insertProduct, orderBody, payJson } from '../billing/fixtures';
-import { jobsCompleted } from '../emails/support';
 
 export { ROOT } from '../../utils/run-process';
 export const HOUR = 3_600_000;
@@ -101,18 +99,6 @@ export function recordDomainEvents(t: TestApp): DomainEvent[] {
 
 export const ofSubscription = (events: DomainEvent[], subscriptionId: number) =>
   events.filter((e) => e.refs.subscriptionId === subscriptionId).map((e) => e.type);
-
-/**
- * Waits until the customer-email jobs of the subscription's recorded events have run. A
- * renewal-due or payment-failed email asks billing for a fresh checkout link, which rotates the
- * renewal's pay token: a test that holds a link must let those jobs finish first.
- */
-export function customerEmailsDone(t: TestApp, events: DomainEvent[], subscriptionId: number): Promise<void> {
-  const ids = events
-    .filter((e) => e.refs.subscriptionId === subscriptionId && CUSTOMER_MESSAGE_EVENT_TYPES.includes(e.type))
-    .map((e) => e.id);
-  return jobsCompleted(t.dataSource, ids);
-}
 
 /** `npm run cli -- …` on the test database, as an operator runs it. */
 export function cli(t: TestApp, args: string[]): Promise<ProcessResult> {

@@ -213,8 +213,8 @@ export class CheckoutService {
   }
 
   /**
-   * The portal's "Pay the renewal" button: a fresh checkout link of the subscription's open renewal
-   * order (pay tokens are stored hashed, so the link is made anew). Null when none is open.
+   * The portal's "Pay the renewal" button: the checkout link of the subscription's open renewal
+   * order, the same one its emails carry (`OrdersService.checkoutUrlFor`). Null when none is open.
    */
   async renewalCheckoutUrl(orderNumber: string, transactionId: unknown): Promise<string | null> {
     const order = await this.orderOfPortal(orderNumber, transactionId);

@@ -60,7 +60,7 @@ export class PortalController {
     res.redirect(this.checkout.portalUrl(order), 303);
   }
 
-  /** "Pay the renewal": 303 to a fresh checkout link of the open renewal order (JSON: the link). */
+  /** "Pay the renewal": 303 to the checkout link of the open renewal order (JSON: the link). */
   @Post('subscription/renewal')
   @HttpCode(200)
   async payRenewal(

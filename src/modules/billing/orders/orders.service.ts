@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { randomBase62, sha256Hex } from '../../../common/crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { keyedBase62, randomBase62, sha256Hex } from '../../../common/crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { toCents } from '../../../common/money';
 import { PageRequest } from '../../../common/pagination/pagination';
@@ -46,6 +47,9 @@ const CHECKOUT_REJECTIONS: Record<CheckoutRejection, () => Error> = {
 /** Orders as the seller's API sees them: checkout sessions, reads and refunds. */
 @Injectable()
 export class OrdersService {
+  /** The key of the links `checkoutUrlFor` hands out. */
+  private readonly linkKey: Buffer;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
@@ -56,7 +60,13 @@ export class OrdersService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly payments: PaymentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    // From SESSION_SECRET, which every instance shares (README); without it, a key of this process's
+    // own, and a link handed out before a restart is replaced at the next one handed out.
+    this.linkKey = createHash('sha256')
+      .update(`checkout-links\0${config.sessionSecret ?? randomBytes(32).toString('hex')}`)
+      .digest();
+  }
 
   /** `POST /v1/orders` (spec §4.1): a new checkout session, or the reuse of `from_order`. */
   async create(storeId: number, input: CreateOrderDto): Promise<CheckoutSession> {
@@ -137,19 +147,30 @@ export class OrdersService {
   }
 
   /**
-   * A fresh checkout link of a pending order (a renewal's, for the customer's email or the portal's
-   * "Pay the renewal" button): rotates its
-   * pay_token as `from_order` does, so the previous link stops working. Null when the order is
-   * no longer pending (paid, or cancelled with its subscription): there is nothing to pay.
+   * The checkout link of a pending order that the store hands out itself (a renewal's, in the
+   * customer's emails and behind the portal's "Pay the renewal" button). It is the same link every
+   * time: its pay_token is derived from the order number with the server's key, so a dunning email
+   * sent after the customer pressed the button, or a second email, does not break a link already
+   * given out, as an invoice link stays the same until it is paid. The database still holds only
+   * its hash. The first such link replaces the one the order was created with (the sweep keeps no
+   * plaintext of it), and so does a link `from_order` gave out. Null when the order is no longer
+   * pending (paid, or cancelled with its subscription): there is nothing to pay.
    */
-  checkoutUrlFor(orderId: number): Promise<string | null> {
-    const payToken = newPayToken();
-    return this.dataSource.transaction(async (manager) => {
-      const order = await this.orders.lockById(manager, orderId);
-      if (!order || order.status !== 'pending') return null;
-      await this.orders.setPayTokenHash(manager, order.id, sha256Hex(payToken));
-      return this.checkoutUrl(payToken);
-    });
+  async checkoutUrlFor(orderId: number): Promise<string | null> {
+    const order = await this.orders.findById(orderId);
+    if (!order || order.status !== 'pending') return null;
+    const payToken = keyedBase62(this.linkKey, `checkout:${order.orderNumber}`);
+    const payTokenHash = sha256Hex(payToken);
+    if (order.payTokenHash !== payTokenHash) {
+      const set = await this.dataSource.transaction(async (manager) => {
+        const locked = await this.orders.lockById(manager, orderId);
+        if (!locked || locked.status !== 'pending') return false;
+        await this.orders.setPayTokenHash(manager, locked.id, payTokenHash);
+        return true;
+      });
+      if (!set) return null;
+    }
+    return this.checkoutUrl(payToken);
   }
 
   async list(storeId: number, filters: OrderFilters, page: PageRequest): Promise<[OrderView[], number]> {

@@ -18,7 +18,7 @@ const NEEDS_CHECKOUT_LINK = new Set(['renewal_due', 'payment_failed']);
 /**
  * Builds a message from what billing holds when the job runs (the order as it stands then), through
  * billing's exported reads. Nothing is changed unless the store emails its customers: a renewal's
- * checkout link is fresh (billing rotates the pay token), so it is asked for last.
+ * first checkout link replaces the pay token the order was created with, so it is asked for last.
  */
 @Injectable()
 export class CustomerMessageComposer {
