@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import pino, { Level, Logger } from 'pino';
 import { AppConfig } from './config/app-config';
@@ -64,6 +64,37 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** Path parameters that are credentials: a checkout link's pay token, a stored file's key. */
+const SECRET_PARAMS = new Set(['payToken', 'key']);
+
+/**
+ * The URL as the request log shows it, with nothing in it that grants access: a credential in
+ * the path (see SECRET_PARAMS) is shown as its route parameter (`/pay/token/:payToken/pay`), and
+ * of the query only the names are kept (a portal link's `transaction_id` is a credential too). A
+ * URL that matched no route is shown without its query.
+ */
+export function loggedUrl(request: FastifyRequest): string {
+  const at = request.url.indexOf('?');
+  const path = at < 0 ? request.url : request.url.slice(0, at);
+  const query =
+    at < 0
+      ? ''
+      : `?${request.url
+          .slice(at + 1)
+          .split('&')
+          .map((pair) => pair.split('=', 1)[0])
+          .join('&')}`;
+  const route = request.routeOptions.url;
+  if (!route) return path;
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const shown = route.replace(/:(\w+)|\*$/g, (whole: string, name: string | undefined) => {
+    const value = params[name ?? '*'];
+    if (name && SECRET_PARAMS.has(name)) return whole;
+    return typeof value === 'string' ? encodeURI(value) : whole;
+  });
+  return `${shown}${query}`;
+}
+
 /** Echoes the request id and writes one completion line per request (except ignored URLs). */
 export function registerRequestLogging(
   fastify: FastifyInstance,
@@ -81,7 +112,7 @@ export function registerRequestLogging(
       logger[level](
         {
           reqId: request.id,
-          req: { method: request.method, url: request.url },
+          req: { method: request.method, url: loggedUrl(request) },
           res: { statusCode: status },
           responseTime: reply.elapsedTime,
         },

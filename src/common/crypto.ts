@@ -30,8 +30,9 @@ export function randomBase62(length: number): string {
 
 /**
  * 32 base62 characters that only the holder of `key` can compute for `message` (HMAC-SHA-256, one
- * character per byte of the digest): about 190 bits, as unguessable as `randomBase62(32)` to anyone
- * without the key, and the same every time it is asked for.
+ * character per byte of the digest, `byte % 62`): about 182 bits of min-entropy to anyone without
+ * the key (the modulo favours the first eight characters slightly), well past the 128 a pay token
+ * needs, and the same every time it is asked for.
  */
 export function keyedBase62(key: Buffer, message: string): string {
   let out = '';
