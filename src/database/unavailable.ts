@@ -1,7 +1,9 @@
 /**
  * Whether an error means PostgreSQL cannot be reached right now (decisions §5: 503, never 500),
  * rather than that a query was wrong: the server shutting down or restarting (57P01 admin
- * shutdown, 57P02 crash shutdown, 57P03 cannot connect now), connection exceptions (class 08),
+ * shutdown, 57P02 crash shutdown, 57P03 cannot connect now) or out of connection slots (53300
+ * too many connections: every slot taken, by this service's instances or others), connection
+ * exceptions (class 08),
  * a refused or reset socket, a connection ended under a query, or the pool giving up waiting for
  * a connection. TypeORM wraps the driver's error (`driverError`); the cause chain is followed too.
  */
@@ -9,7 +11,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.code === 'string') {
-    if (e.code === '57P01' || e.code === '57P02' || e.code === '57P03' || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
+    if (UNAVAILABLE_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
     if (NETWORK_CODES.has(e.code)) return true;
   }
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(e.message as string)))
@@ -18,6 +20,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
 }
+
+/** SQLSTATEs of a server that cannot serve this connection now (see isDatabaseUnavailable). */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

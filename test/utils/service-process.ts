@@ -3,6 +3,13 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
+/**
+ * Connections in the pool of each app a test builds (test-app.ts) and each service it spawns. Two
+ * test files run at once, each with an app or two and their job and session pools: at the
+ * production default of 20 they can take all of PostgreSQL's 100 slots (53300 "too many clients").
+ */
+export const TEST_POOL_SIZE = '8';
+
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
@@ -17,7 +24,14 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
   let out = '';
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      DATABASE_POOL_SIZE: TEST_POOL_SIZE,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

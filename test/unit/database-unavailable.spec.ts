@@ -1,0 +1,26 @@
+import { QueryFailedError } from 'typeorm';
+import { isDatabaseUnavailable } from '../../src/database/unavailable';
+
+/** PostgreSQL's errors as pg raises them: an Error with the SQLSTATE in `code`. */
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+describe('isDatabaseUnavailable (decisions §5: 503, never 500)', () => {
+  it('is true for a server that cannot serve the connection now, however TypeORM wraps it', () => {
+    for (const [code, message] of [
+      ['53300', 'sorry, too many clients already'],
+      ['57P01', 'terminating connection due to administrator command'],
+      ['57P03', 'the database system is starting up'],
+      ['08006', 'connection failure'],
+    ]) {
+      expect(isDatabaseUnavailable(pgError(code, message))).toBe(true);
+      expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], pgError(code, message)))).toBe(true);
+    }
+    expect(isDatabaseUnavailable(pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'))).toBe(true);
+  });
+
+  it('is false for a query that was wrong', () => {
+    expect(isDatabaseUnavailable(pgError('23505', 'duplicate key value violates unique constraint'))).toBe(false);
+    expect(isDatabaseUnavailable(pgError('42P01', 'relation "nope" does not exist'))).toBe(false);
+    expect(isDatabaseUnavailable(new QueryFailedError('SELECT', [], pgError('22P02', 'invalid input')))).toBe(false);
+  });
+});
