@@ -62,6 +62,22 @@ describe('seller dashboard', () => {
     expect(res.headers.location).toBe('/web/login?next=%2Fweb%2Fsettings%2Fapi');
   });
 
+  it('denies every page without a session, before its handler runs (303 to the login page)', async () => {
+    for (const path of ['/web/', '/web/apps', '/web/settings/emails', '/web/orders?status=paid', '/web/webhooks/1']) {
+      const res = await webAgent(t).get(path).expect(303);
+      expect(res.headers.location).toBe(`/web/login?next=${encodeURIComponent(path)}`);
+    }
+    // A form posted with a valid CSRF token but no seller in the session changes nothing.
+    const agent = webAgent(t);
+    const login = await agent.get('/web/login').expect(200);
+    const res = await agent
+      .post('/web/settings/emails')
+      .type('form')
+      .send({ _csrf: csrfFrom(login.text), email_customers: 'on' })
+      .expect(303);
+    expect(res.headers.location).toBe('/web/login?next=%2Fweb%2Fsettings%2Femails');
+  });
+
   it('logs in, honours next only for a web path, and logs out', async () => {
     const seller = await signUp(webAgent(t));
     for (const [next, expected] of [

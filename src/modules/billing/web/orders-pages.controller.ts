@@ -1,21 +1,18 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { pageRequest } from '../../../common/pagination/pagination';
-import { Public } from '../../identity/auth/auth.decorators';
 import { validateForm } from '../../identity/web/form-validation';
 import { ViewsService } from '../../identity/web/views.service';
-import { formString, requireSeller } from '../../identity/web/web-auth';
-import { CsrfGuard } from '../../identity/web/sessions/web-session.middleware';
-import { WebExceptionFilter } from '../../identity/web/web-exception.filter';
+import { formString, sellerOf } from '../../identity/web/web-auth';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { ListOrdersQueryDto } from '../orders/dto/order-response.dto';
 import { toOrderDto } from '../orders/order.mapper';
 import { ORDER_STATUSES } from '../orders/order-status';
 import { OrdersService } from '../orders/orders.service';
+import { DashboardPages } from '../../identity/web/dashboard-pages';
 
 /** Read from `req.query`: the global validation pipe whitelists an untyped `@Query()` down to nothing. */
 type Query = Record<string, unknown>;
@@ -28,11 +25,7 @@ const PER_PAGE = 25;
  * API has them) with its events (the webhook deliveries made for it), and the refund of an
  * approved order after a confirmation page.
  */
-@ApiExcludeController()
-@Public()
-@UseFilters(WebExceptionFilter)
-@UseGuards(CsrfGuard)
-@Controller('orders')
+@DashboardPages('orders')
 export class OrdersPagesController {
   private readonly eta = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
 
@@ -44,7 +37,7 @@ export class OrdersPagesController {
 
   @Get()
   async list(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const query = req.query as Query;
     const filters = {
       status: formString(query.status),
@@ -90,7 +83,7 @@ export class OrdersPagesController {
   @Get(':id')
   async detail(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const query = req.query as Query;
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const order = toOrderDto(await this.orders.get(storeId, orderRef(id)));
     const deliveries = await this.webhooks.deliveriesOfOrder(storeId, order.id);
     const body = this.eta.render('order', {
@@ -105,7 +98,7 @@ export class OrdersPagesController {
 
   @Get(':id/refund')
   async confirmRefund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const order = toOrderDto(await this.orders.get(requireSeller(req).storeId, orderRef(id)));
+    const order = toOrderDto(await this.orders.get(sellerOf(req).storeId, orderRef(id)));
     this.views.confirm(req, res, {
       title: 'Refund order',
       message:
@@ -119,7 +112,7 @@ export class OrdersPagesController {
 
   @Post(':id/refund')
   async refund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const view = await this.orders.refund(requireSeller(req).storeId, orderRef(id));
+    const view = await this.orders.refund(sellerOf(req).storeId, orderRef(id));
     res.redirect(this.views.url(`/orders/${view.order.orderNumber}?refunded=1`), 303);
   }
 }

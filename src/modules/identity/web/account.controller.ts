@@ -1,21 +1,14 @@
-import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, TooManyRequestsError } from '../../../common/errors/app-error';
-import { Public } from '../auth/auth.decorators';
 import { SellersService } from '../sellers/sellers.service';
 import { LoginThrottleService } from './login-throttle.service';
 import { ViewsService } from './views.service';
-import { formString, requireSeller, safeNext, sessionOf } from './web-auth';
-import { CsrfGuard } from './sessions/web-session.middleware';
-import { WebExceptionFilter } from './web-exception.filter';
+import { formString, safeNext, SellerSession, sessionOf } from './web-auth';
+import { AnonymousPage, CurrentSeller, DashboardPages } from './dashboard-pages';
 
-/** Sign-up, login, logout and the dashboard home (decisions §2.1). */
-@ApiExcludeController()
-@Public()
-@UseFilters(WebExceptionFilter)
-@UseGuards(CsrfGuard)
-@Controller()
+/** Sign-up, login, logout (open without a session) and the dashboard home (README, Architecture: dashboard pages). */
+@DashboardPages()
 export class AccountController {
   constructor(
     private readonly sellers: SellersService,
@@ -24,17 +17,22 @@ export class AccountController {
   ) {}
 
   @Get()
-  async home(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const { sellerId, storeId } = requireSeller(req);
+  async home(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @CurrentSeller() { sellerId, storeId }: SellerSession,
+  ): Promise<void> {
     const [seller, store] = await Promise.all([this.sellers.findById(sellerId), this.sellers.findStore(storeId)]);
     this.views.render(req, res, 'home', { title: 'Dashboard', seller, store });
   }
 
+  @AnonymousPage()
   @Get('signup')
   signupForm(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
     this.views.render(req, res, 'signup', { title: 'Create your store', form: { currency: 'MZN' }, errors: {} });
   }
 
+  @AnonymousPage()
   @Post('signup')
   async signup(
     @Req() req: FastifyRequest,
@@ -69,6 +67,7 @@ export class AccountController {
     this.views.render(req, res, 'signup', { title: 'Create your store', form, errors }, 422);
   }
 
+  @AnonymousPage()
   @Get('login')
   loginForm(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query('next') next?: string): void {
     this.views.render(req, res, 'login', {
@@ -78,6 +77,7 @@ export class AccountController {
     });
   }
 
+  @AnonymousPage()
   @Post('login')
   async login(
     @Req() req: FastifyRequest,
@@ -108,6 +108,7 @@ export class AccountController {
     res.redirect(next ?? this.views.url('/'), 303);
   }
 
+  @AnonymousPage()
   @Post('logout')
   async logout(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const session = sessionOf(req);

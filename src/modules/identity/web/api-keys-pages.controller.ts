@@ -1,21 +1,14 @@
-import { Body, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { Public } from '../auth/auth.decorators';
 import { ScopeRegistry } from '../scopes/scope-registry';
 import { ViewsService } from './views.service';
-import { formList, formString, requireSeller } from './web-auth';
-import { CsrfGuard } from './sessions/web-session.middleware';
-import { WebExceptionFilter } from './web-exception.filter';
+import { formList, formString, sellerOf } from './web-auth';
+import { DashboardPages } from './dashboard-pages';
 
 /** Settings → API: the seller's API keys (decisions §2.1). */
-@ApiExcludeController()
-@Public()
-@UseFilters(WebExceptionFilter)
-@UseGuards(CsrfGuard)
-@Controller('settings/api')
+@DashboardPages('settings/api')
 export class ApiKeysPagesController {
   constructor(
     private readonly keys: ApiKeysService,
@@ -34,7 +27,7 @@ export class ApiKeysPagesController {
     @Res() res: FastifyReply,
     @Body() body: Record<string, unknown>,
   ): Promise<void> {
-    const seller = requireSeller(req);
+    const seller = sellerOf(req);
     const name = formString(body.name);
     const scopes = formList(body.scopes);
     if (!name) return this.page(req, res, { error: 'Give the key a name.', form: { name, scopes } }, 422);
@@ -50,7 +43,7 @@ export class ApiKeysPagesController {
 
   @Get('keys/:id/revoke')
   async confirmRevoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const key = /^\d+$/.test(id)
       ? (await this.keys.list(storeId)).find((k) => k.id === Number(id) && !k.revokedAt)
       : undefined;
@@ -67,7 +60,7 @@ export class ApiKeysPagesController {
 
   @Post('keys/:id/revoke')
   async revoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     if (!/^\d+$/.test(id) || !(await this.keys.revoke(storeId, Number(id)))) throw new NotFoundError();
     res.redirect(this.views.url('/settings/api'), 303);
   }
@@ -78,7 +71,7 @@ export class ApiKeysPagesController {
     data: Record<string, unknown>,
     status = 200,
   ): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const keys = await this.keys.list(storeId);
     this.views.render(
       req,

@@ -1,20 +1,13 @@
-import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { Public } from '../auth/auth.decorators';
 import { SellersService } from '../sellers/sellers.service';
-import { CsrfGuard } from './sessions/web-session.middleware';
 import { ViewsService } from './views.service';
-import { requireSeller } from './web-auth';
-import { WebExceptionFilter } from './web-exception.filter';
+import { sellerOf } from './web-auth';
+import { DashboardPages } from './dashboard-pages';
 
 /** Settings → Emails: the store's "Email my customers" switch (decisions §12). */
-@ApiExcludeController()
-@Public()
-@UseFilters(WebExceptionFilter)
-@UseGuards(CsrfGuard)
-@Controller('settings/emails')
+@DashboardPages('settings/emails')
 export class EmailSettingsPagesController {
   constructor(
     private readonly sellers: SellersService,
@@ -23,7 +16,7 @@ export class EmailSettingsPagesController {
 
   @Get()
   async show(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query('saved') saved?: string): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const store = await this.sellers.findStore(storeId);
     if (!store) throw new NotFoundError();
     this.views.render(req, res, 'email-settings', { title: 'Emails', store, saved: saved === '1' });
@@ -36,7 +29,7 @@ export class EmailSettingsPagesController {
     @Res() res: FastifyReply,
     @Body() body: Record<string, unknown>,
   ): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     await this.sellers.setEmailCustomers(storeId, body?.email_customers === 'on' || body?.email_customers === 'true');
     res.redirect(this.views.url('/settings/emails?saved=1'), 303);
   }

@@ -9,13 +9,16 @@ import { FaviconController } from './favicon.controller';
 import { LoginThrottleService } from './login-throttle.service';
 import { WebSessionService } from './sessions/web-session.service';
 import { CsrfGuard, WebSessionMiddleware } from './sessions/web-session.middleware';
+import { OAuthClientGuard } from './oauth-client.guard';
+import { SessionGuard } from './sessions/session.guard';
 import { ViewsService } from './views.service';
 import { WebExceptionFilter } from './web-exception.filter';
 
 /**
- * The seller dashboard under `{web_url}` (decisions §2.1, §2.3). Another web module that needs the
- * logged-in seller imports this one, applies `WebSessionMiddleware` to its own controllers and
- * `@UseGuards(CsrfGuard)` on them (then `requireSeller(req)` from `web-auth.ts`).
+ * The seller dashboard under `{web_url}` (decisions §2.1, §2.3). Another web module with pages
+ * imports this one, declares its controllers with `@DashboardPages()` (session required unless
+ * `@AnonymousPage()`, CSRF on every POST, error pages) and applies `WebSessionMiddleware` to them;
+ * handlers get the seller with `@CurrentSeller()`.
  */
 @Module({
   imports: [IdentityModule],
@@ -31,11 +34,13 @@ import { WebExceptionFilter } from './web-exception.filter';
     WebSessionService,
     WebSessionMiddleware,
     CsrfGuard,
+    SessionGuard,
+    OAuthClientGuard,
     ViewsService,
     WebExceptionFilter,
     LoginThrottleService,
   ],
-  exports: [WebSessionService, WebSessionMiddleware, CsrfGuard, ViewsService, WebExceptionFilter],
+  exports: [WebSessionService, WebSessionMiddleware, CsrfGuard, SessionGuard, ViewsService, WebExceptionFilter],
 })
 export class IdentityWebModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -16,16 +16,26 @@ export interface SellerSession {
 
 export type WebSession = Session & Partial<SessionData>;
 
+/** Metadata of `@AnonymousPage()` and `@ReturnAfterLogin()` (dashboard-pages.ts), read by `SessionGuard`. */
+export const ANONYMOUS_PAGE_KEY = 'web:anonymous';
+export const RETURN_AFTER_LOGIN_KEY = 'web:return-after-login';
+
+/** A dashboard request once `SessionGuard` let it through: `seller` is set unless the page is anonymous. */
+export type SellerRequest = FastifyRequest & { seller?: SellerSession };
+
 /** The dashboard session that `WebSessionMiddleware` (express-session) put on the Node request. */
 export function sessionOf(req: FastifyRequest): WebSession | undefined {
   return (req.raw as IncomingMessage & { session?: WebSession }).session;
 }
 
-/** The seller of this dashboard session, or a {@link LoginRequiredError} that brings them back here. */
-export function requireSeller(req: FastifyRequest, returnTo: string = req.originalUrl): SellerSession {
-  const { sellerId, storeId } = sessionOf(req) ?? {};
-  if (!sellerId || !storeId) throw new LoginRequiredError(returnTo);
-  return { sellerId, storeId };
+/**
+ * The seller that `SessionGuard` found in the session of this dashboard request (the same as
+ * `@CurrentSeller()`, for a controller's private helpers that get the request).
+ */
+export function sellerOf(req: FastifyRequest): SellerSession {
+  const seller = (req as SellerRequest).seller;
+  if (!seller) throw new Error('sellerOf used on a dashboard route open without a session');
+  return seller;
 }
 
 /**

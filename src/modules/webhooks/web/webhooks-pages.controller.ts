@@ -1,18 +1,15 @@
-import { Body, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
-import { Public } from '../../identity/auth/auth.decorators';
 import { validateForm } from '../../identity/web/form-validation';
 import { ViewsService } from '../../identity/web/views.service';
-import { formList, formString, requireSeller } from '../../identity/web/web-auth';
-import { CsrfGuard } from '../../identity/web/sessions/web-session.middleware';
-import { WebExceptionFilter } from '../../identity/web/web-exception.filter';
+import { formList, formString, sellerOf } from '../../identity/web/web-auth';
 import { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook-input.dto';
 import { WebhooksService } from '../webhooks.service';
+import { DashboardPages } from '../../identity/web/dashboard-pages';
 
 type Form = Record<string, unknown>;
 
@@ -31,11 +28,7 @@ const EMPTY_FORM: WebhookForm = { name: '', url: '', events: ['order_approved'],
  * read each delivery (payload, response) and redeliver it. The same service and validation as
  * the API; the forms post back here and the pages redirect after a change (no resubmission).
  */
-@ApiExcludeController()
-@Public()
-@UseFilters(WebExceptionFilter)
-@UseGuards(CsrfGuard)
-@Controller('webhooks')
+@DashboardPages('webhooks')
 export class WebhooksPagesController {
   private readonly eta = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
 
@@ -51,7 +44,7 @@ export class WebhooksPagesController {
 
   @Post()
   async create(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Body() body: Form): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const form = readForm(body);
     const checked = await validateForm(CreateWebhookDto, toInput(form));
     if (checked.errors) return this.listPage(req, res, { form, errors: checked.errors }, 422);
@@ -77,7 +70,7 @@ export class WebhooksPagesController {
     @Param('id') id: string,
     @Body() body: Form,
   ): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const form = readForm(body);
     const input = {
       ...toInput(form),
@@ -98,7 +91,7 @@ export class WebhooksPagesController {
 
   @Get(':id/delete')
   async confirmDelete(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { webhook } = await this.webhooks.get(requireSeller(req).storeId, webhookId(id));
+    const { webhook } = await this.webhooks.get(sellerOf(req).storeId, webhookId(id));
     this.views.confirm(req, res, {
       title: 'Delete webhook',
       message: `Delete ${webhook.name ? `“${webhook.name}”` : 'this webhook'}? Its URL receives no more events and its delivery log goes with it.`,
@@ -111,13 +104,13 @@ export class WebhooksPagesController {
 
   @Post(':id/delete')
   async remove(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    await this.webhooks.remove(requireSeller(req).storeId, webhookId(id));
+    await this.webhooks.remove(sellerOf(req).storeId, webhookId(id));
     res.redirect(this.views.url('/webhooks?deleted=1'), 303);
   }
 
   @Post(':id/test')
   async test(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { delivery } = await this.webhooks.sendTest(requireSeller(req).storeId, webhookId(id));
+    const { delivery } = await this.webhooks.sendTest(sellerOf(req).storeId, webhookId(id));
     res.redirect(this.views.url(`/webhooks/${webhookId(id)}?tested=${delivery.id}`), 303);
   }
 
@@ -128,16 +121,12 @@ export class WebhooksPagesController {
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<void> {
-    const { delivery } = await this.webhooks.redeliver(
-      requireSeller(req).storeId,
-      webhookId(id),
-      webhookId(deliveryId),
-    );
+    const { delivery } = await this.webhooks.redeliver(sellerOf(req).storeId, webhookId(id), webhookId(deliveryId));
     res.redirect(this.views.url(`/webhooks/${webhookId(id)}?redelivered=${delivery.id}`), 303);
   }
 
   private async listPage(req: FastifyRequest, res: FastifyReply, data: Form, status = 200): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const reports = await this.webhooks.deliveryReport(storeId, 5);
     const query = req.query as Form;
     const body = this.eta.render('report', {
@@ -159,7 +148,7 @@ export class WebhooksPagesController {
     data: Form,
     status = 200,
   ): Promise<void> {
-    const { storeId } = requireSeller(req);
+    const { storeId } = sellerOf(req);
     const view = await this.webhooks.get(storeId, id);
     const { items } = await this.webhooks.listDeliveries(storeId, id, { page: 1, perPage: 50, offset: 0 });
     const { webhook, product } = view;
@@ -195,7 +184,7 @@ export class WebhooksPagesController {
           : null;
     if (!deliveryId || !/^\d+$/.test(deliveryId)) return null;
     if (query.redelivered) return `Redelivery #${deliveryId} queued; it appears below once sent.`;
-    const { items } = await this.webhooks.listDeliveries(requireSeller(req).storeId, id, {
+    const { items } = await this.webhooks.listDeliveries(sellerOf(req).storeId, id, {
       page: 1,
       perPage: 50,
       offset: 0,
