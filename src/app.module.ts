@@ -1,6 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, RouterModule } from '@nestjs/core';
-import { EventEmitterModule } from '@nestjs/event-emitter';
 import { EventsModule } from './common/events/events.module';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { OpenApiAmendments } from './common/http/openapi-amendments';
@@ -35,7 +34,6 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(connection),
-        EventEmitterModule.forRoot({ wildcard: false, maxListeners: 100 }),
         EventsModule,
         ...API_MODULES,
         ...WEB_MODULES,

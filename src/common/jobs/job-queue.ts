@@ -65,7 +65,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.boss = new PgBoss({
       connectionString: connection.url,
       application_name: 'commerce-jobs',
-      max: 3,
+      max: 5,
       migrate: true,
       supervise: config.webhooks.runWorker,
       schedule: false,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SalesModule } from '../billing/sales/sales.module';
 import { IdentityModule } from '../identity/identity.module';
+import { OrderBumpsModule } from './order-bumps/order-bumps.module';
 import { FileUploadInterceptor } from './files/file-upload.interceptor';
 import { ProductFilesController } from './files/product-files.controller';
 import { ProductFilesRepository } from './files/product-files.repository';
@@ -19,7 +20,7 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
  * `ProductsService.findForStore`, `PlansService.findForStore`, `ProductFilesService.filesOfProduct`.
  */
 @Module({
-  imports: [IdentityModule, FileStorageModule, IdempotencyModule, SalesModule],
+  imports: [IdentityModule, FileStorageModule, IdempotencyModule, SalesModule, OrderBumpsModule],
   controllers: [ProductsController, ProductFilesController, PlansController],
   providers: [
     ProductsRepository,

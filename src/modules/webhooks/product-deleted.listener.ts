@@ -1,18 +1,23 @@
-import { Injectable } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
-import { ProductDeletedEvent } from '../catalog/products/product-deleted.event';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DomainEvents } from '../../common/events/domain-events';
+import { PRODUCT_DELETED } from '../catalog/products/product-deleted.event';
 import { WebhooksRepository } from './webhooks.repository';
 
 /**
  * A webhook limited to one product (spec §6.1.2) could never fire again once the product is gone,
- * and would read as "every product" with `product: null`; it is deleted with the product.
+ * and would read as "every product" with `product: null`; it is deleted after the product's
+ * deletion commits (an after-commit listener: idempotent, retried).
  */
 @Injectable()
-export class WebhooksProductDeletedListener {
-  constructor(private readonly webhooks: WebhooksRepository) {}
+export class WebhooksProductDeletedListener implements OnModuleInit {
+  constructor(
+    private readonly events: DomainEvents,
+    private readonly webhooks: WebhooksRepository,
+  ) {}
 
-  @OnEvent(ProductDeletedEvent.NAME, { suppressErrors: false })
-  onProductDeleted(event: ProductDeletedEvent): Promise<void> {
-    return this.webhooks.deleteLimitedToProduct(event.manager, event.storeId, event.productId);
+  onModuleInit(): void {
+    this.events.afterCommit('webhooks-product-deleted', [PRODUCT_DELETED], (event) =>
+      this.webhooks.deleteLimitedToProduct(event.storeId, event.refs.productId!),
+    );
   }
 }

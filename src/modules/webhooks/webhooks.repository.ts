@@ -73,8 +73,8 @@ export class WebhooksRepository {
   }
 
   /** The webhooks limited to a product that is being deleted, in the deleting transaction. */
-  async deleteLimitedToProduct(manager: EntityManager, storeId: number, productId: number): Promise<void> {
-    await manager.delete(Webhook, { storeId, productId });
+  async deleteLimitedToProduct(storeId: number, productId: number): Promise<void> {
+    await this.repo.delete({ storeId, productId });
   }
 
   async deleteForStore(storeId: number, id: number): Promise<boolean> {

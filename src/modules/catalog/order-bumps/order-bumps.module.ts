@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OrderBumpsController } from './order-bumps.controller';
 import { OrderBumpsRepository } from './order-bumps.repository';
-import { OrderBumpsProductDeletedListener } from './product-deleted.listener';
 import { OrderBumpsService } from './order-bumps.service';
 import { ProductLookupRepository } from './product-lookup.repository';
 import { IdempotencyModule } from '../../../common/idempotency/idempotency.module';
@@ -13,7 +12,7 @@ import { IdempotencyModule } from '../../../common/idempotency/idempotency.modul
 @Module({
   imports: [IdempotencyModule],
   controllers: [OrderBumpsController],
-  providers: [OrderBumpsRepository, ProductLookupRepository, OrderBumpsService, OrderBumpsProductDeletedListener],
+  providers: [OrderBumpsRepository, ProductLookupRepository, OrderBumpsService],
   exports: [OrderBumpsService],
 })
 export class OrderBumpsModule {}

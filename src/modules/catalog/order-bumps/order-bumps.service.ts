@@ -31,6 +31,11 @@ export class OrderBumpsService {
     return this.bumps.listForProduct(storeId, productId, manager);
   }
 
+  /** In the transaction that deletes the product: its bumps, offered by it or offering it. */
+  deleteAllOfProduct(manager: EntityManager, storeId: number, productId: number): Promise<void> {
+    return this.bumps.deleteAllOfProduct(manager, storeId, productId);
+  }
+
   /** `productRef` is the product's id or pid; a missing or foreign product is 404. */
   async listForProductRef(
     storeId: number,

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../../common/errors/app-error';
+import { Clock, CLOCK } from '../../../common/time';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { inTransaction } from '../../../database/transaction';
 import { SellersService } from '../../identity/sellers/sellers.service';
@@ -12,7 +13,8 @@ import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
 import { PlansRepository } from '../plans/plans.repository';
 import { SalesQueryService } from '../../billing/sales/sales-query.service';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
-import { ProductDeletedEvent } from './product-deleted.event';
+import { productDeletedEvent } from './product-deleted.event';
+import { OrderBumpsService } from '../order-bumps/order-bumps.service';
 import { productChanges } from './product.mapper';
 import { Product, ProductReviewStatus } from './product.entity';
 import { missingPublishFields, nextReviewStatus } from './product-review';
@@ -31,8 +33,10 @@ export class ProductsService {
     private readonly plans: PlansRepository,
     private readonly sales: SalesQueryService,
     private readonly sellers: SellersService,
-    private readonly events: EventEmitter2,
+    private readonly bumps: OrderBumpsService,
+    private readonly events: DomainEvents,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** The store's currency, shown on every product and plan. */
@@ -90,10 +94,9 @@ export class ProductsService {
       }
       const storageKeys = await this.files.deleteForProduct(storeId, product.id, manager);
       await this.plans.deleteForProduct(storeId, product.id, manager);
-      await this.events.emitAsync(
-        ProductDeletedEvent.NAME,
-        new ProductDeletedEvent(storeId, product.id, product.pid, manager),
-      );
+      // A deleted product neither offers bumps nor is offered as one.
+      await this.bumps.deleteAllOfProduct(manager, storeId, product.id);
+      await this.events.publish(productDeletedEvent(storeId, product.id, this.clock.now()), manager);
       await this.products.delete(product, manager);
       return { product, storageKeys };
     });

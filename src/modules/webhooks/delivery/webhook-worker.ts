@@ -1,13 +1,19 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookDeliverer } from './webhook-deliverer';
-import { WebhookQueue } from './webhook-queue';
+import { WebhookQueue, WORKER_CONCURRENCY } from './webhook-queue';
 
-/** Deliveries in flight at once per process: one receiver that hangs for 10 s holds only one. */
-export const WORKER_CONCURRENCY = 8;
+export { WORKER_CONCURRENCY };
 
 /** How often a worker looks for deliveries a dead worker left unfinished (and once at start). */
 export const RECOVERY_INTERVAL_MS = 10_000;
@@ -25,7 +31,7 @@ const RECOVERY_CONCURRENCY = 4;
  * decides who sends, so a sweep racing the queue sends nothing twice.
  */
 @Injectable()
-export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookWorker implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookWorker.name);
   private readonly stopping = new AbortController();
   private recovery?: Promise<void>;
@@ -37,9 +43,13 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
+  onModuleInit(): void {
+    // Worked by the shared job queue where WEBHOOK_WORKER is on.
+    this.queue.define((job) => this.deliverer.deliver(job.deliveryId));
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.webhooks.runWorker) return;
-    this.queue.work(WORKER_CONCURRENCY, (job) => this.deliverer.deliver(job.deliveryId));
     this.recovery = this.recoverLoop();
     this.logger.log(`Webhook worker started (${WORKER_CONCURRENCY} concurrent deliveries)`);
   }
