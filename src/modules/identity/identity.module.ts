@@ -27,6 +27,7 @@ import { Seller } from './sellers/seller.entity';
 import { SellersRepository } from './sellers/sellers.repository';
 import { SellersService } from './sellers/sellers.service';
 import { Store } from './sellers/store.entity';
+import { StoreModes } from './sellers/store-modes.service';
 import { UserController } from './user.controller';
 
 @Module({
@@ -38,6 +39,7 @@ import { UserController } from './user.controller';
   providers: [
     SellersRepository,
     SellersService,
+    StoreModes,
     ApiKeysRepository,
     ApiKeysService,
     AuthService,
@@ -56,6 +58,7 @@ import { UserController } from './user.controller';
   ],
   exports: [
     SellersService,
+    StoreModes,
     ApiKeysService,
     AuthService,
     OAuthAppsService,

@@ -7,4 +7,6 @@ export interface Principal {
   scopes: Scope[];
   tokenType: 'api_key' | 'oauth';
   tokenId: number;
+  /** A test key (`sk_test_…`): the store is a test store (README, *Test mode*). OAuth tokens are live. */
+  test: boolean;
 }

@@ -140,6 +140,7 @@ export class OAuthTokensService implements OnModuleInit {
       sellerId: token.sellerId,
       scopes: token.scopes,
       tokenType: 'oauth',
+      test: false,
       tokenId: token.id,
     };
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
 
@@ -20,8 +20,35 @@ export class SellersRepository {
     return this.manager(manager).findOneBy(Seller, { id });
   }
 
+  /** The seller's live store (its test store, when there is one, is reached through it). */
   findStoreOfSeller(sellerId: number, manager?: EntityManager): Promise<Store | null> {
-    return this.manager(manager).findOne(Store, { where: { sellerId }, order: { id: 'ASC' } });
+    return this.manager(manager).findOne(Store, { where: { sellerId, liveStoreId: IsNull() }, order: { id: 'ASC' } });
+  }
+
+  findTestStoreOf(liveStoreId: number, manager?: EntityManager): Promise<Store | null> {
+    return this.manager(manager).findOneBy(Store, { liveStoreId });
+  }
+
+  /**
+   * The test store of a live store, made on first use as a copy of its name, brand, currency and
+   * email setting. Two callers at once make one store (the unique index on `live_store_id`).
+   */
+  async findOrCreateTestStore(live: Store): Promise<Store> {
+    await this.manager()
+      .createQueryBuilder()
+      .insert()
+      .into(Store)
+      .values({
+        sellerId: live.sellerId,
+        liveStoreId: live.id,
+        name: live.name,
+        brand: live.brand,
+        currency: live.currency,
+        emailCustomers: live.emailCustomers,
+      })
+      .orIgnore()
+      .execute();
+    return (await this.findTestStoreOf(live.id))!;
   }
 
   findStore(storeId: number, manager?: EntityManager): Promise<Store | null> {

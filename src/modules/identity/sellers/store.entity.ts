@@ -2,11 +2,24 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import { Timestamped } from '../../../common/entities/timestamps';
 import { Seller } from './seller.entity';
 
-/** A seller's store: the tenant every resource and every query belongs to. */
+/**
+ * A seller's store: the tenant every resource and every query belongs to. Its test mode (README,
+ * *Test mode*) is a store of its own, linked to the live one by `liveStoreId`: test keys resolve to
+ * it, so the scoping by store that every query already has keeps the two modes apart.
+ */
 @Entity('stores')
 export class Store extends Timestamped {
   @PrimaryGeneratedColumn()
   id: number;
+
+  /** Set on the test side of a store only: the live store it belongs to (at most one test store each). */
+  @Index({ unique: true })
+  @Column({ type: 'integer', nullable: true })
+  liveStoreId: number | null;
+
+  @ManyToOne(() => Store, { onDelete: 'CASCADE' })
+  @JoinColumn()
+  liveStore?: Store;
 
   @Index()
   @Column()

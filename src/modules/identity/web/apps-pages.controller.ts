@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { OAuthAppsService } from '../oauth/oauth-apps.service';
 import { ViewsService } from './views.service';
-import { formString, sellerOf } from './web-auth';
+import { formString, liveSession, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
 
 /** OAuth app registration (decisions §2.1): client_id and a client_secret shown once. */
@@ -25,7 +25,7 @@ export class AppsPagesController {
     @Res() res: FastifyReply,
     @Body() body: Record<string, unknown>,
   ): Promise<void> {
-    const seller = sellerOf(req);
+    const seller = liveSession(sellerOf(req));
     const form = { name: formString(body.name), redirect_uris: formString(body.redirect_uris) };
     try {
       const { app, clientSecret } = await this.apps.register({
@@ -72,24 +72,24 @@ export class AppsPagesController {
 
   @Post(':id/deactivate')
   async deactivate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    await this.apps.setActive(sellerOf(req).storeId, appId(id), false);
+    await this.apps.setActive(liveSession(sellerOf(req)).storeId, appId(id), false);
     res.redirect(this.views.url('/apps'), 303);
   }
 
   @Post(':id/activate')
   async activate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    await this.apps.setActive(sellerOf(req).storeId, appId(id), true);
+    await this.apps.setActive(liveSession(sellerOf(req)).storeId, appId(id), true);
     res.redirect(this.views.url('/apps'), 303);
   }
 
   @Post(':id/rotate-secret')
   async rotateSecret(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { app, clientSecret } = await this.apps.rotateSecret(sellerOf(req).storeId, appId(id));
+    const { app, clientSecret } = await this.apps.rotateSecret(liveSession(sellerOf(req)).storeId, appId(id));
     await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret, rotated: true } });
   }
 
   private async appOf(req: FastifyRequest, id: string) {
-    const { storeId } = sellerOf(req);
+    const { storeId } = liveSession(sellerOf(req));
     const app = (await this.apps.list(storeId)).find((candidate) => candidate.id === appId(id));
     if (!app) throw new NotFoundError();
     return app;
@@ -101,7 +101,7 @@ export class AppsPagesController {
     data: Record<string, unknown>,
     status = 200,
   ): Promise<void> {
-    const { storeId } = sellerOf(req);
+    const { storeId } = liveSession(sellerOf(req));
     const apps = await this.apps.list(storeId);
     this.views.render(
       req,

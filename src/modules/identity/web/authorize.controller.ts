@@ -4,7 +4,7 @@ import { OAuthAuthorizationService } from '../oauth/oauth-authorization.service'
 import { ScopeRegistry } from '../scopes/scope-registry';
 import { SellersService } from '../sellers/sellers.service';
 import { ViewsService } from './views.service';
-import { formList, formString, SellerSession } from './web-auth';
+import { formList, formString, liveSession, SellerSession } from './web-auth';
 import { CurrentSeller, DashboardPages, ReturnAfterLogin } from './dashboard-pages';
 import { formOf, OAuthClientGuard, pick } from './oauth-client.guard';
 
@@ -27,7 +27,7 @@ export class AuthorizeController {
   ): Promise<void> {
     const params = pick(query);
     const request = await this.authorization.validate(params);
-    const store = await this.sellers.findStore(seller.storeId);
+    const store = await this.sellers.findStore(seller.liveStoreId);
     this.views.render(req, res, 'authorize', {
       title: `Authorize ${request.app.name}`,
       app: request.app,
@@ -50,7 +50,7 @@ export class AuthorizeController {
     const request = await this.authorization.validate(params);
     const target =
       formString(body.decision) === 'approve'
-        ? await this.authorization.approve(request, seller, formList(body.scopes))
+        ? await this.authorization.approve(request, liveSession(seller), formList(body.scopes))
         : this.authorization.deny(request);
     res.redirect(target, 302);
   }

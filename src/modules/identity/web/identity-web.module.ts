@@ -11,6 +11,7 @@ import { WebSessionService } from './sessions/web-session.service';
 import { CsrfGuard, WebSessionMiddleware } from './sessions/web-session.middleware';
 import { OAuthClientGuard } from './oauth-client.guard';
 import { SessionGuard } from './sessions/session.guard';
+import { TestModePagesController } from './test-mode-pages.controller';
 import { ViewsService } from './views.service';
 import { WebExceptionFilter } from './web-exception.filter';
 
@@ -29,6 +30,7 @@ import { WebExceptionFilter } from './web-exception.filter';
     AuthorizeController,
     EmailSettingsPagesController,
     FaviconController,
+    TestModePagesController,
   ],
   providers: [
     WebSessionService,
@@ -52,6 +54,7 @@ export class IdentityWebModule implements NestModule {
         AppsPagesController,
         AuthorizeController,
         EmailSettingsPagesController,
+        TestModePagesController,
       );
   }
 }

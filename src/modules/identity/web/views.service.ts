@@ -6,7 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { ConfirmPage, TEMPLATE_HELPERS } from './format';
 import { csrfToken } from './sessions/csrf';
-import { sessionOf } from './web-auth';
+import { currentStoreOf, safeNext, sessionOf } from './web-auth';
 
 /**
  * Renders the dashboard's eta templates (one layout) with what every page needs: the web surface's
@@ -36,6 +36,9 @@ export class ViewsService {
       web: this.webPath,
       csrf: sessionOf(req) ? csrfToken(req) : '',
       loggedIn: Boolean(sessionOf(req)?.sellerId),
+      // The "Test mode" switch and banner of the layout, and where the switch brings the seller back.
+      testMode: currentStoreOf(req)?.test ?? false,
+      here: req.method === 'GET' ? (safeNext(req.url, this.webPath) ?? '') : '',
       ...TEMPLATE_HELPERS,
       ...data,
     });

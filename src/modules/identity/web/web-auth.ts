@@ -9,9 +9,18 @@ export class LoginRequiredError extends Error {
   }
 }
 
+/**
+ * The seller of a dashboard session and the store its pages show: the live store, or its test store
+ * while the "Test mode" switch is on (README, *Test mode*).
+ */
 export interface SellerSession {
   sellerId: number;
+  /** The current store: what every page reads and writes. */
   storeId: number;
+  /** The live store, whatever the switch says (OAuth apps). */
+  liveStoreId: number;
+  /** The "Test mode" switch is on: `storeId` is the test store. */
+  test: boolean;
 }
 
 export type WebSession = Session & Partial<SessionData>;
@@ -26,6 +35,24 @@ export type SellerRequest = FastifyRequest & { seller?: SellerSession };
 /** The dashboard session that `WebSessionMiddleware` (express-session) put on the Node request. */
 export function sessionOf(req: FastifyRequest): WebSession | undefined {
   return (req.raw as IncomingMessage & { session?: WebSession }).session;
+}
+
+/**
+ * The current store of this dashboard session (the test store while the switch is on), or null
+ * without a logged-in seller. `SessionGuard` puts it on the request (`@CurrentSeller()`,
+ * `sellerOf(req)`): every dashboard page scopes its reads and writes to its `storeId`.
+ */
+export function currentStoreOf(req: FastifyRequest): SellerSession | null {
+  const { sellerId, storeId, testStoreId } = sessionOf(req) ?? {};
+  if (!sellerId || !storeId) return null;
+  return testStoreId
+    ? { sellerId, storeId: testStoreId, liveStoreId: storeId, test: true }
+    : { sellerId, storeId, liveStoreId: storeId, test: false };
+}
+
+/** The same seller on the live store whatever the switch says: OAuth apps and grants are live only. */
+export function liveSession(seller: SellerSession): SellerSession {
+  return { ...seller, storeId: seller.liveStoreId, test: false };
 }
 
 /**

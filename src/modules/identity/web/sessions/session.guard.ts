@@ -1,7 +1,13 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ANONYMOUS_PAGE_KEY, LoginRequiredError, RETURN_AFTER_LOGIN_KEY, SellerRequest, sessionOf } from '../web-auth';
+import {
+  ANONYMOUS_PAGE_KEY,
+  currentStoreOf,
+  LoginRequiredError,
+  RETURN_AFTER_LOGIN_KEY,
+  SellerRequest,
+} from '../web-auth';
 
 /**
  * The dashboard's guard, deny by default like the API's: a route of a `@DashboardPages()`
@@ -15,9 +21,9 @@ export class SessionGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<SellerRequest>();
-    const { sellerId, storeId } = sessionOf(req) ?? {};
-    if (sellerId && storeId) {
-      req.seller = { sellerId, storeId };
+    const seller = currentStoreOf(req);
+    if (seller) {
+      req.seller = seller;
       return true;
     }
     if (this.reflector.getAllAndOverride<boolean>(ANONYMOUS_PAGE_KEY, targets)) return true;

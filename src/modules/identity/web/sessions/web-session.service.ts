@@ -11,7 +11,10 @@ import { DatabaseConnection } from '../../../../database/database-connection';
 declare module 'express-session' {
   interface SessionData {
     sellerId?: number;
+    /** The seller's live store. */
     storeId?: number;
+    /** Set while the dashboard's "Test mode" switch is on: the live store's test store. */
+    testStoreId?: number;
     /** A secret shown once (new API key, new client secret) to render on the next page only. */
     flash?: Record<string, string>;
   }

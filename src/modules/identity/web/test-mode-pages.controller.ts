@@ -1,0 +1,34 @@
+import { Body, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { StoreModes } from '../sellers/store-modes.service';
+import { CurrentSeller, DashboardPages } from './dashboard-pages';
+import { ViewsService } from './views.service';
+import { safeNext, SellerSession, sessionOf } from './web-auth';
+
+/**
+ * The dashboard's "Test mode" switch (README, *Test mode*): on, every page of the session shows and
+ * changes the store's test side (made on first use) under a banner, and new API keys are test keys;
+ * off, the live store again. The switch is the session's, not the store's.
+ */
+@DashboardPages('test-mode')
+export class TestModePagesController {
+  constructor(
+    private readonly modes: StoreModes,
+    private readonly views: ViewsService,
+  ) {}
+
+  /** `test=on` or `test=off`; back to `next` (a dashboard path) or home. */
+  @Post()
+  async toggle(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Record<string, unknown>,
+    @CurrentSeller() seller: SellerSession,
+  ): Promise<void> {
+    const session = sessionOf(req)!;
+    if (body?.test === 'on') session.testStoreId = (await this.modes.storeFor(seller.liveStoreId, 'test')).id;
+    else delete session.testStoreId;
+    await new Promise<void>((resolve, reject) => session.save((error) => (error ? reject(error) : resolve())));
+    res.redirect(safeNext(body?.next, this.views.webPath) ?? this.views.url('/'), 303);
+  }
+}
