@@ -397,6 +397,7 @@ export const API_TAGS: Record<string, string> = {
   Webhooks: 'Event subscriptions, their delivery log and redelivery.',
   Discounts: 'Coupon codes.',
   Affiliates: 'Affiliates and their commissions.',
+  Reports: 'Sales figures per day: what the dashboard home page shows.',
   Payments: 'Callbacks of payment gateways.',
 };
 

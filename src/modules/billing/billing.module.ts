@@ -16,6 +16,9 @@ import { PaymentGatewayRegistryModule } from './payments/payment-gateway-registr
 import { PaymentReconciler } from './payments/payment-reconciler';
 import { PaymentsController } from './payments/payments.controller';
 import { PaymentsService } from './payments/payments.service';
+import { ReportsController } from './reports/reports.controller';
+import { SalesReportRepository } from './reports/sales-report.repository';
+import { SalesReportService } from './reports/sales-report.service';
 import { SalesModule } from './sales/sales.module';
 import { RenewalCharger } from './subscriptions/renewal-charger';
 import { SubscriptionLifecycle } from './subscriptions/subscription-lifecycle.service';
@@ -30,7 +33,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
  */
 @Module({
   imports: [DiscountsModule, AffiliatesModule, IdempotencyModule, SalesModule, PaymentGatewayRegistryModule],
-  controllers: [OrdersController, CustomersController, PaymentsController, SubscriptionsController],
+  controllers: [OrdersController, CustomersController, PaymentsController, SubscriptionsController, ReportsController],
   providers: [
     CatalogReadRepository,
     OrdersRepository,
@@ -47,6 +50,8 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     OrderEventPayloads,
     PaymentAttemptsRepository,
     PaymentReconciler,
+    SalesReportRepository,
+    SalesReportService,
   ],
   exports: [
     OrderEventPayloads,
@@ -59,6 +64,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     CustomersService,
     OrdersRepository,
     CatalogReadRepository,
+    SalesReportService,
   ],
 })
 export class BillingModule {}
