@@ -3,7 +3,7 @@ import { APP_FILTER, RouterModule } from '@nestjs/core';
 import { EventsModule } from './common/events/events.module';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { OpenApiAmendments } from './common/http/openapi-amendments';
-import { Contribution, Contributions, contributionsOf } from './common/plugins/contributions';
+import { additionsOf, Contribution, Contributions, schemaOf } from './common/plugins/contributions';
 import { Clock, CLOCK, systemClock } from './common/time';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -17,8 +17,9 @@ export interface AppOptions {
   clock?: Clock;
   /**
    * Modules added from outside core, usually made with `definePlugin` (src/plugins): scopes, storage
-   * drivers, webhook event kinds, event listeners, notification channels, payment gateways, and
-   * controllers mounted on the API surface like core's (docs/extending.md).
+   * drivers, webhook event kinds, event listeners, notification channels, payment gateways, tables
+   * (entities and migrations), and controllers mounted on the API surface like core's
+   * (docs/extending.md).
    */
   plugins?: Array<Type | DynamicModule>;
 }
@@ -27,13 +28,15 @@ export interface AppOptions {
 export class AppModule {
   static forRoot(config: AppConfig, connection: DatabaseConnection, options: AppOptions = {}): DynamicModule {
     const plugins = options.plugins ?? [];
-    const contributions: Contribution[] = plugins.flatMap((plugin) => contributionsOf(plugin));
+    // Each plugin module exports its contributions with the extensions given as classes constructed.
+    const contributionTokens = plugins.flatMap((plugin) => additionsOf(plugin)?.contributionsToken ?? []);
     return {
       module: AppModule,
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(connection),
+        // The plugins' entities and migrations run with core's.
+        DatabaseModule.forRoot(connection, schemaOf(plugins)),
         EventsModule,
         ...API_MODULES,
         ...WEB_MODULES,
@@ -47,7 +50,11 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
-        { provide: Contributions, useValue: new Contributions(contributions) },
+        {
+          provide: Contributions,
+          inject: contributionTokens,
+          useFactory: (...lists: Contribution[][]) => new Contributions(lists.flat()),
+        },
         OpenApiAmendments,
       ],
       exports: [CLOCK, Contributions, OpenApiAmendments],

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import {
   centsToDecimal,
   type ChannelResult,
@@ -5,7 +6,7 @@ import {
   type CustomerMessageKind,
   type NotificationChannel,
 } from '../../src/plugins';
-import type { ChatClient } from './chat-client';
+import { ChatClient } from './chat-client';
 
 const LABELS: Record<CustomerMessageKind, string> = {
   receipt: 'Receipt',
@@ -32,6 +33,7 @@ const LABELS: Record<CustomerMessageKind, string> = {
  * A webhook that does not answer 2xx throws, and the message is tried again with the job's
  * back-off; chat webhooks take no idempotency key, so a post whose answer was lost may appear twice.
  */
+@Injectable()
 export class ChatChannel implements NotificationChannel {
   readonly name = 'chat';
 

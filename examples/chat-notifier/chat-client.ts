@@ -1,4 +1,7 @@
-/** Posts `{ text }` to an incoming-webhook URL, as Slack, Mattermost and Rocket.Chat accept it. */
+/**
+ * Posts `{ text }` to an incoming-webhook URL, as Slack, Mattermost and Rocket.Chat accept it. One
+ * per plugin registration, a provider of the plugin's module: its channel and listeners inject it.
+ */
 export class ChatClient {
   constructor(private readonly webhookUrl: string) {}
 

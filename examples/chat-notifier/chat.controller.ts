@@ -1,6 +1,5 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import {
   CurrentPrincipal,
   domainEvent,
@@ -8,6 +7,7 @@ import {
   Idempotent,
   type Principal,
   RequireScopes,
+  Transactions,
 } from '../../src/plugins';
 import { CHAT_TEST_REQUESTED } from './chat-events';
 
@@ -16,7 +16,7 @@ import { CHAT_TEST_REQUESTED } from './chat-events';
 @Controller('v1/chat')
 export class ChatController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly events: DomainEvents,
   ) {}
 
@@ -47,7 +47,7 @@ export class ChatController {
     });
     // Published in a transaction: the webhook outbox row and the chat job commit together; the
     // chat is only called after commit, by the listener.
-    await this.dataSource.transaction((manager) => this.events.publish(event, manager));
+    await this.transactions.run((manager) => this.events.publish(event, manager));
     return { status: 'success', event_id: event.id };
   }
 }

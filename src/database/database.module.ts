@@ -1,20 +1,23 @@
 import { DynamicModule, Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { NO_PLUGIN_SCHEMA, PluginSchema } from '../common/plugins/contributions';
 import { DatabaseConnection } from './database-connection';
 import { dataSourceOptions } from './data-source-options';
 import { enablePreparedStatements, isPGlite } from './prepared-statements';
+import { Transactions } from './transaction';
 
 @Global()
 @Module({})
 export class DatabaseModule implements OnApplicationShutdown {
-  static forRoot(connection: DatabaseConnection): DynamicModule {
+  /** `plugins`: the entities and migrations of the app's plugins, run with core's. */
+  static forRoot(connection: DatabaseConnection, plugins: PluginSchema = NO_PLUGIN_SCHEMA): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
-            ...dataSourceOptions(connection.url, connection.poolSize),
+            ...dataSourceOptions(connection.url, connection.poolSize, plugins),
             migrationsRun: true,
             autoLoadEntities: true,
           }),
@@ -27,8 +30,8 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         }),
       ],
-      providers: [{ provide: DatabaseConnection, useValue: connection }],
-      exports: [DatabaseConnection],
+      providers: [{ provide: DatabaseConnection, useValue: connection }, Transactions],
+      exports: [DatabaseConnection, Transactions],
     };
   }
 

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -11,4 +12,19 @@ export function inTransaction<T>(
 ): Promise<T> {
   if (outer?.queryRunner?.isTransactionActive) return work(outer);
   return dataSource.transaction(work);
+}
+
+/**
+ * {@link inTransaction} as a provider, for code that has no `DataSource` of its own to pass (a
+ * plugin's services, through the plugin API). Make no network call inside `work`: claim, commit,
+ * call, then record the outcome in a second transaction.
+ */
+@Injectable()
+export class Transactions {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** `work` in a new transaction, or in `outer`'s when one is open (its commit is the caller's). */
+  run<T>(work: (manager: EntityManager) => Promise<T>, outer?: EntityManager): Promise<T> {
+    return inTransaction(this.dataSource, work, outer);
+  }
 }

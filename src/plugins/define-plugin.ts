@@ -4,15 +4,29 @@ import type { DomainEvent } from '../common/events/domain-event';
 import { DomainEvents, EventTypes } from '../common/events/domain-events';
 import { IdempotencyModule } from '../common/idempotency/idempotency.module';
 import type { QueueOptions } from '../common/jobs/job-queue';
-import { attachContributions, Contribution, ExtensionPoint } from '../common/plugins/contributions';
+import { attachAdditions, Contribution, ExtensionPoint, type MigrationClass } from '../common/plugins/contributions';
 import type { PaymentGateway } from '../modules/billing/payments/payment-gateway';
+import { CHECKOUT_RULES, type CheckoutRule } from '../modules/billing/orders/checkout-rules';
 import { PAYMENT_GATEWAYS } from '../modules/billing/payments/payment-gateway.registry';
 import { STORAGE_DRIVERS, StorageDriver } from '../modules/catalog/files/storage/storage-driver';
 import { SCOPE_EXTENSIONS } from '../modules/identity/scopes/scope-registry';
 import { NOTIFICATION_CHANNELS, NotificationChannel } from '../modules/notifications/channels/notification-channel';
 import { WEBHOOK_EVENT_KINDS, WebhookEventKind } from '../modules/webhooks/event-kinds/webhook-event-kinds';
+import { PluginCommonModule } from './plugin-common.module';
 
-/** What an event listener may use besides the event: the app's providers. */
+/**
+ * An extension of kind `T`: an object, or a class that implements `T`. A class is constructed by
+ * Nest in the plugin's module, so its constructor receives the plugin's own providers and what the
+ * plugin API offers (`PluginCommonModule`: `DataSource`, `Transactions`, `DomainEvents`,
+ * `JobQueue`, `OrderEventPayloads`, `APP_CONFIG`, …), the same way for every kind.
+ */
+export type Extension<T> = T | Type<T>;
+
+/**
+ * What an event listener object may use besides the event: the app's providers.
+ * @deprecated A listener that needs providers is a class (`eventListeners: [MyListener]`) that
+ * receives them in its constructor, like every extension kind.
+ */
 export interface ListenerContext {
   /** A provider of the app (`get(OrderEventPayloads)`), resolved across modules. */
   get<T>(token: abstract new (...args: never[]) => T): T;
@@ -40,17 +54,23 @@ export interface PluginDefinition {
   /** `{ 'chat.write': 'Post to the store's chat.' }`: grantable on keys and OAuth, listed by `GET /v1/scopes`. */
   scopes?: Record<string, string>;
   /** Chosen with `STORAGE_DRIVER=<name>`. */
-  storageDrivers?: StorageDriver[];
+  storageDrivers?: Array<Extension<StorageDriver>>;
   /** Kinds webhooks may subscribe to, with the domain events that produce them and their payload. */
-  webhookEventKinds?: WebhookEventKind[];
-  eventListeners?: EventListenerDefinition[];
+  webhookEventKinds?: Array<Extension<WebhookEventKind>>;
+  eventListeners?: Array<Extension<EventListenerDefinition>>;
   /** Channels the customer messages of decisions §12 go out on besides email (SMS, chat). */
-  notificationChannels?: NotificationChannel[];
+  notificationChannels?: Array<Extension<NotificationChannel>>;
+  /** Payment gateways registered for their methods. */
+  paymentGateways?: Array<Extension<PaymentGateway>>;
+  /** Rules every new order must pass (`POST /v1/orders`); a rule throws to refuse it. */
+  checkoutRules?: Array<Extension<CheckoutRule>>;
   /**
-   * Payment gateways registered for their methods (a gateway that needs injected services is a
-   * provider that calls `PaymentGatewayRegistry.register` in `onModuleInit` instead).
+   * The plugin's own tables: its TypeORM entity classes, and the migrations that create and change
+   * them (made with `npm run migration:generate -- <Name> --plugin <folder>`). They run with core's,
+   * in timestamp order, wherever the plugin is passed: the app, `runMigrations`, the CLI, the tests.
    */
-  paymentGateways?: PaymentGateway[];
+  entities?: Type[];
+  migrations?: MigrationClass[];
 }
 
 /** The plugin names of this process: one module class per name. */
@@ -79,23 +99,57 @@ export function definePlugin(definition: PluginDefinition): DynamicModule {
   const { name } = definition;
   if (!/^[a-z][a-z0-9-]*$/.test(name))
     throw new Error(`Plugin name ${JSON.stringify(name)}: lower case letters, digits and dashes`);
-  const listeners = definition.eventListeners ?? [];
+  /** An extension object as it is, a class as a slot that Nest fills with its instance. */
+  const slot = <T>(extension: Extension<T>): T | ClassSlot =>
+    isClass(extension) ? new ClassSlot(extension) : extension;
+  const listeners = (definition.eventListeners ?? []).map(slot);
+  const pending: Array<{ point: ExtensionPoint<unknown>; value: unknown }> = [
+    ...Object.entries(definition.scopes ?? {}).map(([scope, description]) => ({
+      point: SCOPE_EXTENSIONS as ExtensionPoint<unknown>,
+      value: { scope, description },
+    })),
+    ...at(STORAGE_DRIVERS, (definition.storageDrivers ?? []).map(slot)),
+    ...at(WEBHOOK_EVENT_KINDS, (definition.webhookEventKinds ?? []).map(slot)),
+    ...at(NOTIFICATION_CHANNELS, (definition.notificationChannels ?? []).map(slot)),
+    ...at(PAYMENT_GATEWAYS, (definition.paymentGateways ?? []).map(slot)),
+    ...at(CHECKOUT_RULES, (definition.checkoutRules ?? []).map(slot)),
+  ];
+  const contributionClasses = classesOf(pending.map(({ value }) => value));
+  const listenerClasses = classesOf(listeners);
+  const contributionsToken = `plugin:${name}:contributions`;
   const module: DynamicModule = {
     module: moduleClassFor(name),
-    // Every authenticated POST under /v1 takes an Idempotency-Key (`@Idempotent()` needs this module).
-    imports: [IdempotencyModule, ...(definition.imports ?? [])],
+    // Every authenticated POST under /v1 takes an Idempotency-Key (`@Idempotent()` needs this module);
+    // PluginCommonModule offers the core services a plugin's classes may inject.
+    imports: [IdempotencyModule, PluginCommonModule, ...(definition.imports ?? [])],
     controllers: definition.controllers ?? [],
     providers: [
       ...(definition.providers ?? []),
+      ...new Set([...contributionClasses, ...listenerClasses]),
+      {
+        // The contributions with each class constructed; `AppModule.forRoot` builds `Contributions`
+        // from this, so the registries that read it see every extension in their constructor.
+        provide: contributionsToken,
+        inject: contributionClasses,
+        useFactory: (...instances: unknown[]): Contribution[] =>
+          pending.map(({ point, value }) => ({
+            point,
+            value: resolveSlot(value, contributionClasses, instances),
+            plugin: name,
+          })),
+      },
       ...(listeners.length
         ? [
             {
               provide: `plugin:${name}:listeners`,
-              inject: [DomainEvents, ModuleRef],
+              inject: [DomainEvents, ModuleRef, ...listenerClasses],
               // Registered while the app is built, before the job queue starts.
-              useFactory: (events: DomainEvents, moduleRef: ModuleRef) => {
+              useFactory: (events: DomainEvents, moduleRef: ModuleRef, ...instances: unknown[]) => {
                 const context: ListenerContext = { get: (token) => moduleRef.get(token, { strict: false }) };
-                for (const listener of listeners) {
+                const resolved = listeners.map(
+                  (l) => resolveSlot(l, listenerClasses, instances) as EventListenerDefinition,
+                );
+                for (const listener of resolved) {
                   events.afterCommit(
                     listener.name,
                     listener.types,
@@ -103,27 +157,44 @@ export function definePlugin(definition: PluginDefinition): DynamicModule {
                     listener.options,
                   );
                 }
-                return listeners.map((l) => l.name);
+                return resolved.map((l) => l.name);
               },
             },
           ]
         : []),
     ],
-    exports: definition.exports ?? [],
+    exports: [...(definition.exports ?? []), contributionsToken],
   };
-  const contributions: Contribution[] = [
-    ...Object.entries(definition.scopes ?? {}).map(([scope, description]) =>
-      contribution(SCOPE_EXTENSIONS, { scope, description }, name),
-    ),
-    ...(definition.storageDrivers ?? []).map((driver) => contribution(STORAGE_DRIVERS, driver, name)),
-    ...(definition.webhookEventKinds ?? []).map((kind) => contribution(WEBHOOK_EVENT_KINDS, kind, name)),
-    ...(definition.notificationChannels ?? []).map((channel) => contribution(NOTIFICATION_CHANNELS, channel, name)),
-    ...(definition.paymentGateways ?? []).map((gateway) => contribution(PAYMENT_GATEWAYS, gateway, name)),
-  ];
-  attachContributions(module, contributions);
+  attachAdditions(module, {
+    contributionsToken,
+    // The extensions given as objects, known without building the app (unit tests read them).
+    contributions: pending
+      .filter(({ value }) => !(value instanceof ClassSlot))
+      .map(({ point, value }) => ({ point, value, plugin: name })),
+    schema: { entities: definition.entities ?? [], migrations: definition.migrations ?? [] },
+  });
   return module;
 }
 
-function contribution<T>(point: ExtensionPoint<T>, value: T, plugin: string): Contribution {
-  return { point, value, plugin } as Contribution;
+/** Stands for an extension given as a class until Nest has constructed it. */
+class ClassSlot {
+  constructor(readonly type: Type) {}
+}
+
+/** The classes among `values`, each once: the providers a factory injects. */
+function classesOf(values: readonly unknown[]): Type[] {
+  return [...new Set(values.flatMap((value) => (value instanceof ClassSlot ? [value.type] : [])))];
+}
+
+/** `value`, or the instance of its class (`instances` are those of `classes`, in order). */
+function resolveSlot(value: unknown, classes: readonly Type[], instances: readonly unknown[]): unknown {
+  return value instanceof ClassSlot ? instances[classes.indexOf(value.type)] : value;
+}
+
+function at<T>(point: ExtensionPoint<T>, values: unknown[]): Array<{ point: ExtensionPoint<unknown>; value: unknown }> {
+  return values.map((value) => ({ point: point as ExtensionPoint<unknown>, value }));
+}
+
+function isClass<T>(extension: Extension<T>): extension is Type<T> {
+  return typeof extension === 'function';
 }

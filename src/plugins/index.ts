@@ -4,6 +4,7 @@
  */
 export {
   definePlugin,
+  type Extension,
   type EventListenerDefinition,
   type ListenerContext,
   type PluginDefinition,
@@ -13,7 +14,12 @@ export {
 export { domainEvent, type DomainEvent } from '../common/events/domain-event';
 export { DomainEvents } from '../common/events/domain-events';
 export { JobQueue, type QueueOptions } from '../common/jobs/job-queue';
-export { Contributions, ExtensionPoint } from '../common/plugins/contributions';
+export { Contributions, ExtensionPoint, type MigrationClass } from '../common/plugins/contributions';
+export { PluginCommonModule } from './plugin-common.module';
+
+// Data: a plugin's tables (`definePlugin({ entities, migrations })`) and transactions.
+export { Transactions } from '../database/transaction';
+export { runMigrations } from '../database/migrate';
 
 // Routes: access, idempotency, errors, raw bodies.
 export { AnyToken, CurrentPrincipal, Public, RequireScopes } from '../modules/identity/auth/auth.decorators';
@@ -21,6 +27,10 @@ export type { Principal } from '../modules/identity/auth/principal';
 export { Idempotent } from '../common/idempotency/idempotent.decorator';
 export { ConflictError, NotFoundError, ValidationError } from '../common/errors/app-error';
 export { KeepRawBody, type RequestWithRawBody } from '../common/http/raw-body';
+export { ApiValidationFailed } from '../common/http/api-docs';
+
+// Checkout rules: a new order passes each, or is refused before anything is written.
+export type { CheckoutCandidate, CheckoutRule } from '../modules/billing/orders/checkout-rules';
 
 // Storage drivers.
 export { StoredObjectMissing, type ByteRange, type FileStorage } from '../modules/catalog/files/storage/file-storage';

@@ -7,6 +7,7 @@ import { CustomersRepository } from './customers/customers.repository';
 import { CustomersService } from './customers/customers.service';
 import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
+import { CheckoutRules } from './orders/checkout-rules';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersRepository } from './orders/orders.repository';
@@ -40,6 +41,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     CustomersRepository,
     SubscriptionsRepository,
     OrdersService,
+    CheckoutRules,
     OrderTransitionsService,
     CustomersService,
     SubscriptionsService,

@@ -16,6 +16,7 @@ import { CustomerDetails, CustomersRepository, normalizedEmail } from '../custom
 import { UTM_KEYS } from '../events/order-event-payload';
 import { PaymentsService } from '../payments/payments.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { CheckoutRules } from './checkout-rules';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderView } from './order.mapper';
 import { Order, OrderTracking } from './order.entity';
@@ -60,6 +61,7 @@ export class OrdersService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly payments: PaymentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rules: CheckoutRules,
   ) {
     // From SESSION_SECRET, which every instance shares (README); without it, a key of this process's
     // own, and a link handed out before a restart is replaced at the next one handed out.
@@ -87,6 +89,23 @@ export class OrdersService {
       mobileNumber: input.customer.mobile_number,
       paymentNumber: input.customer.payment_number ?? null,
     };
+    // The plugins' rules: a refusal comes before anything is written.
+    if (!this.rules.empty) {
+      await this.rules.check({
+        storeId,
+        productPid: input.product_pid,
+        planId: input.plan_id ?? null,
+        amount: originalAmount,
+        couponCode: input.coupon_code ?? null,
+        affiliateId: input.affiliate_id ?? null,
+        customer: {
+          email: customerDetails.email,
+          name: customerDetails.name,
+          mobileNumber: customerDetails.mobileNumber,
+        },
+        manager: this.dataSource.manager,
+      });
+    }
     // What the order takes from the request; the product, plan, currency, customer and the coupon's
     // share come from the statement's own reads (OrdersRepository.insertCheckout).
     const values = {
