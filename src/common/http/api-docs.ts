@@ -241,8 +241,7 @@ export const ApiIdempotencyKey = () =>
       name: 'Idempotency-Key',
       required: false,
       description:
-        'Up to 255 characters. A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`).',
-      example: '4f1c2d9e-7b7a-4d1e-9a57-0c1f5b8e2a10',
+        'Up to 255 characters, a new one for each new request (for example a UUID). A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`).',
     }),
   );
 

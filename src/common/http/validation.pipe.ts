@@ -10,15 +10,33 @@ import { MAX_INT4 } from './path-id';
 /** The widest number column: money is `numeric(12,2)` (README, Conventions). */
 export const MAX_NUMBER = 9_999_999_999.99;
 
-/** Flattens class-validator's tree into `{ "customer.email": ["…"] }` (decisions §6). */
+/**
+ * Flattens class-validator's tree into `{ "customer.email": ["…"] }` (decisions §6). A field that
+ * is missing (absent or null) gets one message, `<field> is required.` (or the DTO's own word for
+ * it); the rules about its value are reported only when a value is there.
+ */
 export function flattenValidationErrors(errors: ClassValidatorError[], prefix = ''): FieldErrors {
   const out: FieldErrors = {};
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    if (error.constraints) out[path] = Object.values(error.constraints);
+    if (error.constraints) {
+      const messages = Object.values(error.constraints);
+      out[path] = isMissing(error) ? requiredMessages(path, error.constraints) : messages;
+    }
     if (error.children?.length) Object.assign(out, flattenValidationErrors(error.children, path));
   }
   return out;
+}
+
+function isMissing(error: ClassValidatorError): boolean {
+  return error.value === undefined || error.value === null;
+}
+
+/** The DTO's own "required" wording when it has one (`product_id or product_pid is required.`). */
+function requiredMessages(path: string, constraints: Record<string, string>): string[] {
+  if (constraints.isDefined) return [constraints.isDefined];
+  const own = Object.values(constraints).filter((message) => / is required\b/.test(message));
+  return own.length ? own : [`${path} is required.`];
 }
 
 /**
@@ -68,7 +86,8 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // The value tells a missing field from a wrong one; it never reaches the answer.
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => new ValidationError(flattenValidationErrors(errors)),
   });
 }

@@ -52,7 +52,8 @@ describe('hosted checkout, payments and the order portal', () => {
     const approved = await order(created.order_number);
     expect(approved.status).toBe('approved');
     expect(paid.headers.location).toBe(
-      `${t.config.urls.pay}/order/${created.order_number}?transaction_id=${approved.transaction_id}`,
+      // The order portal, opening with its thank-you (decisions §15).
+      `${t.config.urls.pay}/order/${created.order_number}?transaction_id=${approved.transaction_id}&thanks=1`,
     );
 
     expect(events).toHaveLength(1);
@@ -426,7 +427,11 @@ describe('hosted checkout, payments and the order portal', () => {
       .type('form')
       .send({ transaction_id: paid.transaction_id, confirm: 'yes' })
       .expect(303);
-    expect(cancel.headers.location).toBe(`${t.config.urls.pay}${portalUrl.slice('/pay'.length)}`);
+    // Back to the portal, which confirms the cancellation.
+    expect(cancel.headers.location).toBe(`${t.config.urls.pay}${portalUrl.slice('/pay'.length)}&cancelled=1`);
+    expect((await t.http.get(pathOf(cancel.headers.location)).expect(200)).text).toMatch(
+      /data-testid="cancel-confirmation"[^>]*>\s*Your subscription is cancelled: it will not renew, and you keep access until \d{4}-\d{2}-\d{2}\./,
+    );
     const after = await order(created.order_number);
     // decisions §11: the portal's button cancels at period end: active until end_date, which it shows.
     expect(after.subscription).toMatchObject({

@@ -35,7 +35,7 @@ export class CheckoutController {
   @Get()
   async page(@Param('payToken') payToken: string, @Query() query: Form, @Res() res: FastifyReply): Promise<void> {
     const page = await this.checkout.page(payToken, query);
-    this.renderPage(res, payToken, page.order, page, {}, '', 200);
+    await this.renderPage(res, payToken, page.order, page, {}, '', 200);
   }
 
   @Post('pay')
@@ -71,6 +71,23 @@ export class CheckoutController {
     @Res() res: FastifyReply,
   ): Promise<void> {
     await this.answer(req, res, payToken, await this.payments.cancel(payToken));
+  }
+
+  /**
+   * "Try again" after a declined payment: the order is pending again behind the same link. JSON:
+   * 200 `{status, order_number, order_status: "pending"}`; browsers go back to the checkout page.
+   * An order that cannot be reopened answers as paying it would (409 `Order is no longer pending.`).
+   */
+  @Post('retry')
+  @HttpCode(200)
+  async retry(@Param('payToken') payToken: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const result = await this.payments.retry(payToken);
+    if (result.outcome !== 'reopened') return this.answer(req, res, payToken, result);
+    if (wantsJson(req)) {
+      void res.status(200).send({ status: 'success', order_number: result.order.orderNumber, order_status: 'pending' });
+      return;
+    }
+    res.redirect(this.checkout.checkoutUrl(payToken), 303);
   }
 
   /**
@@ -117,7 +134,7 @@ export class CheckoutController {
     }
     const back = this.checkout.checkoutUrl(payToken);
     const target =
-      outcome === 'approved' ? (order.returnUrl ?? this.checkout.portalUrl(order)) : (order.cancelUrl ?? back);
+      outcome === 'approved' ? (order.returnUrl ?? this.checkout.thankYouUrl(order)) : (order.cancelUrl ?? back);
     res.redirect(target, 303);
   }
 
@@ -141,7 +158,7 @@ export class CheckoutController {
   }
   /* ---- end payments ---- */
 
-  private renderPage(
+  private async renderPage(
     res: FastifyReply,
     payToken: string,
     order: Order,
@@ -149,7 +166,8 @@ export class CheckoutController {
     errors: Record<string, string[]>,
     paymentNumber: string,
     status: number,
-  ): void {
+  ): Promise<void> {
+    const declined = await this.payments.wasDeclined(order);
     this.views.render(
       res,
       'checkout',
@@ -160,7 +178,8 @@ export class CheckoutController {
         payments: this.checkout.paymentChoices(),
         action: this.checkout.checkoutUrl(payToken),
         portalUrl: order.transactionId && order.status !== 'pending' ? this.checkout.portalUrl(order) : null,
-        reason: cancellationReason(order),
+        reason: cancellationReason(order, declined),
+        canRetry: declined,
       },
       status,
     );

@@ -18,6 +18,7 @@ import type { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionLifecycle } from '../subscriptions/subscription-lifecycle.service';
 import { isEnded, SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { OrdersService } from '../orders/orders.service';
+import { CustomersService } from '../customers/customers.service';
 
 export interface CheckoutPage {
   order: Order;
@@ -39,6 +40,15 @@ export interface PortalPage {
   renewal: Order | null;
   bumps: OrderBumpItem[];
   downloads: Array<{ name: string; url: string }>;
+  /** Where the receipt went, masked (`a***@example.com`); null when the store sends no emails. */
+  receiptTo: string | null;
+}
+
+/** `ana@example.com` → `a***@example.com`: enough for the buyer to recognise, not to read. */
+export function maskedEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email[0]}***${email.slice(at)}`;
 }
 
 export type PayForm =
@@ -64,6 +74,7 @@ export class CheckoutService {
     private readonly subscriptions: SubscriptionsService,
     private readonly lifecycle: SubscriptionLifecycle,
     private readonly ordersService: OrdersService,
+    private readonly customers: CustomersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -94,6 +105,11 @@ export class CheckoutService {
 
   portalUrl(order: Order): string {
     return portalUrl(this.payUrl, order.orderNumber, order.transactionId);
+  }
+
+  /** Where a browser lands right after paying (no `return_url`): the portal with its thank-you. */
+  thankYouUrl(order: Order): string {
+    return `${this.portalUrl(order)}&thanks=1`;
   }
 
   /**
@@ -176,12 +192,13 @@ export class CheckoutService {
   /** The order portal: a wrong or missing `transaction_id` looks exactly like an unknown order. */
   async portal(orderNumber: string, transactionId: unknown): Promise<PortalPage> {
     const order = await this.orderOfPortal(orderNumber, transactionId);
-    const [store, product, plan, subscription, bumps] = await Promise.all([
+    const [store, product, plan, subscription, bumps, customer] = await Promise.all([
       this.catalog.findStore(order.storeId),
       this.catalog.findProduct(order.productId),
       order.planId !== null ? this.catalog.findPlan(order.planId) : null,
       this.subscriptions.findOfOrder(order),
       this.orders.bumpItemsOf(order.id),
+      this.customers.findOfOrder(order),
     ]);
     if (!store || !product) throw new NotFoundError();
     const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
@@ -198,6 +215,7 @@ export class CheckoutService {
       renewal,
       bumps,
       downloads: files.map((f) => ({ name: f.name, url: this.fileUrl(f) })),
+      receiptTo: store.emailCustomers && customer ? maskedEmail(customer.email) : null,
     };
   }
 

@@ -20,13 +20,17 @@ const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola' 
  * Why a checkout ended cancelled, in words: a payment attempt that was declined (the order keeps
  * the number it was tried with), or the customer's own cancel.
  */
-export function cancellationReason(order: {
-  status: string;
-  paymentMethod: string | null;
-  paymentNumber: string | null;
-}): string | null {
+export function cancellationReason(
+  order: {
+    status: string;
+    paymentMethod: string | null;
+    paymentNumber: string | null;
+  },
+  declined: boolean,
+): string | null {
   if (order.status !== 'cancelled') return null;
-  if (!order.paymentNumber) return 'You cancelled this checkout. No payment was made.';
+  if (!declined) return 'You cancelled this checkout. No payment was made.';
   const method = METHOD_NAMES[order.paymentMethod ?? ''] ?? 'Your mobile money provider';
-  return `Payment declined: ${method} did not accept the payment from ${order.paymentNumber} (for example, not enough balance or the request was refused on the phone). No money was taken.`;
+  const from = order.paymentNumber ? ` from ${order.paymentNumber}` : '';
+  return `Payment declined: ${method} did not accept the payment${from} (for example, not enough balance or the request was refused on the phone). No money was taken.`;
 }

@@ -22,12 +22,18 @@ export class PortalController {
   async portal(
     @Param('orderNumber') orderNumber: string,
     @Query('transaction_id') transactionId: unknown,
+    @Query('thanks') thanks: unknown,
+    @Query('cancelled') cancelled: unknown,
     @Res() res: FastifyReply,
   ): Promise<void> {
     const page = await this.checkout.portal(orderNumber, transactionId);
     this.views.render(res, 'portal', {
       page,
       action: `${this.checkout.payUrl}/order/${encodeURIComponent(orderNumber)}`,
+      // Right after paying: the thank-you (only true of a paid order). After the cancel button:
+      // its confirmation (only true of a subscription that was cancelled).
+      thanks: thanks === '1' && page.order.status === 'approved',
+      cancelConfirmed: cancelled === '1' && page.subscription?.cancelledAt != null,
     });
   }
 
@@ -57,7 +63,7 @@ export class PortalController {
       });
       return;
     }
-    res.redirect(this.checkout.portalUrl(order), 303);
+    res.redirect(`${this.checkout.portalUrl(order)}&cancelled=1`, 303);
   }
 
   /** "Pay the renewal": 303 to the checkout link of the open renewal order (JSON: the link). */

@@ -25,6 +25,11 @@ export class CustomersService {
     return customer;
   }
 
+  /** The customer an order was placed for (the buyer's own pages). */
+  findOfOrder(order: { storeId: number; customerId: number }): Promise<Customer | null> {
+    return this.customers.findOfStore(order.storeId, order.customerId);
+  }
+
   /** Spec §4.11: only this customer's orders; an unknown or foreign customer is the spec's 404. */
   async orders(
     storeId: number,

@@ -36,7 +36,8 @@ export interface PayRequest {
  * on the gateway's page at `redirectUrl`. `not_pending`: the order had already left `pending`;
  * nothing was charged, changed or sent.
  */
-export type PaymentOutcome = 'approved' | 'declined' | 'cancelled' | 'waiting' | 'redirect' | 'not_pending';
+export type PaymentOutcome =
+  'approved' | 'declined' | 'cancelled' | 'waiting' | 'redirect' | 'not_pending' | 'reopened';
 
 export interface PaymentResult {
   outcome: PaymentOutcome;
@@ -190,6 +191,42 @@ export class PaymentsService implements OnApplicationBootstrap {
       const transactionId = gateway?.cancellationTransactionId?.() ?? `cxl_${randomBase62(20)}`;
       const changed = await this.transitions.transition(order.id, 'cancelled', { transactionId }, manager);
       return { outcome: 'cancelled', order: changed! };
+    });
+  }
+
+  /**
+   * True when the order ended cancelled because its newest payment attempt was declined (not the
+   * customer's cancel button, which gives the order a transaction id of its own). A renewal order
+   * is never cancelled by a decline (it stays pending), only with its subscription's end.
+   */
+  async wasDeclined(order: Order): Promise<boolean> {
+    if (order.status !== 'cancelled' || order.subscriptionId !== null) return false;
+    const attempt = await this.attempts.latestOfOrder(order.id);
+    return (
+      attempt !== null &&
+      attempt.status === 'failed' &&
+      order.transactionId === (attempt.transactionId ?? `${attempt.provider}_${attempt.reference}`)
+    );
+  }
+
+  /**
+   * "Try again" (`POST {pay_url}/token/{pay_token}/retry`): a declined order is reopened as
+   * `from_order` reopens it (cancelled → pending, no event, the coupon taken again) and keeps its
+   * link. An order still pending is left as it is. Anything else (cancelled by the customer,
+   * approved, refunded, a renewal whose subscription ended) is `not_pending`.
+   */
+  async retry(payToken: string): Promise<PaymentResult> {
+    const found = await this.orderOfToken(payToken);
+    if (found.status === 'pending') return { outcome: 'reopened', order: found };
+    if (!(await this.wasDeclined(found))) return { outcome: 'not_pending', order: found };
+    return this.dataSource.transaction(async (manager) => {
+      const order = (await this.orders.lockById(manager, found.id))!;
+      if (order.status === 'pending') return { outcome: 'reopened' as const, order };
+      // Changed since it was read (a retry pressed twice): only the same decline is reopened.
+      if (order.status !== 'cancelled' || order.transactionId !== found.transactionId)
+        return { outcome: 'not_pending' as const, order };
+      const reopened = await this.transitions.transitionLocked(manager, order, 'pending');
+      return { outcome: reopened ? ('reopened' as const) : ('not_pending' as const), order: reopened ?? order };
     });
   }
 

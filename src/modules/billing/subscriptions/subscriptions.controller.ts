@@ -20,8 +20,7 @@ import { SubscriptionsService } from './subscriptions.service';
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   required: false,
-  description: 'Replays the first response for 24 h when repeated with the same body (decisions §9).',
-  example: '4f1c2d9e-7b7a-4d1e-9a57-0c1f5b8e2a10',
+  description: 'A new one for each new request (for example a UUID); repeated with the same body it replays the first response for 24 h.',
 };
 
 /** decisions §11: subscriptions and their periods' orders; cancel now or at period end. */
