@@ -122,7 +122,7 @@ SELECT json_build_array("k"."id", "k"."store_id", "k"."seller_id", "k"."scopes")
 SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
   ORDER BY b.id)
   FROM "order_bump_items" b
-  WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
+  WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."amount"::text, "pa"."currency", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
   ORDER BY pa.created_at DESC, pa.id DESC)
   FROM "payment_attempts" pa
   WHERE pa.order_id = o.id))
@@ -136,7 +136,7 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
 SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
   ORDER BY b.id)
   FROM "order_bump_items" b
-  WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
+  WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."amount"::text, "pa"."currency", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
   ORDER BY pa.created_at DESC, pa.id DESC)
   FROM "payment_attempts" pa
   WHERE pa.order_id = o.id))

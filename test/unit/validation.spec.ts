@@ -39,6 +39,16 @@ describe('validation pipe', () => {
     expect((res.body.errors as Record<string, string[]>)['customer.email'][0]).toEqual(expect.any(String));
   });
 
+  it('a missing field is one message, "<field> is required."; the other rules only when it is present', async () => {
+    const missing = await failure({ customer: { name: 'A' } }, OrderDto);
+    expect(missing.body.errors).toEqual({
+      amount: ['amount is required.'],
+      'customer.email': ['customer.email is required.'],
+    });
+    const present = await failure({ amount: 'x', customer: { name: 'A', email: 'a@b.co' } }, OrderDto);
+    expect((present.body.errors as Record<string, string[]>).amount.length).toBeGreaterThan(1);
+  });
+
   it('drops unknown properties', async () => {
     const out = await createValidationPipe().transform(
       { amount: 10, customer: { name: 'A', email: 'a@b.co' }, x: 1 },

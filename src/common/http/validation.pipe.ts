@@ -12,8 +12,8 @@ export const MAX_NUMBER = 9_999_999_999.99;
 
 /**
  * Flattens class-validator's tree into `{ "customer.email": ["…"] }` (decisions §6). A field that
- * is missing (absent or null) gets one message, `<field> is required.` (or the DTO's own word for
- * it); the rules about its value are reported only when a value is there.
+ * is missing gets one message, `<field> is required.` (or the DTO's own word for it); the rules
+ * about its value are reported only when a value is there (`null` is a value the client sent).
  */
 export function flattenValidationErrors(errors: ClassValidatorError[], prefix = ''): FieldErrors {
   const out: FieldErrors = {};
@@ -29,7 +29,7 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
 }
 
 function isMissing(error: ClassValidatorError): boolean {
-  return error.value === undefined || error.value === null;
+  return error.value === undefined;
 }
 
 /** The DTO's own "required" wording when it has one (`product_id or product_pid is required.`). */

@@ -15,6 +15,25 @@ describe('orders API', () => {
   afterAll(() => t.close());
 
   describe('POST /v1/orders', () => {
+    it('a missing field is "<field> is required." alone; a present one gets its rules', async () => {
+      const { amount: _amount, ...withoutAmount } = orderBody(product.pid);
+      const missing = await t.http.post('/v1/orders').set(seller.auth).send(withoutAmount).expect(422);
+      expect(missing.body).toEqual({
+        status: 'error',
+        message: 'Validation failed.',
+        errors: { amount: ['amount is required.'] },
+      });
+      const noEmail = orderBody(product.pid, { customer: { name: 'Ana', mobile_number: '+258841234567' } });
+      const res = await t.http.post('/v1/orders').set(seller.auth).send(noEmail).expect(422);
+      expect(res.body.errors).toEqual({ 'customer.email': ['customer.email is required.'] });
+      const low = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({ ...withoutAmount, amount: 5 })
+        .expect(422);
+      expect(low.body.errors).toEqual({ amount: ['amount must be at least 10.'] });
+    });
+
     it('creates a checkout session: 201 with checkout_url, order_number and a pay_token stored hashed', async () => {
       const res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid)).expect(201);
       expect(res.body).toEqual({

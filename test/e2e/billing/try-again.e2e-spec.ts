@@ -2,7 +2,16 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { DAY } from '../subscriptions/helpers';
 import { subscribe, sweepFor } from '../subscriptions/helpers';
-import { createOrder, insertDiscount, insertProduct, orderBody, pathOf, payJson, recordEvents, usedCount } from './fixtures';
+import {
+  createOrder,
+  insertDiscount,
+  insertProduct,
+  orderBody,
+  pathOf,
+  payJson,
+  recordEvents,
+  usedCount,
+} from './fixtures';
 
 const DECLINED = { payment_method: 'mpesa', payment_number: '841110002' };
 const PAYS = { payment_method: 'mpesa', payment_number: '841234567' };
@@ -131,7 +140,9 @@ describe('try again after a decline; truthful portal and thank-you', () => {
     const created = await createOrder(
       t,
       seller,
-      orderBody(product.pid, { customer: { name: 'Ana Silva', email: 'ana.silva@example.com', mobile_number: '+258841234567' } }),
+      orderBody(product.pid, {
+        customer: { name: 'Ana Silva', email: 'ana.silva@example.com', mobile_number: '+258841234567' },
+      }),
     );
     const res = await t.http.post(`/pay/token/${created.pay_token}/pay`).type('form').send(PAYS).expect(303);
     expect(res.headers.location).toMatch(/\/pay\/order\/ORD-\w+\?transaction_id=[^&]+&thanks=1$/);

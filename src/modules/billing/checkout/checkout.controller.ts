@@ -80,7 +80,11 @@ export class CheckoutController {
    */
   @Post('retry')
   @HttpCode(200)
-  async retry(@Param('payToken') payToken: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+  async retry(
+    @Param('payToken') payToken: string,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
     const result = await this.payments.retry(payToken);
     if (result.outcome !== 'reopened') return this.answer(req, res, payToken, result);
     if (wantsJson(req)) {

@@ -48,7 +48,17 @@ export const ORDER_VIEW_COLUMNS = {
   customer: ['id', 'name', 'email', 'mobileNumber', 'paymentNumber'],
   subscription: ['id', 'status', 'startDate', 'endDate', 'cancelledAt'],
   bump: ['productPid', 'name', 'price'],
-  payment: ['method', 'provider', 'status', 'transactionId', 'errorCode', 'errorMessage', 'createdAt'],
+  payment: [
+    'method',
+    'provider',
+    'status',
+    'amount',
+    'currency',
+    'transactionId',
+    'errorCode',
+    'errorMessage',
+    'createdAt',
+  ],
 } as const satisfies {
   order: ReadonlyArray<keyof Order>;
   product: ReadonlyArray<keyof Product>;

@@ -20,7 +20,8 @@ import { SubscriptionsService } from './subscriptions.service';
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   required: false,
-  description: 'A new one for each new request (for example a UUID); repeated with the same body it replays the first response for 24 h.',
+  description:
+    'A new one for each new request (for example a UUID); repeated with the same body it replays the first response for 24 h.',
 };
 
 /** decisions §11: subscriptions and their periods' orders; cancel now or at period end. */

@@ -3,6 +3,7 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { NotFoundError } from '../../../common/errors/app-error';
+import { centsToDecimal } from '../../../common/money';
 import { pageRequest } from '../../../common/pagination/pagination';
 import { validateForm } from '../../identity/web/form-validation';
 import { ViewsService } from '../../identity/web/views.service';
@@ -51,6 +52,7 @@ export class OrdersPagesController {
       per_page: String(PER_PAGE),
     });
     let orders: ReturnType<typeof toOrderDto>[] = [];
+    let pastLast = false;
     let total = 0;
     let page = 1;
     if (checked.dto) {
@@ -63,6 +65,7 @@ export class OrdersPagesController {
       );
       orders = views.map(toOrderDto);
       total = count;
+      pastLast = orders.length === 0 && total > 0;
     }
     const search = (p: number) => new URLSearchParams({ ...values, page: String(p) }).toString();
     const body = this.eta.render('orders', {
@@ -71,6 +74,7 @@ export class OrdersPagesController {
       total,
       page,
       lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      pastLast,
       search,
       filters,
       statuses: ORDER_STATUSES,
@@ -84,11 +88,22 @@ export class OrdersPagesController {
   async detail(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const query = req.query as Query;
     const { storeId } = sellerOf(req);
-    const order = toOrderDto(await this.orders.get(storeId, orderRef(id)));
+    const view = await this.orders.get(storeId, orderRef(id));
+    const order = toOrderDto(view);
     const deliveries = await this.webhooks.deliveriesOfOrder(storeId, order.id);
     const body = this.eta.render('order', {
       ...this.views.locals(req),
-      order: order as ReturnType<typeof toOrderDto> & { payments?: Array<Record<string, unknown>> },
+      order,
+      // Each attempt with what it was for and, when declined, the gateway's reason.
+      payments: (view.payments ?? []).map((p) => ({
+        created_at: p.createdAt,
+        method: methodName(p.method),
+        amount: `${centsToDecimal(p.amount)} ${p.currency}`,
+        status: p.status,
+        reason:
+          p.status === 'failed' ? [p.errorMessage, p.errorCode && `(${p.errorCode})`].filter(Boolean).join(' ') : null,
+        transaction_id: p.transactionId,
+      })),
       deliveries,
       notice: query.refunded ? 'Order refunded; order_refund is on its way to your webhooks.' : null,
       date: (iso: string | null) => (iso ? new Date(iso) : null),
@@ -115,6 +130,12 @@ export class OrdersPagesController {
     const view = await this.orders.refund(sellerOf(req).storeId, orderRef(id));
     res.redirect(this.views.url(`/orders/${view.order.orderNumber}?refunded=1`), 303);
   }
+}
+
+/** How a buyer and a seller name a payment method (the emails and the checkout say the same). */
+const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'Card' };
+function methodName(method: string): string {
+  return METHOD_NAMES[method] ?? method;
 }
 
 function orderRef(id: string): string {

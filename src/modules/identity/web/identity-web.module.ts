@@ -7,6 +7,7 @@ import { AuthorizeController } from './authorize.controller';
 import { EmailSettingsPagesController } from './email-settings-pages.controller';
 import { FaviconController } from './favicon.controller';
 import { LoginThrottleService } from './login-throttle.service';
+import { WebNotFoundController } from './not-found.controller';
 import { WebSessionService } from './sessions/web-session.service';
 import { CsrfGuard, WebSessionMiddleware } from './sessions/web-session.middleware';
 import { OAuthClientGuard } from './oauth-client.guard';
@@ -31,6 +32,7 @@ import { WebExceptionFilter } from './web-exception.filter';
     EmailSettingsPagesController,
     FaviconController,
     TestModePagesController,
+    WebNotFoundController,
   ],
   providers: [
     WebSessionService,
@@ -55,6 +57,7 @@ export class IdentityWebModule implements NestModule {
         AuthorizeController,
         EmailSettingsPagesController,
         TestModePagesController,
+        WebNotFoundController,
       );
   }
 }
