@@ -50,6 +50,14 @@ export class SalesReportRepository {
     return rows.map((row) => ({ date: row.date, amount: toCents(row.amount), count: row.count }));
   }
 
+  /** Whether the store ever had an order approved. */
+  hasSale(storeId: number): Promise<boolean> {
+    return this.dataSource
+      .createQueryBuilder(Order, 'o')
+      .where('o.store_id = :storeId AND o.approved_at IS NOT NULL', { storeId })
+      .getExists();
+  }
+
   /** Subscriptions that started in the range. */
   countStarted(storeId: number, from: Date, to: Date): Promise<number> {
     return this.dataSource

@@ -41,6 +41,11 @@ export class SalesReportService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** Whether the store ever had a paid order (refunded since or not). */
+  hasSales(storeId: number): Promise<boolean> {
+    return this.sums.hasSale(storeId);
+  }
+
   /** `from`/`to` already have the form `YYYY-MM-DD` (the DTO); this checks the range. */
   async report(storeId: number, range: { from?: string; to?: string }): Promise<SalesReport> {
     const { from, to } = resolveRange(range, this.clock.now());

@@ -25,6 +25,11 @@ export class ProductFilesRepository {
     return this.manager(manager).countBy(ProductFile, { storeId, productId });
   }
 
+  /** Whether any product of the store has a file (the dashboard's getting-started checklist). */
+  existsInStore(storeId: number): Promise<boolean> {
+    return this.manager().existsBy(ProductFile, { storeId });
+  }
+
   findOne(storeId: number, productId: number, id: number, manager?: EntityManager): Promise<ProductFile | null> {
     return this.manager(manager).findOneBy(ProductFile, { storeId, productId, id });
   }

@@ -23,6 +23,11 @@ export class ProductFilesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Whether any product of the store has a file yet. */
+  storeHasFiles(storeId: number): Promise<boolean> {
+    return this.files.existsInStore(storeId);
+  }
+
   toDto(file: ProductFile): ProductFileDto {
     return toProductFileDto(file, this.config.urls.cdn);
   }

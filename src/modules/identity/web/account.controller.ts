@@ -4,10 +4,10 @@ import { ConflictError, TooManyRequestsError } from '../../../common/errors/app-
 import { SellersService } from '../sellers/sellers.service';
 import { LoginThrottleService } from './login-throttle.service';
 import { ViewsService } from './views.service';
-import { formString, safeNext, SellerSession, sessionOf } from './web-auth';
-import { AnonymousPage, CurrentSeller, DashboardPages } from './dashboard-pages';
+import { formString, safeNext, sessionOf } from './web-auth';
+import { AnonymousPage, DashboardPages } from './dashboard-pages';
 
-/** Sign-up, login, logout (open without a session) and the dashboard home (README, Architecture: dashboard pages). */
+/** Sign-up, login and logout: the dashboard pages open without a session. */
 @DashboardPages()
 export class AccountController {
   constructor(
@@ -15,16 +15,6 @@ export class AccountController {
     private readonly throttle: LoginThrottleService,
     private readonly views: ViewsService,
   ) {}
-
-  @Get()
-  async home(
-    @Req() req: FastifyRequest,
-    @Res() res: FastifyReply,
-    @CurrentSeller() { sellerId, storeId }: SellerSession,
-  ): Promise<void> {
-    const [seller, store] = await Promise.all([this.sellers.findById(sellerId), this.sellers.findStore(storeId)]);
-    this.views.render(req, res, 'home', { title: 'Dashboard', seller, store });
-  }
 
   @AnonymousPage()
   @Get('signup')

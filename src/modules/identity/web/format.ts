@@ -24,8 +24,18 @@ export function timeTag(date: Date | null | undefined, none = 'never'): string {
   return `<time datetime="${iso}" title="${iso}">${humanTime(date)}</time>`;
 }
 
+const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * An amount as the dashboard shows it: two decimals, thousands grouped, then the currency
+ * (`1,234.50 MZN`). `amount` is the API's JSON number (at most two decimals).
+ */
+export function money(amount: number, currency: string): string {
+  return `${MONEY.format(amount)} ${currency}`;
+}
+
 /** Helpers every dashboard template gets. */
-export const TEMPLATE_HELPERS = { time: timeTag };
+export const TEMPLATE_HELPERS = { time: timeTag, money };
 
 export interface ConfirmPage {
   title: string;
