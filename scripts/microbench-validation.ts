@@ -6,7 +6,8 @@
 import 'reflect-metadata';
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { createValidationPipe } from '../src/common/http/validation.pipe';
-import { acceptCreateOrder, CreateOrderDto } from '../src/modules/billing/orders/dto/create-order.dto';
+import { CreateOrderDto } from '../src/modules/billing/orders/dto/create-order.dto';
+import { acceptCreateOrder } from '../src/modules/billing/orders/dto/create-order.fast-accept';
 
 const BODY: ArgumentMetadata = { type: 'body', metatype: CreateOrderDto };
 const pipe = createValidationPipe();

@@ -10,7 +10,7 @@ import { BadRequestError } from './common/errors/app-error';
 import { exceedsDepth } from './common/http/input-text';
 import { registerSecurityHeaders } from './common/http/security-headers';
 import { rewriteUnrepresentableSegments } from './common/http/path-id';
-import { createOpenApiDocument } from './common/http/api-docs';
+import { createOpenApiDocument } from './common/http/openapi-document';
 import { OpenApiAmendments } from './common/http/openapi-amendments';
 import { RequestWithRawBody, wantsRawBody } from './common/http/raw-body';
 import { createValidationPipe } from './common/http/validation.pipe';

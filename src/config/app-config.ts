@@ -1,23 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { boolean, ConfigError, httpUrl } from './env-formats';
 import { defaultLogLevel, envValue, WEB_CONCURRENCY_FORMAT, webConcurrencyOf } from './primary-config';
+import {
+  PAYMENT_PROVIDER_ENV,
+  paymentsConfig,
+  PaymentsConfig,
+  S3_ENV,
+  storageConfig,
+  StorageConfig,
+} from './provider-config';
 
 /**
  * With primary-config.ts (the cluster primary's few settings), the only place that reads
  * `process.env` (decisions §1). Everything else receives a typed, validated {@link AppConfig}; a
- * bad value stops start-up with one line naming the variable.
+ * bad value stops start-up with one line naming the variable. The settings of the providers (payment
+ * gateways, S3) are read in provider-config.ts.
  */
-
-const httpUrl = z
-  .string()
-  .url()
-  .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL')
-  .transform((value) => value.replace(/\/+$/, ''));
-
-const boolean = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => ['true', '1', 'yes'].includes(value));
 
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -31,26 +30,7 @@ const env = z.object({
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  PAYMENT_SANDBOX: boolean.optional(),
-  PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
-  PAYMENT_RECONCILE_SECONDS: z.coerce.number().positive().max(3600).default(30),
-  MPESA_API_KEY: z.string().min(1).optional(),
-  MPESA_PUBLIC_KEY: z.string().min(1).optional(),
-  MPESA_SERVICE_PROVIDER_CODE: z.string().min(1).optional(),
-  MPESA_INITIATOR_IDENTIFIER: z.string().min(1).optional(),
-  MPESA_SECURITY_CREDENTIAL: z.string().min(1).optional(),
-  MPESA_API_HOST: z
-    .string()
-    .regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a host name')
-    .default('api.vm.co.mz'),
-  MPESA_ORIGIN: z.string().min(1).default('developer.mpesa.vm.co.mz'),
-  MPESA_C2B_URL: httpUrl.optional(),
-  MPESA_QUERY_URL: httpUrl.optional(),
-  MPESA_REVERSAL_URL: httpUrl.optional(),
-  MPESA_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
-  STRIPE_SECRET_KEY: z.string().min(1).optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
-  STRIPE_API_URL: httpUrl.optional(),
+  ...PAYMENT_PROVIDER_ENV,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   MAX_FILE_MB: z.coerce.number().positive().max(10240).default(100),
@@ -68,12 +48,7 @@ const env = z.object({
     .string()
     .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be a storage driver name (lower case letters, digits, dashes)')
     .default('local'),
-  S3_BUCKET: z.string().min(1).optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ENDPOINT: httpUrl.optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_FORCE_PATH_STYLE: boolean.default(false),
+  ...S3_ENV,
   SMTP_URL: z
     .string()
     .refine((value) => {
@@ -134,18 +109,7 @@ export interface AppConfig {
    * Where uploaded product files live: `$DATA_DIR/files`, an S3-compatible bucket, or a plugin's
    * driver (its own settings come with the plugin; `directory` is offered to drivers on disk).
    */
-  storage:
-    | { driver: 'local'; directory: string }
-    | { driver: string; directory: string }
-    | {
-        driver: 's3';
-        bucket: string;
-        region: string;
-        endpoint?: string;
-        accessKeyId?: string;
-        secretAccessKey?: string;
-        forcePathStyle: boolean;
-      };
+  storage: StorageConfig;
   /** Customer emails (decisions §12): SMTP when `smtpUrl` is set, `.eml` files in `outboxDir` otherwise. */
   mail: {
     smtpUrl?: string;
@@ -159,84 +123,7 @@ export interface AppConfig {
   };
 }
 
-export interface MpesaConfig {
-  apiKey: string;
-  /** The RSA public key of Vodacom's portal, as PEM. */
-  publicKey: string;
-  serviceProviderCode: string;
-  /** For reversals (refunds); refunds are refused by the gateway adapter without them. */
-  initiatorIdentifier?: string;
-  securityCredential?: string;
-  origin: string;
-  urls: { c2b: string; query: string; reversal: string };
-  /** How long a C2B request may take before its outcome is `unknown` (decisions §10: 120 s). */
-  timeoutMs: number;
-}
-
-export interface StripeConfig {
-  secretKey: string;
-  webhookSecret: string;
-  /** Where the SDK sends its requests instead of api.stripe.com (tests). */
-  apiUrl?: string;
-}
-
-export interface PaymentsConfig {
-  /** `PAYMENT_SANDBOX`: the sandbox serves every method no real gateway serves (default: not in production). */
-  sandbox: boolean;
-  /** HMAC-SHA256 key the sandbox gateway's callbacks are signed with; random per boot when unset. */
-  sandboxSecret: string;
-  /** How often unconfirmed attempts are looked up (decisions §10: 30 s). */
-  reconcileIntervalMs: number;
-  mpesa?: MpesaConfig;
-  stripe?: StripeConfig;
-}
-
-export class ConfigError extends Error {}
-
-/** Vodacom's portal hands out the key as bare base64 (DER); PEM is accepted as well. */
-function publicKeyPem(value: string): string {
-  if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
-  const body = value.replace(/\s+/g, '');
-  return `-----BEGIN PUBLIC KEY-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END PUBLIC KEY-----\n`;
-}
-
-function paymentsConfig(e: z.output<typeof env>): PaymentsConfig {
-  const mpesaKeys = ['MPESA_API_KEY', 'MPESA_PUBLIC_KEY', 'MPESA_SERVICE_PROVIDER_CODE'] as const;
-  const mpesaGiven = mpesaKeys.filter((key) => e[key] !== undefined);
-  if (mpesaGiven.length && mpesaGiven.length < mpesaKeys.length) {
-    const missing = mpesaKeys.find((key) => e[key] === undefined)!;
-    throw new ConfigError(`Invalid configuration: ${missing} is required when ${mpesaGiven[0]} is set`);
-  }
-  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
-    throw new ConfigError('Invalid configuration: STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
-  }
-  const host = e.MPESA_API_HOST;
-  return {
-    sandbox: e.PAYMENT_SANDBOX ?? e.NODE_ENV !== 'production',
-    sandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString('hex'),
-    reconcileIntervalMs: Math.round(e.PAYMENT_RECONCILE_SECONDS * 1000),
-    mpesa: mpesaGiven.length
-      ? {
-          apiKey: e.MPESA_API_KEY!,
-          publicKey: publicKeyPem(e.MPESA_PUBLIC_KEY!),
-          serviceProviderCode: e.MPESA_SERVICE_PROVIDER_CODE!,
-          initiatorIdentifier: e.MPESA_INITIATOR_IDENTIFIER,
-          securityCredential: e.MPESA_SECURITY_CREDENTIAL,
-          origin: e.MPESA_ORIGIN,
-          urls: {
-            // Vodacom's paths end in a slash; httpUrl strips it from an override, so it comes back here.
-            c2b: `${e.MPESA_C2B_URL ?? `https://${host}:18352/ipg/v1x/c2bPayment/singleStage`}/`,
-            query: `${e.MPESA_QUERY_URL ?? `https://${host}:18353/ipg/v1x/queryTransactionStatus`}/`,
-            reversal: `${e.MPESA_REVERSAL_URL ?? `https://${host}:18354/ipg/v1x/reversal`}/`,
-          },
-          timeoutMs: e.MPESA_TIMEOUT_MS,
-        }
-      : undefined,
-    stripe: e.STRIPE_SECRET_KEY
-      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
-      : undefined,
-  };
-}
+export { ConfigError } from './env-formats';
 
 function pathOf(url: string): string {
   return new URL(url).pathname.replace(/\/+$/, '');
@@ -256,9 +143,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${name}=${shown} ${issue.message}`);
   }
   const e = parsed.data;
-  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
-    throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
-  }
+  const storage = storageConfig(e, e.STORAGE_DRIVER, join(e.DATA_DIR, 'files'));
   const webConcurrency = webConcurrencyOf(e.WEB_CONCURRENCY);
   if (webConcurrency > 1 && !e.DATABASE_URL) {
     // The embedded database lives inside the one process that started it.
@@ -285,7 +170,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // per process): WEB_CONCURRENCY=auto on a large machine must not exhaust max_connections.
     database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE ?? Math.max(4, Math.ceil(20 / webConcurrency)) },
     dataDir: e.DATA_DIR,
-    payments: paymentsConfig(e),
+    payments: paymentsConfig(e, e.NODE_ENV),
     maxFileBytes: Math.round(e.MAX_FILE_MB * 1024 * 1024),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     redisUrl: e.REDIS_URL,
@@ -296,18 +181,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       graceDays: e.SUBSCRIPTION_GRACE_DAYS,
       sweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
     },
-    storage:
-      e.STORAGE_DRIVER === 's3'
-        ? {
-            driver: 's3',
-            bucket: e.S3_BUCKET!,
-            region: e.S3_REGION,
-            endpoint: e.S3_ENDPOINT,
-            accessKeyId: e.S3_ACCESS_KEY_ID,
-            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-            forcePathStyle: e.S3_FORCE_PATH_STYLE,
-          }
-        : { driver: e.STORAGE_DRIVER, directory: join(e.DATA_DIR, 'files') },
+    storage,
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM,

@@ -4,12 +4,8 @@ import { getMetadataStorage } from 'class-validator';
 import { toErrorResponse } from '../../src/common/http/exception.filter';
 import { inspectInput } from '../../src/common/http/input-text';
 import { createValidationPipe, fastAccept } from '../../src/common/http/validation.pipe';
-import {
-  acceptCreateOrder,
-  CreateOrderDto,
-  CustomerPayloadDto,
-  TrackingDto,
-} from '../../src/modules/billing/orders/dto/create-order.dto';
+import { CreateOrderDto, CustomerPayloadDto, TrackingDto } from '../../src/modules/billing/orders/dto/create-order.dto';
+import { acceptCreateOrder } from '../../src/modules/billing/orders/dto/create-order.fast-accept';
 
 /*
  * The fast accept path of CreateOrderDto against the full path (class-transformer + class-validator)

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { API_TAGS } from '../../../src/common/http/api-docs';
+import { API_TAGS } from '../../../src/common/http/openapi-document';
 import { ALL_SCOPES } from '../../../src/modules/identity/scopes';
 import { createSeller } from '../../utils/auth';
 import { ContractValidator, Exchange } from '../../utils/contract';

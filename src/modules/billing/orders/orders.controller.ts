@@ -5,6 +5,8 @@ import { paginated, pageRequest } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
 import type { Principal } from '../../identity/auth/principal';
 import { CreateOrderDto, CreateOrderResponseDto } from './dto/create-order.dto';
+// Registers the body's fast accept path with the validation pipe.
+import './dto/create-order.fast-accept';
 import { ListOrdersQueryDto, OrderEnvelopeDto, OrderListDto, RefundResponseDto } from './dto/order-response.dto';
 import { toOrderDto } from './order.mapper';
 import { OrdersService } from './orders.service';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBase62 } from '../../../../../common/crypto';
-import { AppConfig, MpesaConfig } from '../../../../../config/app-config';
+import { AppConfig } from '../../../../../config/app-config';
+import { MpesaConfig } from '../../../../../config/provider-config';
 import { APP_CONFIG } from '../../../../../config/config.module';
 import type {
   AttemptReference,

@@ -2,7 +2,8 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
 import { BadRequestError } from '../../../../../common/errors/app-error';
-import { AppConfig, StripeConfig } from '../../../../../config/app-config';
+import { AppConfig } from '../../../../../config/app-config';
+import { StripeConfig } from '../../../../../config/provider-config';
 import { APP_CONFIG } from '../../../../../config/config.module';
 import type {
   AttemptReference,
