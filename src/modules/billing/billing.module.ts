@@ -16,6 +16,7 @@ import { PaymentAttemptsRepository } from './payments/payment-attempts.repositor
 import { PaymentGatewayRegistryModule } from './payments/payment-gateway-registry.module';
 import { PaymentReconciler } from './payments/payment-reconciler';
 import { PaymentsController } from './payments/payments.controller';
+import { CheckoutPaymentsService } from './payments/checkout-payments.service';
 import { PaymentsService } from './payments/payments.service';
 import { ReportsController } from './reports/reports.controller';
 import { SalesReportRepository } from './reports/sales-report.repository';
@@ -49,6 +50,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     RenewalCharger,
     SubscriptionSweep,
     PaymentsService,
+    CheckoutPaymentsService,
     OrderEventPayloads,
     PaymentAttemptsRepository,
     PaymentReconciler,
@@ -60,6 +62,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     OrdersService,
     OrderTransitionsService,
     PaymentsService,
+    CheckoutPaymentsService,
     SubscriptionsService,
     SubscriptionLifecycle,
     SubscriptionSweep,

@@ -5,7 +5,8 @@ import { ConflictError, ValidationError } from '../../../common/errors/app-error
 import { Public } from '../../identity/auth/auth.decorators';
 import type { Order } from '../orders/order.entity';
 import type { PaymentAttempt } from '../payments/payment-attempt.entity';
-import { PaymentResult, PaymentsService } from '../payments/payments.service';
+import { CheckoutPaymentsService } from '../payments/checkout-payments.service';
+import { PaymentResult } from '../payments/payments.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutService } from './checkout.service';
 import { wantsJson } from './content-negotiation';
@@ -28,7 +29,7 @@ const WAITING_REFRESH_SECONDS = 3;
 export class CheckoutController {
   constructor(
     private readonly checkout: CheckoutService,
-    private readonly payments: PaymentsService,
+    private readonly payments: CheckoutPaymentsService,
     private readonly views: CheckoutViews,
   ) {}
 

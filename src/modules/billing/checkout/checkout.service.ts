@@ -13,7 +13,8 @@ import { bumpsTotal, portalUrl, UTM_KEYS } from '../events/order-event-payload';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
-import { PayRequest, PaymentsService } from '../payments/payments.service';
+import { CheckoutPaymentsService } from '../payments/checkout-payments.service';
+import { PayRequest } from '../payments/payments.service';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionLifecycle } from '../subscriptions/subscription-lifecycle.service';
 import { isEnded, SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -68,7 +69,7 @@ export interface PaymentChoices {
 @Injectable()
 export class CheckoutService {
   constructor(
-    private readonly payments: PaymentsService,
+    private readonly payments: CheckoutPaymentsService,
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogReadRepository,
     private readonly subscriptions: SubscriptionsService,

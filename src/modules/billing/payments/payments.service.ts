@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
-import { randomBase62, sha256Hex } from '../../../common/crypto';
+import { randomBase62 } from '../../../common/crypto';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
@@ -60,15 +60,12 @@ const REFUND_CLAIM_STALE_MS = 10 * 60_000;
 
 const newReference = (): string => randomBase62(20);
 
-/** The payment number of a gateway without a rule of its own: a phone number, `+` allowed. */
-const PHONE_NUMBER = /^\+?\d{8,15}$/;
-const PHONE_NUMBER_MESSAGE = 'payment_number must be a phone number of 8 to 15 digits.';
-
 /**
- * Payment attempts (decisions §10): the one path every gateway goes through. An attempt is claimed
- * in a short transaction (one `processing` attempt per order), the gateway is called with no
- * transaction or row lock held, and the outcome is applied in a second transaction through the
- * order state machine, conditionally on the attempt still being open: of the gateway's answer, its
+ * The attempt engine (decisions §10): the one path every gateway goes through, for the checkout
+ * (through CheckoutPaymentsService), renewals, callbacks, reconciliation and refunds. An attempt
+ * is claimed in a short transaction (one `processing` attempt per order), the gateway is called
+ * with no transaction or row lock held, and the outcome is applied in a second transaction through
+ * the order state machine, conditionally on the attempt still being open: of the gateway's answer, its
  * callback and reconciliation, the first wins and the others change and send nothing.
  */
 @Injectable()
@@ -93,57 +90,17 @@ export class PaymentsService implements OnApplicationBootstrap {
     }
   }
 
-  /** The methods the checkout offers, and whether each needs the customer's number. */
-  offeredMethods(): Array<{ method: string; needsPaymentNumber: boolean }> {
-    return this.registry
-      .methods()
-      .map((method) => ({ method, needsPaymentNumber: this.registry.forMethod(method)!.needsPaymentNumber }));
-  }
-
-  /** True while a test gateway takes payments: the checkout shows "Test payment: no money moves". */
-  isTestMode(): boolean {
-    return this.registry.hasFallback();
-  }
-
   /**
-   * The order a checkout link opens, or the 404 of an unknown (or replaced) pay_token. The checkout
-   * of a product the seller deleted is gone too: nothing is charged or cancelled for it.
-   */
-  async orderOfToken(payToken: string): Promise<Order> {
-    return (await this.checkoutOf(payToken)).order;
-  }
-
-  /** `orderOfToken`, with the product it sells (a payment names it to the gateway). */
-  private async checkoutOf(payToken: string): Promise<{ order: Order; product: Product }> {
-    const order = await this.orders.findByPayTokenHash(sha256Hex(payToken));
-    const product = order && (await this.catalog.findProduct(order.productId));
-    if (!order || !product) throw new NotFoundError();
-    return { order, product };
-  }
-
-  /**
-   * The 422 message of a payment number `method`'s gateway cannot charge (null: it can). `null` is a
-   * number missing or not text. A gateway with a rule of its own (`validatePaymentNumber`: M-Pesa
-   * numbers, a plugin's voucher codes) decides alone; for the others, and for an unknown method, the
-   * number is a phone number of 8 to 15 digits.
-   */
-  paymentNumberError(method: string | null, paymentNumber: string | null): string | null {
-    const rule = method === null ? undefined : this.registry.forMethod(method)?.validatePaymentNumber;
-    if (rule) return rule(paymentNumber ?? '');
-    return paymentNumber !== null && PHONE_NUMBER.test(paymentNumber) ? null : PHONE_NUMBER_MESSAGE;
-  }
-
-  /**
-   * `POST {pay_url}/token/{pay_token}/pay`: claims an attempt and waits up to `waitMs` for the
-   * gateway; past that the answer is `waiting` and the gateway's outcome is applied when it comes.
+   * The checkout's payment of `found` (the order of a pay link and the product it sells): claims an
+   * attempt and waits up to `waitMs` for the gateway; past that the answer is `waiting` and the
+   * gateway's outcome is applied when it comes.
    */
   async pay(
-    payToken: string,
+    found: { order: Order; product: Product },
     request: PayRequest,
     returnUrls: ChargeRequest['returnUrls'],
     waitMs = PAY_WAIT_MS,
   ): Promise<PaymentResult> {
-    const found = await this.checkoutOf(payToken);
     const gateway = this.gatewayFor(request.method);
     const claimed = await this.claim(found.order.id, gateway, request, request.bumpIds, false);
     if (claimed.result) return claimed.result;
@@ -176,64 +133,6 @@ export class PaymentsService implements OnApplicationBootstrap {
     if (claimed.result) return claimed.result;
     const product = await this.catalog.findProduct(claimed.order.productId);
     return this.run(claimed.attempt, gateway, this.chargeRequest(claimed.attempt, claimed.order, product, null));
-  }
-
-  /** The customer's cancel button: pending → cancelled with a transaction id of its own. */
-  async cancel(payToken: string): Promise<PaymentResult> {
-    const found = await this.orderOfToken(payToken);
-    return this.dataSource.transaction(async (manager) => {
-      const order = (await this.orders.lockById(manager, found.id))!;
-      if (order.status !== 'pending') return { outcome: 'not_pending', order };
-      // Cancelling while the customer may be confirming would leave a payment without its order.
-      if (await this.attempts.findProcessingOfOrder(order.id, manager))
-        throw new ConflictError('A payment is already in progress.');
-      const gateway = this.registry.all().find((g) => g.cancellationTransactionId);
-      const transactionId = gateway?.cancellationTransactionId?.() ?? `cxl_${randomBase62(20)}`;
-      const changed = await this.transitions.transition(order.id, 'cancelled', { transactionId }, manager);
-      return { outcome: 'cancelled', order: changed! };
-    });
-  }
-
-  /**
-   * True when the order ended cancelled because its newest payment attempt was declined (not the
-   * customer's cancel button, which gives the order a transaction id of its own). A renewal order
-   * is never cancelled by a decline (it stays pending), only with its subscription's end.
-   */
-  async wasDeclined(order: Order): Promise<boolean> {
-    if (order.status !== 'cancelled' || order.subscriptionId !== null) return false;
-    const attempt = await this.attempts.latestOfOrder(order.id);
-    return (
-      attempt !== null &&
-      attempt.status === 'failed' &&
-      order.transactionId === (attempt.transactionId ?? `${attempt.provider}_${attempt.reference}`)
-    );
-  }
-
-  /**
-   * "Try again" (`POST {pay_url}/token/{pay_token}/retry`): a declined order is reopened as
-   * `from_order` reopens it (cancelled → pending, no event, the coupon taken again) and keeps its
-   * link. An order still pending is left as it is. Anything else (cancelled by the customer,
-   * approved, refunded, a renewal whose subscription ended) is `not_pending`.
-   */
-  async retry(payToken: string): Promise<PaymentResult> {
-    const found = await this.orderOfToken(payToken);
-    if (found.status === 'pending') return { outcome: 'reopened', order: found };
-    if (!(await this.wasDeclined(found))) return { outcome: 'not_pending', order: found };
-    return this.dataSource.transaction(async (manager) => {
-      const order = (await this.orders.lockById(manager, found.id))!;
-      if (order.status === 'pending') return { outcome: 'reopened' as const, order };
-      // Changed since it was read (a retry pressed twice): only the same decline is reopened.
-      if (order.status !== 'cancelled' || order.transactionId !== found.transactionId)
-        return { outcome: 'not_pending' as const, order };
-      const reopened = await this.transitions.transitionLocked(manager, order, 'pending');
-      return { outcome: reopened ? ('reopened' as const) : ('not_pending' as const), order: reopened ?? order };
-    });
-  }
-
-  /** `GET {pay_url}/token/{pay_token}/status`: the order and its newest attempt. */
-  async status(payToken: string): Promise<{ order: Order; attempt: PaymentAttempt | null }> {
-    const order = await this.orderOfToken(payToken);
-    return { order, attempt: await this.attempts.latestOfOrder(order.id) };
   }
 
   /** `POST /v1/payments/{provider}/callback`: a gateway's signed word on an attempt. */
@@ -537,9 +436,5 @@ export class PaymentsService implements OnApplicationBootstrap {
   /** For the reconciliation job: the registry's gateway of an attempt. */
   gatewayOf(attempt: PaymentAttempt): PaymentGateway | undefined {
     return this.registry.forProvider(attempt.provider);
-  }
-
-  get payUrl(): string {
-    return this.config.urls.pay;
   }
 }
