@@ -8,6 +8,7 @@ import { CustomersService } from './customers/customers.service';
 import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CheckoutRules } from './orders/checkout-rules';
+import { OrderProcessModule } from './orders/order-process';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersRepository } from './orders/orders.repository';
@@ -28,13 +29,21 @@ import { SubscriptionSweep } from './subscriptions/subscription-sweep.service';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions/subscriptions.repository';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
+import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks';
 
 /**
  * Orders, customers, checkout, payments and subscriptions (issue #5). Payment gateways are not
  * named here: their modules register in the {@link PaymentGatewayRegistryModule} (decisions §10).
  */
 @Module({
-  imports: [DiscountsModule, AffiliatesModule, IdempotencyModule, SalesModule, PaymentGatewayRegistryModule],
+  imports: [
+    OrderProcessModule,
+    DiscountsModule,
+    AffiliatesModule,
+    IdempotencyModule,
+    SalesModule,
+    PaymentGatewayRegistryModule,
+  ],
   controllers: [OrdersController, CustomersController, PaymentsController, SubscriptionsController, ReportsController],
   providers: [
     CatalogReadRepository,
@@ -46,6 +55,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     OrderTransitionsService,
     CustomersService,
     SubscriptionsService,
+    SubscriptionOrderHooks,
     SubscriptionLifecycle,
     RenewalCharger,
     SubscriptionSweep,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CouponRedemptionService } from './coupon-redemption.service';
+import { CouponReleaseHook } from './coupon-release.hook';
 import { Discount } from './discount.entity';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsRepository } from './discounts.repository';
@@ -11,7 +12,7 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 @Module({
   imports: [TypeOrmModule.forFeature([Discount]), IdempotencyModule],
   controllers: [DiscountsController],
-  providers: [DiscountsRepository, DiscountsService, CouponRedemptionService],
+  providers: [DiscountsRepository, DiscountsService, CouponRedemptionService, CouponReleaseHook],
   exports: [CouponRedemptionService],
 })
 export class DiscountsModule {}

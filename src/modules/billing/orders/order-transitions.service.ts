@@ -2,17 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
+import { DomainEvents } from '../../../common/events/domain-events';
 import { Clock, CLOCK } from '../../../common/time';
 import { inTransaction } from '../../../database/transaction';
-import { commissionFor } from '../../affiliates/commission';
-import { AffiliatesService } from '../../affiliates/affiliates.service';
-import { CouponRedemptionService } from '../../discounts/coupon-redemption.service';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
-import { CustomersRepository } from '../customers/customers.repository';
-import { DomainEvents } from '../../../common/events/domain-events';
-import { bumpsTotal } from '../events/order-event-payload';
 import { orderEvent, OrderTransitionKind } from '../events/order-events';
-import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { OrderProcess } from './order-process';
 import { canTransition, OrderStatus } from './order-status';
 import { Order } from './order.entity';
 import { OrdersRepository } from './orders.repository';
@@ -32,19 +26,16 @@ const EVENT_OF: Partial<Record<OrderStatus, OrderTransitionKind>> = {
 
 /**
  * The one place an order changes state. Each change locks the row, checks the table of
- * {@link canTransition}, applies its side effects (subscription, commission, coupon use) and emits
- * its domain event (`order.approved`, …), all in one transaction: outbox listeners write through it.
+ * {@link canTransition}, runs the hooks other modules registered on the {@link OrderProcess}
+ * (subscriptions, commissions, coupon uses) and publishes its domain event (`order.approved`, …),
+ * all in one transaction: outbox listeners write through it.
  */
 @Injectable()
 export class OrderTransitionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
-    private readonly customers: CustomersRepository,
-    private readonly subscriptions: SubscriptionsService,
-    private readonly affiliates: AffiliatesService,
-    private readonly coupons: CouponRedemptionService,
+    private readonly process: OrderProcess,
     private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -87,61 +78,21 @@ export class OrderTransitionsService {
     if (details.paymentNumber !== undefined) order.paymentNumber = details.paymentNumber;
     const from = order.status;
     order.status = to;
-    await this.applySideEffects(manager, order, from, now);
+    stamp(order, to, now);
+    const transition = { manager, order, from, to, at: now };
+    await this.process.beforeSave(transition);
     const saved = await this.orders.save(manager, order);
-    // decisions §11: a refund cancels the subscription at once, with its open renewal order;
-    // after the order is saved (subscription_cancelled shows it refunded) and before its event
-    // (order_refund shows the subscription cancelled).
-    if (to === 'refunded' && saved.subscriptionId !== null) {
-      await this.subscriptions.end(manager, saved.subscriptionId, 'cancelled', now, (id) =>
-        this.transition(id, 'cancelled', {}, manager),
-      );
-    }
+    await this.process.afterSave({ ...transition, order: saved });
     const kind = EVENT_OF[to];
     if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
     return saved;
   }
+}
 
-  private async applySideEffects(manager: EntityManager, order: Order, from: OrderStatus, now: Date): Promise<void> {
-    switch (order.status) {
-      case 'approved': {
-        order.approvedAt = now;
-        if (order.affiliateId !== null) {
-          const affiliate = await this.affiliates.find(order.storeId, order.affiliateId, manager);
-          order.commissionAmount = affiliate ? commissionFor(order.amount, affiliate.commissionPercent) : null;
-        }
-        if (order.subscriptionId !== null) {
-          // A renewal order (decisions §11): the subscription's next period is paid.
-          await this.subscriptions.renew(manager, order);
-        } else if (order.planId !== null) {
-          const plan = await this.catalog.findPlan(order.planId, manager);
-          if (plan) await this.subscriptions.start(manager, order, plan, now);
-        }
-        return;
-      }
-      case 'cancelled':
-        order.cancelledAt = now;
-        if (order.discountId !== null) await this.coupons.release(manager, order.discountId);
-        return;
-      case 'refunded':
-        order.refundedAt = now;
-        return;
-      case 'pending':
-        // A cancelled order reused by `from_order`: its cancellation gave the coupon use back, so it
-        // takes one again (or the reuse fails with the coupon's 422), keeping used_count exact.
-        if (from === 'cancelled' && order.discountId !== null && order.couponCode !== null) {
-          const customer = await this.customers.findById(order.customerId, manager);
-          const bumps = await this.orders.bumpItemsOf(order.id, manager);
-          await this.coupons.reserve(manager, {
-            storeId: order.storeId,
-            code: order.couponCode,
-            productId: order.productId,
-            amount: order.originalAmount - bumpsTotal(bumps),
-            customerEmail: customer?.email ?? '',
-          });
-        }
-        order.cancelledAt = null;
-        return;
-    }
-  }
+/** The change's own fields: when the order was approved, cancelled or refunded. */
+function stamp(order: Order, to: OrderStatus, now: Date): void {
+  if (to === 'approved') order.approvedAt = now;
+  else if (to === 'cancelled') order.cancelledAt = now;
+  else if (to === 'refunded') order.refundedAt = now;
+  else if (to === 'pending') order.cancelledAt = null;
 }

@@ -7,7 +7,6 @@ import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import type { Order } from '../orders/order.entity';
-import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { newPayToken } from '../orders/orders.service';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent } from './subscription-events';
@@ -35,7 +34,6 @@ export class SubscriptionLifecycle {
     private readonly service: SubscriptionsService,
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogReadRepository,
-    private readonly transitions: OrderTransitionsService,
     private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -48,13 +46,12 @@ export class SubscriptionLifecycle {
   async cancel(storeId: number, subscriptionId: number, atPeriodEnd: boolean): Promise<Subscription> {
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
-      const cancelOrder = (id: number) => this.transitions.transition(id, 'cancelled', {}, manager);
       const current = await this.subscriptions.findById(subscriptionId, manager);
       if (!current || current.storeId !== storeId) throw new NotFoundError();
       const changed =
         atPeriodEnd && current.status === 'active'
-          ? await this.service.cancelAtPeriodEnd(manager, subscriptionId, now, cancelOrder)
-          : await this.service.end(manager, subscriptionId, 'cancelled', now, cancelOrder);
+          ? await this.service.cancelAtPeriodEnd(manager, subscriptionId, now)
+          : await this.service.end(manager, subscriptionId, 'cancelled', now);
       if (!changed) throw new ConflictError('Subscription has already ended.');
       return changed;
     });
@@ -128,7 +125,6 @@ export class SubscriptionLifecycle {
         subscriptionId,
         'expired',
         at,
-        (id) => this.transitions.transition(id, 'cancelled', {}, manager),
         (s) => s.status === 'past_due' && s.endDate.getTime() + graceMs <= at.getTime(),
       ),
     );
@@ -142,7 +138,6 @@ export class SubscriptionLifecycle {
         subscriptionId,
         'cancelled',
         at,
-        (id) => this.transitions.transition(id, 'cancelled', {}, manager),
         (s) => s.status === 'active' && s.cancelAtPeriodEnd && s.endDate <= at,
       ),
     );

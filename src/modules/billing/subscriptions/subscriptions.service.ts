@@ -8,15 +8,13 @@ import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomersRepository } from '../customers/customers.repository';
 import type { Plan } from '../../catalog/plans/plan.entity';
 import type { Order } from '../orders/order.entity';
+import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent, SubscriptionEventType } from './subscription-events';
 import { Subscription } from './subscription.entity';
 import { periodEnd } from './subscription-period';
 import { SubscriptionView } from './subscription.mapper';
 import { SubscriptionFilters, SubscriptionsRepository } from './subscriptions.repository';
-
-/** Cancels one order in the caller's transaction (OrderTransitionsService.transition with its manager). */
-export type CancelOrder = (orderId: number) => Promise<unknown>;
 
 export const isEnded = (s: Pick<Subscription, 'status'>): boolean => s.status === 'cancelled' || s.status === 'expired';
 
@@ -34,6 +32,7 @@ export class SubscriptionsService {
     private readonly events: DomainEvents,
     private readonly catalog: CatalogReadRepository,
     private readonly customers: CustomersRepository,
+    private readonly transitions: OrderTransitionsService,
   ) {}
 
   /** `GET /v1/subscriptions`: the store's subscriptions, newest first. */
@@ -123,13 +122,12 @@ export class SubscriptionsService {
     subscriptionId: number,
     to: 'cancelled' | 'expired',
     now: Date,
-    cancelOrder: CancelOrder,
     stillDue: (s: Subscription) => boolean = () => true,
   ): Promise<Subscription | null> {
     const subscription = await this.lockWithOpenRenewal(manager, subscriptionId);
     if (!subscription || isEnded(subscription) || !stillDue(subscription)) return null;
     const open = await this.subscriptions.openRenewal(manager, subscription);
-    if (open) await cancelOrder(open.id);
+    if (open) await this.transitions.transition(open.id, 'cancelled', {}, manager);
     const from = subscription.status;
     subscription.status = to;
     if (to === 'cancelled') subscription.cancelledAt ??= now;
@@ -149,17 +147,12 @@ export class SubscriptionsService {
    * the sweep makes it `cancelled`. The open renewal order, if any, is cancelled now: the customer
    * is not asked to pay for a period that will not come. Null when the subscription already ended.
    */
-  async cancelAtPeriodEnd(
-    manager: EntityManager,
-    subscriptionId: number,
-    now: Date,
-    cancelOrder: CancelOrder,
-  ): Promise<Subscription | null> {
+  async cancelAtPeriodEnd(manager: EntityManager, subscriptionId: number, now: Date): Promise<Subscription | null> {
     const subscription = await this.lockWithOpenRenewal(manager, subscriptionId);
     if (!subscription || isEnded(subscription)) return null;
     if (subscription.cancelAtPeriodEnd) return subscription;
     const open = await this.subscriptions.openRenewal(manager, subscription);
-    if (open) await cancelOrder(open.id);
+    if (open) await this.transitions.transition(open.id, 'cancelled', {}, manager);
     subscription.cancelAtPeriodEnd = true;
     subscription.cancelledAt = now;
     return this.subscriptions.save(manager, subscription);
