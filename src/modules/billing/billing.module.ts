@@ -8,6 +8,7 @@ import { CustomersService } from './customers/customers.service';
 import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CheckoutRules } from './orders/checkout-rules';
+import { CouponReuseHook } from './orders/coupon-reuse.hook';
 import { OrderProcessModule } from './orders/order-process';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
@@ -53,6 +54,7 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     OrdersService,
     CheckoutRules,
     OrderTransitionsService,
+    CouponReuseHook,
     CustomersService,
     SubscriptionsService,
     SubscriptionOrderHooks,

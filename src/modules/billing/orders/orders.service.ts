@@ -10,11 +10,10 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Clock, CLOCK } from '../../../common/time';
 import { COUPON_REJECTION_MESSAGES } from '../../discounts/coupon-rules';
-import { CouponRedemptionService } from '../../discounts/coupon-redemption.service';
 import { codeKey } from '../../discounts/discount-input';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomerDetails, CustomersRepository, normalizedEmail } from '../customers/customers.repository';
-import { bumpsTotal, UTM_KEYS } from '../events/order-event-payload';
+import { UTM_KEYS } from '../events/order-event-payload';
 import { PaymentsService } from '../payments/payments.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { CheckoutRules } from './checkout-rules';
@@ -59,7 +58,6 @@ export class OrdersService {
     private readonly customers: CustomersRepository,
     private readonly subscriptions: SubscriptionsService,
     private readonly transitions: OrderTransitionsService,
-    private readonly coupons: CouponRedemptionService,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly payments: PaymentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -161,26 +159,9 @@ export class OrdersService {
       // A renewal order is cancelled only with its subscription's end (decisions §11): it stays closed.
       if (order.status === 'cancelled' && order.subscriptionId !== null)
         throw new ConflictError('Order cannot be reused.');
-      if (order.status === 'cancelled') {
-        // Its cancellation gave the coupon use back, so it takes one again (or the reuse fails with
-        // the coupon's 422), keeping used_count exact.
-        if (order.discountId !== null && order.couponCode !== null) await this.reserveCouponAgain(manager, order);
-        order = (await this.transitions.transitionLocked(manager, order, 'pending'))!;
-      }
+      if (order.status === 'cancelled') order = (await this.transitions.transition(order.id, 'pending', {}, manager))!;
       await this.orders.setPayTokenHash(manager, order.id, sha256Hex(payToken));
       return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: true };
-    });
-  }
-
-  private async reserveCouponAgain(manager: EntityManager, order: Order): Promise<void> {
-    const customer = await this.customers.findById(order.customerId, manager);
-    const bumps = await this.orders.bumpItemsOf(order.id, manager);
-    await this.coupons.reserve(manager, {
-      storeId: order.storeId,
-      code: order.couponCode!,
-      productId: order.productId,
-      amount: order.originalAmount - bumpsTotal(bumps),
-      customerEmail: customer?.email ?? '',
     });
   }
 
