@@ -8,6 +8,7 @@ import { CdnModule } from './modules/catalog/cdn/cdn.module';
 import { OrderBumpsModule } from './modules/catalog/order-bumps/order-bumps.module';
 import { CheckoutModule } from './modules/billing/checkout/checkout.module';
 import { BillingWebModule } from './modules/billing/web/billing-web.module';
+import { CatalogWebModule } from './modules/catalog/web/catalog-web.module';
 import { IdentityWebModule } from './modules/identity/web/identity-web.module';
 import { WebhooksWebModule } from './modules/webhooks/web/webhooks-web.module';
 import { DiscountsModule } from './modules/discounts/discounts.module';
@@ -32,7 +33,7 @@ export const API_MODULES: Type[] = [
   AffiliatesModule,
   NotificationsModule,
 ];
-export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule, BillingWebModule];
+export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule, BillingWebModule, CatalogWebModule];
 export const PAY_MODULES: Type[] = [CheckoutModule];
 export const CDN_MODULES: Type[] = [CdnModule];
 

@@ -26,7 +26,8 @@ export interface UploadedFile {
   contentType: string;
 }
 
-type UploadRequest = AuthenticatedRequest & { storedUpload?: UploadedFile };
+/** The API's request (`principal`) or a dashboard page's (`seller`, set by its session guard). */
+type UploadRequest = AuthenticatedRequest & { storedUpload?: UploadedFile; seller?: { storeId: number } };
 
 /** The upload the interceptor stored, if the request was multipart with a file. */
 export const StoredUpload = createParamDecorator(
@@ -65,7 +66,10 @@ export class FileUploadInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<UploadRequest>();
     if (!req.isMultipart()) return next.handle();
 
-    await this.products.requireRef(req.principal!.storeId, parseRef(String((req.params as { id?: unknown }).id)));
+    const storeId = req.principal?.storeId ?? req.seller?.storeId;
+    if (storeId === undefined) throw new Error('FileUploadInterceptor on a route without a store');
+    const params = req.params as { id?: unknown; pid?: unknown };
+    await this.products.requireRef(storeId, parseRef(String(params.id ?? params.pid)));
     const { fields, file } = await this.receive(req);
     req.body = fields;
     req.storedUpload = file;
@@ -86,6 +90,11 @@ export class FileUploadInterceptor implements NestInterceptor {
       for await (const part of req.parts({ limits: this.limits })) {
         if (part.type === 'field') {
           fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        // A browser's form with no file chosen sends an empty part without a name: no file at all.
+        if (part.fieldname === 'file' && !part.filename) {
+          part.file.resume();
           continue;
         }
         if (part.fieldname !== 'file' || stored) {

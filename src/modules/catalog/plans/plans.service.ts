@@ -58,6 +58,11 @@ export class PlansService {
     return this.view(storeId, await this.require(storeId, parseRef(ref)));
   }
 
+  /** The plans of one product of the store, oldest first (the dashboard's product pages). */
+  listOfProduct(storeId: number, productId: number): Promise<Plan[]> {
+    return this.plans.listForProduct(storeId, productId);
+  }
+
   async list(storeId: number, page: PageRequest): Promise<{ views: PlanView[]; total: number }> {
     const [plans, total] = await this.plans.listPage(storeId, page);
     const [pids, currency] = await Promise.all([

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError as ClassValidationError } from 'class-validator';
+import { ValidationError } from '../../../common/errors/app-error';
 import { inspectInput } from '../../../common/http/input-text';
 
 /**
@@ -26,4 +27,26 @@ export async function validateForm<T extends object>(
   };
   collect(failures, '');
   return { dto: null, errors };
+}
+
+/** Field messages of a service's `ValidationError` (same shape as the DTO's). */
+export function fieldErrorsOf(error: unknown): Record<string, string[]> | null {
+  if (error instanceof ValidationError) return error.errors as Record<string, string[]>;
+  return null;
+}
+
+/**
+ * A form's text box for a JSON number: empty is absent (or `null` to clear it), a number is a
+ * number, anything else stays text so the DTO answers with the field's own message.
+ */
+export function formNumber(value: unknown, empty: null | undefined = undefined): number | string | null | undefined {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!text) return empty;
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}
+
+/** An optional text field of a form: empty is absent on create, `null` (clear it) on update. */
+export function formOptional(value: unknown, empty: null | undefined = undefined): string | null | undefined {
+  const text = typeof value === 'string' ? value.trim() : '';
+  return text ? text : empty;
 }

@@ -8,9 +8,15 @@ const csrf = csrfSync({
   getTokenFromRequest: (req) => (typeof req.body?._csrf === 'string' ? req.body._csrf : undefined),
 });
 
-/** csrf-sync reads the session and the parsed form from one request object. */
+/**
+ * csrf-sync reads the session and the parsed form from one request object. A multipart form (a file
+ * upload) is read by the handler's interceptor after the guards, so it carries its token in the
+ * address of its `action` instead (`?_csrf=`; request logs keep only the query's names).
+ */
 function csrfInput(req: FastifyRequest): Request {
-  return { session: sessionOf(req), body: req.body } as unknown as Request;
+  const multipart = (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+  const body = multipart ? { _csrf: (req.query as Record<string, unknown> | undefined)?._csrf } : req.body;
+  return { session: sessionOf(req), body } as unknown as Request;
 }
 
 /** The token a form must carry in its hidden `_csrf` field; created with the session on first use. */

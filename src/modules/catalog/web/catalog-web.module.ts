@@ -1,0 +1,19 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { IdentityWebModule } from '../../identity/web/identity-web.module';
+import { WebSessionMiddleware } from '../../identity/web/sessions/web-session.middleware';
+import { CatalogModule } from '../catalog.module';
+import { FileStorageModule } from '../files/storage/file-storage.module';
+import { FileUploadInterceptor } from '../files/file-upload.interceptor';
+import { ProductsPagesController } from './products-pages.controller';
+
+/** The dashboard's product pages under `{web_url}/products`: products, their files, plans and publishing. */
+@Module({
+  imports: [IdentityWebModule, CatalogModule, FileStorageModule],
+  controllers: [ProductsPagesController],
+  providers: [FileUploadInterceptor],
+})
+export class CatalogWebModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(WebSessionMiddleware).forRoutes(ProductsPagesController);
+  }
+}

@@ -1,0 +1,439 @@
+import { Body, Get, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Eta } from 'eta';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { join } from 'node:path';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../../common/errors/app-error';
+import { PageRequest } from '../../../common/pagination/pagination';
+import { CurrentSeller, DashboardPages } from '../../identity/web/dashboard-pages';
+import { fieldErrorsOf, formNumber, formOptional, validateForm } from '../../identity/web/form-validation';
+import { ViewsService } from '../../identity/web/views.service';
+import { formString, SellerSession } from '../../identity/web/web-auth';
+import { FileUploadInterceptor, StoredUpload, type UploadedFile } from '../files/file-upload.interceptor';
+import { CreateProductFileDto } from '../files/dto/product-file.dto';
+import { ProductFilesService } from '../files/product-files.service';
+import { CreatePlanDto } from '../plans/dto/plan.dto';
+import { PlansService } from '../plans/plans.service';
+import { CreateProductDto, UpdateProductDto } from '../products/dto/product.dto';
+import { toProductDto } from '../products/product.mapper';
+import { ProductsService } from '../products/products.service';
+
+type Form = Record<string, unknown>;
+type Errors = Record<string, string[]>;
+
+const PER_PAGE = 20;
+
+/** The product form's text fields, in the API's names. */
+const FIELDS = [
+  'name',
+  'type',
+  'price',
+  'description',
+  'image_url',
+  'sale_page_url',
+  'category',
+  'subcategory',
+  'contact_number',
+] as const;
+
+/** Where each of the publish check's `missing_fields` is shown: beside its form field or section. */
+const MISSING_AT: Record<string, string> = {
+  name: 'name',
+  price: 'price',
+  sale_page: 'sale_page_url',
+  image: 'image_url',
+  category: 'category',
+  subcategory: 'subcategory',
+  contact_number: 'contact_number',
+  files: 'files',
+  plans: 'plans',
+};
+
+/**
+ * Dashboard → Products: list, create and edit every field, upload and delete files, a recurring
+ * product's plans, and publishing with what is missing named beside each field. Every form goes
+ * through the API's DTO and service (same rules, same messages).
+ */
+@DashboardPages('products')
+export class ProductsPagesController {
+  private readonly eta = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
+
+  constructor(
+    private readonly products: ProductsService,
+    private readonly files: ProductFilesService,
+    private readonly plans: PlansService,
+    private readonly views: ViewsService,
+  ) {}
+
+  @Get()
+  async list(@Req() req: FastifyRequest, @Res() res: FastifyReply, @CurrentSeller() { storeId }: SellerSession) {
+    const page = pageOf(req);
+    const [[products, total], currency] = await Promise.all([
+      this.products.list(storeId, page),
+      this.products.currencyOf(storeId),
+    ]);
+    const body = this.eta.render('products', {
+      ...this.views.locals(req),
+      products: products.map((p) => toProductDto(p, currency)),
+      total,
+      page: page.page,
+      lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+    });
+    this.views.renderContent(req, res, 'Products', body);
+  }
+
+  @Get('new')
+  async newForm(@Req() req: FastifyRequest, @Res() res: FastifyReply, @CurrentSeller() { storeId }: SellerSession) {
+    const currency = await this.products.currencyOf(storeId);
+    this.renderForm(req, res, { product: null, form: { type: 'one_time' }, errors: {}, currency });
+  }
+
+  @Post('new')
+  async create(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Body() body: Form,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const form = readForm(body);
+    const checked = await validateForm(CreateProductDto, toInput(form, undefined));
+    const currency = await this.products.currencyOf(storeId);
+    if (checked.errors)
+      return this.renderForm(req, res, { product: null, form, errors: checked.errors, currency }, 422);
+    const product = await this.products.create(storeId, checked.dto);
+    res.redirect(this.views.url(`/products/${product.pid}?created=1`), 303);
+  }
+
+  @Get(':pid')
+  async show(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    await this.productPage(req, res, storeId, pid, { notice: noticeOf(req.query as Form) });
+  }
+
+  @Post(':pid')
+  async update(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @Body() body: Form,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const product = await this.products.get(storeId, productRef(pid));
+    const form = readForm(body);
+    const checked = await validateForm(UpdateProductDto, toInput(form, null));
+    if (checked.errors) return this.productPage(req, res, storeId, product.pid, { form, errors: checked.errors }, 422);
+    try {
+      await this.products.update(storeId, product.pid, checked.dto);
+    } catch (error) {
+      const errors = fieldErrorsOf(error);
+      if (!errors) throw error;
+      return this.productPage(req, res, storeId, product.pid, { form, errors }, 422);
+    }
+    res.redirect(this.views.url(`/products/${product.pid}?saved=1`), 303);
+  }
+
+  @Post(':pid/files')
+  @UseInterceptors(FileUploadInterceptor)
+  async upload(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @Body() body: Form,
+    @CurrentSeller() { storeId }: SellerSession,
+    @StoredUpload() upload?: UploadedFile,
+  ) {
+    const product = await this.products.get(storeId, productRef(pid));
+    const name = formOptional(body?.name);
+    const checked = await validateForm(CreateProductFileDto, name ? { name } : {});
+    let errors: Errors | null = checked.errors;
+    if (!errors && !upload) errors = { file: ['Choose a file to upload.'] };
+    if (!errors) {
+      try {
+        await this.files.add(storeId, product.pid, checked.dto!, upload);
+        return res.redirect(this.views.url(`/products/${product.pid}?uploaded=1#files`), 303);
+      } catch (error) {
+        errors = fieldErrorsOf(error);
+        if (!errors) throw error;
+      }
+    }
+    await this.productPage(req, res, storeId, product.pid, { fileErrors: errors }, 422);
+  }
+
+  @Get(':pid/files/:id/delete')
+  async confirmFileDelete(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @Param('id') id: string,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const product = await this.products.get(storeId, productRef(pid));
+    const file = (await this.files.list(storeId, product.pid)).find((f) => f.id === numericId(id));
+    if (!file) throw new NotFoundError();
+    this.views.confirm(req, res, {
+      title: 'Delete file',
+      message: `Delete “${file.name}” from ${product.name}? Buyers can no longer download it; this cannot be undone.`,
+      action: this.views.url(`/products/${product.pid}/files/${file.id}/delete`),
+      button: 'Delete file',
+      cancel: this.views.url(`/products/${product.pid}#files`),
+    });
+  }
+
+  @Post(':pid/files/:id/delete')
+  async deleteFile(
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @Param('id') id: string,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const { productPid } = await this.files.delete(storeId, productRef(pid), numericId(id));
+    res.redirect(this.views.url(`/products/${productPid}?file_deleted=1#files`), 303);
+  }
+
+  @Get(':pid/plans')
+  async plansPage(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const query = req.query as Form;
+    await this.renderPlans(req, res, storeId, pid, {
+      notice: query.created ? 'Plan added.' : query.deleted ? 'Plan deleted.' : null,
+    });
+  }
+
+  @Post(':pid/plans')
+  async addPlan(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @Body() body: Form,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const product = await this.products.get(storeId, productRef(pid));
+    const form = {
+      name: formString(body.name),
+      price: formString(body.price),
+      interval: formString(body.interval) || 'month',
+      interval_count: formString(body.interval_count) || '1',
+    };
+    const checked = await validateForm(CreatePlanDto, {
+      product_pid: product.pid,
+      name: form.name,
+      price: formNumber(form.price),
+      interval: form.interval,
+      interval_count: formNumber(form.interval_count),
+    });
+    let errors: Errors | null = checked.errors;
+    if (!errors) {
+      try {
+        await this.plans.create(storeId, checked.dto!);
+        return res.redirect(this.views.url(`/products/${product.pid}/plans?created=1`), 303);
+      } catch (error) {
+        errors = fieldErrorsOf(error);
+        if (!errors) throw error;
+      }
+    }
+    await this.renderPlans(req, res, storeId, product.pid, { form, errors }, 422);
+  }
+
+  @Get(':pid/plans/:planId/delete')
+  async confirmPlanDelete(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @Param('planId') planId: string,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const { product, plan } = await this.planOf(storeId, pid, planId);
+    this.views.confirm(req, res, {
+      title: 'Delete plan',
+      message: `Delete the plan “${plan.name}” of ${product.name}? New customers can no longer choose it; this cannot be undone.`,
+      detail: plan.planId,
+      action: this.views.url(`/products/${product.pid}/plans/${plan.planId}/delete`),
+      button: 'Delete plan',
+      cancel: this.views.url(`/products/${product.pid}/plans`),
+    });
+  }
+
+  @Post(':pid/plans/:planId/delete')
+  async deletePlan(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @Param('planId') planId: string,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const { product, plan } = await this.planOf(storeId, pid, planId);
+    try {
+      await this.plans.delete(storeId, plan.planId);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      return this.renderPlans(req, res, storeId, product.pid, { error: error.message }, 409);
+    }
+    res.redirect(this.views.url(`/products/${product.pid}/plans?deleted=1`), 303);
+  }
+
+  @Post(':pid/publish')
+  async publish(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Param('pid') pid: string,
+    @CurrentSeller() { storeId }: SellerSession,
+  ) {
+    const product = await this.products.get(storeId, productRef(pid));
+    try {
+      await this.products.publish(storeId, product.pid);
+    } catch (error) {
+      if (error instanceof ConflictError)
+        return this.productPage(req, res, storeId, product.pid, { publishError: error.message }, 409);
+      if (!(error instanceof UnprocessableError)) throw error;
+      const missing: Record<string, string> = {};
+      const fields = (error.extra.missing_fields ?? {}) as Record<string, string>;
+      for (const [key, message] of Object.entries(fields)) missing[MISSING_AT[key] ?? key] = message;
+      return this.productPage(req, res, storeId, product.pid, { missing, publishError: error.message }, 422);
+    }
+    res.redirect(this.views.url(`/products/${product.pid}?published=1`), 303);
+  }
+
+  private async planOf(storeId: number, pid: string, planId: string) {
+    const product = await this.products.get(storeId, productRef(pid));
+    const plan = await this.plans.findForStore(storeId, productRef(planId));
+    if (!plan || plan.productId !== product.id) throw new NotFoundError();
+    return { product, plan };
+  }
+
+  private async productPage(
+    req: FastifyRequest,
+    res: FastifyReply,
+    storeId: number,
+    pid: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): Promise<void> {
+    const [product, currency] = await Promise.all([
+      this.products.get(storeId, productRef(pid)),
+      this.products.currencyOf(storeId),
+    ]);
+    const [files, plans] = await Promise.all([
+      this.files.list(storeId, product.pid),
+      this.plans.listOfProduct(storeId, product.id),
+    ]);
+    const dto = toProductDto(product, currency);
+    this.renderForm(
+      req,
+      res,
+      {
+        product: dto,
+        form: formOfProduct(dto),
+        errors: {},
+        currency,
+        files: files.map((file) => this.files.toDto(file)),
+        planCount: plans.length,
+        missing: {},
+        ...data,
+      },
+      status,
+    );
+  }
+
+  private renderForm(req: FastifyRequest, res: FastifyReply, data: Record<string, unknown>, status = 200): void {
+    const product = data.product as { name: string } | null;
+    const body = this.eta.render('product', {
+      ...this.views.locals(req),
+      files: [],
+      fileErrors: null,
+      missing: {},
+      notice: null,
+      publishError: null,
+      planCount: 0,
+      ...data,
+    });
+    this.views.renderContent(req, res, product ? product.name : 'New product', body, status);
+  }
+
+  private async renderPlans(
+    req: FastifyRequest,
+    res: FastifyReply,
+    storeId: number,
+    pid: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): Promise<void> {
+    const [product, currency] = await Promise.all([
+      this.products.get(storeId, productRef(pid)),
+      this.products.currencyOf(storeId),
+    ]);
+    const plans = await this.plans.listOfProduct(storeId, product.id);
+    const body = this.eta.render('plans', {
+      ...this.views.locals(req),
+      product: toProductDto(product, currency),
+      plans,
+      currency,
+      form: { name: '', price: '', interval: 'month', interval_count: '1' },
+      errors: {},
+      notice: null,
+      error: null,
+      ...data,
+    });
+    this.views.renderContent(req, res, `Plans of ${product.name}`, body, status);
+  }
+}
+
+function pageOf(req: FastifyRequest): PageRequest {
+  const raw = String((req.query as Form).page ?? '1');
+  const page = /^\d{1,6}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1;
+  return { page, perPage: PER_PAGE, offset: (page - 1) * PER_PAGE };
+}
+
+function readForm(body: Form): Record<string, string> {
+  return Object.fromEntries(FIELDS.map((field) => [field, formString(body?.[field])]));
+}
+
+/** The form as the API's body: empty optional fields absent (create) or `null` (update: clears them). */
+function toInput(form: Record<string, string>, empty: null | undefined): Form {
+  const input: Form = {
+    name: form.name,
+    type: form.type || undefined,
+    price: formNumber(form.price, empty),
+  };
+  for (const field of ['description', 'image_url', 'sale_page_url', 'category', 'subcategory', 'contact_number'])
+    input[field] = formOptional(form[field], empty);
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+}
+
+function formOfProduct(product: ReturnType<typeof toProductDto>): Record<string, string> {
+  return Object.fromEntries(
+    FIELDS.map((field) => {
+      const value = product[field];
+      return [
+        field,
+        value === null || value === undefined ? '' : field === 'price' ? Number(value).toFixed(2) : String(value),
+      ];
+    }),
+  );
+}
+
+function noticeOf(query: Form): string | null {
+  if (query.created) return 'Product created. Add its files, then publish it for review.';
+  if (query.saved) return 'Changes saved.';
+  if (query.uploaded) return 'File uploaded.';
+  if (query.file_deleted) return 'File deleted.';
+  if (query.published) return 'Submitted for review. You will get an email with the decision.';
+  return null;
+}
+
+/** A product's id or `product_pid` from the address; anything that cannot be one is a 404. */
+function productRef(value: string): string {
+  if (!/^[\w-]{1,64}$/.test(value)) throw new NotFoundError();
+  return value;
+}
+
+function numericId(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new NotFoundError();
+  return Number(value);
+}
