@@ -16,6 +16,6 @@ export const productReviewCommand: CliCommand = {
     if (!DECISIONS.includes(decision as ReviewDecision))
       throw new CliUsageError('--decision must be approve or reject');
     const product = await app.get(ProductsService, { strict: false }).review(pid, decision as ReviewDecision);
-    return { product_pid: product.pid, status_2: product.status2 };
+    return { product_pid: product.pid, status_2: product.reviewStatus };
   },
 };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
-import { EntityColumns } from '../../database/raw-rows';
+import { EntityColumns } from '../../database/entity-sql';
 import { LEASE_LOCK_CLASS } from './delivery/worker-lease';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';

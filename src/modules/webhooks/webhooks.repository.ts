@@ -3,7 +3,7 @@ import { parseIntId } from '../../common/http/path-id';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
-import { EntityColumns } from '../../database/raw-rows';
+import { EntityColumns } from '../../database/entity-sql';
 import { Product } from '../catalog/products/product.entity';
 import { Webhook } from './entities/webhook.entity';
 

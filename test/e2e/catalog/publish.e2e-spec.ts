@@ -158,7 +158,7 @@ describe('Publish and review', () => {
       });
       await publish(product).expect(200);
       const reviewed = await t.app.get(ProductsService).review(product.pid, 'approve');
-      expect(reviewed.status2).toBe('approved');
+      expect(reviewed.reviewStatus).toBe('approved');
     });
 
     it('refuses a decision on a product that is not pending', async () => {

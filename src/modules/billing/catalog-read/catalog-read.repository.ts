@@ -7,7 +7,7 @@ import { Plan } from '../../catalog/plans/plan.entity';
 import { Product } from '../../catalog/products/product.entity';
 import { Store } from '../../identity/sellers/store.entity';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns, PickedColumns } from '../../../database/raw-rows';
+import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
 
 /**
  * Billing's read-only view of catalog and identity rows (products, plans, bumps, files, stores).

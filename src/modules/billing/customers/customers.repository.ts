@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns } from '../../../database/raw-rows';
+import { EntityColumns } from '../../../database/entity-sql';
 import { Customer } from './customer.entity';
 
 export interface CustomerDetails {

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } f
 import { Cents, centsToDecimal } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns, offsets, PickedColumns } from '../../../database/raw-rows';
+import { EntityColumns, offsets, PickedColumns } from '../../../database/entity-sql';
 import { Affiliate } from '../../affiliates/affiliate.entity';
 import { Plan } from '../../catalog/plans/plan.entity';
 import { couponDiscountSql, CouponRejection, couponRejectionSql, takeUseSql } from '../../discounts/coupon-rules';

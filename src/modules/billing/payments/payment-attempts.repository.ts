@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
-import { EntityColumns } from '../../../database/raw-rows';
+import { EntityColumns } from '../../../database/entity-sql';
 import { PaymentAttempt, PaymentAttemptStatus } from './payment-attempt.entity';
 
 /** Final outcomes and `unknown`, as applied to an attempt. */
@@ -14,7 +14,7 @@ export type AttemptChanges = Partial<
 
 @Injectable()
 export class PaymentAttemptsRepository {
-  /** The statements of the pay path, hand-written (raw-rows.ts): a payment runs each of them once or twice. */
+  /** The statements of the pay path, hand-written (entity-sql.ts): a payment runs each of them once or twice. */
   private readonly columns: EntityColumns<PaymentAttempt>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {

@@ -3,7 +3,7 @@ import { Timestamped } from '../../../common/entities/timestamps';
 import { Cents, centsColumn } from '../../../common/money';
 
 export type ProductType = 'one_time' | 'recurring';
-/** Review state (`status_2`): draft → pending on publish → approved | rejected by review. */
+/** Review state (`status_2` in the API and the table): draft → pending on publish → approved | rejected by review. */
 export type ProductReviewStatus = 'draft' | 'pending' | 'approved' | 'rejected';
 
 @Entity('products')
@@ -48,5 +48,5 @@ export class Product extends Timestamped {
   contactNumber: string | null;
 
   @Column({ name: 'status_2', type: 'varchar', length: 16, default: 'draft' })
-  status2: ProductReviewStatus;
+  reviewStatus: ProductReviewStatus;
 }

@@ -17,7 +17,7 @@ export function toProductDto(product: Product, currency: string): ProductDto {
     category: product.category,
     subcategory: product.subcategory,
     contact_number: product.contactNumber,
-    status_2: product.status2,
+    status_2: product.reviewStatus,
     created_at: formatTimestamp(product.createdAt),
     updated_at: formatTimestamp(product.updatedAt),
   };

@@ -11,7 +11,7 @@ import { CatalogRef, newProductPid, parseRef } from '../catalog-refs';
 import { ProductFilesRepository } from '../files/product-files.repository';
 import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
 import { PlansRepository } from '../plans/plans.repository';
-import { SalesQueryService } from '../../billing/sales/sales-query.service';
+import { SalesRepository } from '../../billing/sales/sales.repository';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { productDeletedEvent } from './product-deleted.event';
 import { OrderBumpsService } from '../order-bumps/order-bumps.service';
@@ -31,7 +31,7 @@ export class ProductsService {
     private readonly products: ProductsRepository,
     private readonly files: ProductFilesRepository,
     private readonly plans: PlansRepository,
-    private readonly sales: SalesQueryService,
+    private readonly sales: SalesRepository,
     private readonly sellers: SellersService,
     private readonly bumps: OrderBumpsService,
     private readonly events: DomainEvents,
@@ -63,7 +63,7 @@ export class ProductsService {
   }
 
   create(storeId: number, dto: CreateProductDto): Promise<Product> {
-    return this.products.create({ ...productChanges(dto), storeId, pid: newProductPid(), status2: 'draft' });
+    return this.products.create({ ...productChanges(dto), storeId, pid: newProductPid(), reviewStatus: 'draft' });
   }
 
   update(storeId: number, idOrPid: string, dto: UpdateProductDto): Promise<Product> {
@@ -118,7 +118,7 @@ export class ProductsService {
     return inTransaction(this.dataSource, async (manager) => {
       const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
       if (!product) throw new NotFoundError();
-      const next = nextReviewStatus(product.status2, 'publish');
+      const next = nextReviewStatus(product.reviewStatus, 'publish');
       if (!next) throw new ConflictError('Product is already in review.');
       const [fileCount, planCount] = await Promise.all([
         this.files.countForProduct(storeId, product.id, manager),
@@ -128,7 +128,7 @@ export class ProductsService {
       if (Object.keys(missing).length) {
         throw new UnprocessableError('Product is missing required data.', { missing_fields: missing });
       }
-      product.status2 = next;
+      product.reviewStatus = next;
       return this.products.save(product, manager);
     });
   }
@@ -138,9 +138,9 @@ export class ProductsService {
     return inTransaction(this.dataSource, async (manager) => {
       const product = await this.products.lockByPid(pid, manager);
       if (!product) throw new NotFoundError('Product not found.');
-      const next: ProductReviewStatus | null = nextReviewStatus(product.status2, decision);
-      if (!next) throw new ConflictError(`Product is not pending review (status_2 is ${product.status2}).`);
-      product.status2 = next;
+      const next: ProductReviewStatus | null = nextReviewStatus(product.reviewStatus, decision);
+      if (!next) throw new ConflictError(`Product is not pending review (status_2 is ${product.reviewStatus}).`);
+      product.reviewStatus = next;
       return this.products.save(product, manager);
     });
   }

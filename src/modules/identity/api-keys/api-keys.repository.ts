@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns, PickedColumns } from '../../../database/raw-rows';
+import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
 import { ApiKey } from './api-key.entity';
 
 @Injectable()

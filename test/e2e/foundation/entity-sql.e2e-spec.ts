@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { PreparedStatement } from '../../../src/database/prepared-statements';
-import { EntityColumns } from '../../../src/database/raw-rows';
+import { EntityColumns } from '../../../src/database/entity-sql';
 import { Order } from '../../../src/modules/billing/orders/order.entity';
 import { ORDER_VIEW_COLUMNS } from '../../../src/modules/billing/orders/order.mapper';
 import { PaymentAttempt } from '../../../src/modules/billing/payments/payment-attempt.entity';
@@ -9,11 +9,11 @@ import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 /**
- * The raw row layer (database/raw-rows.ts) on PostgreSQL: its rows are TypeORM's rows, whatever
+ * The entity SQL layer (database/entity-sql.ts) on PostgreSQL: its rows are TypeORM's rows, whatever
  * columns the entities have now (a column added, or renamed, in an entity or in the table breaks
  * one of these); saves write only what changed; one prepared statement per distinct SQL text.
  */
-describe('raw rows', () => {
+describe('entity SQL', () => {
   let t: TestApp;
   let orderId: number;
   let columns: EntityColumns<Order>;

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Cents } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns, offsets, PickedColumns } from '../../../database/raw-rows';
+import { EntityColumns, offsets, PickedColumns } from '../../../database/entity-sql';
 import { Customer } from '../customers/customer.entity';
 import { Order } from '../orders/order.entity';
 import { Plan } from '../../catalog/plans/plan.entity';
@@ -66,7 +66,7 @@ export type PlanRef = { id: number } | { publicId: string };
  * coupon?". Only billing reads its tables; others ask here. It never writes.
  */
 @Injectable()
-export class SalesQueryService {
+export class SalesRepository {
   private readonly subscribers: { byId: PreparedStatement; byPublicId: PreparedStatement; count: PreparedStatement };
   private readonly shown: {
     plan: PickedColumns<Plan, (typeof SUBSCRIBER_COLUMNS.plan)[number]>;
