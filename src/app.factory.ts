@@ -135,7 +135,13 @@ function setupOpenApi(app: App, config: AppConfig): void {
       'subscription plans, product review, customers, webhooks, API keys with scopes and OAuth 2.0. ' +
       'Every error has the body `{status: "error", message}` (plus `errors`, `missing_fields` or ' +
       'scope details where stated). Timestamps are UTC with six fractional digits; money is a JSON ' +
-      'number with at most two decimals.',
+      'number with at most two decimals.\n\n' +
+      "**Test mode.** Every store has a test side. A test key (`sk_test_…`, from the dashboard's " +
+      '"Test mode" switch or `npm run cli -- api-key:create --test`) reads and writes test data only, a ' +
+      "live key (`sk_…`) and every OAuth token live data only; the other mode's ids are 404. Test orders " +
+      'always pay through the sandbox (its notice on the checkout), renew on the same sweep, email only ' +
+      'to the outbox directory and count in no live figure. Every webhook payload carries `test` ' +
+      '(boolean). `DELETE /v1/test-data` with a test key removes the test data.',
     version: '1.0.0',
     baseUrl: config.urls.base,
     authorizationUrl: `${config.urls.web}/oauth/authorize`,

@@ -14,6 +14,7 @@ import { WebhooksWebModule } from './modules/webhooks/web/webhooks-web.module';
 import { DiscountsModule } from './modules/discounts/discounts.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdentityModule } from './modules/identity/identity.module';
+import { TestModeModule } from './modules/test-mode/test-mode.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
@@ -32,6 +33,7 @@ export const API_MODULES: Type[] = [
   WebhooksModule,
   AffiliatesModule,
   NotificationsModule,
+  TestModeModule,
 ];
 export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule, BillingWebModule, CatalogWebModule];
 export const PAY_MODULES: Type[] = [CheckoutModule];

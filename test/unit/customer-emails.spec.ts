@@ -78,7 +78,7 @@ describe('customer messages', () => {
     const message: CustomerMessage = {
       id: 'receipt.order-1.ORD-1',
       kind: 'receipt',
-      store: { id: 1, name: 'S', brand: 'Tom & <b>Jerry</b>\r\nBcc: x@evil.example' },
+      store: { id: 1, name: 'S', brand: 'Tom & <b>Jerry</b>\r\nBcc: x@evil.example', test: false },
       customer: { name: '<script>alert(1)</script>', email: 'a@example.com', mobileNumber: '+258841234567' },
       order: {
         number: 'ORD-1',

@@ -22,6 +22,7 @@ export const API_TAGS: Record<string, string> = {
   Affiliates: 'Affiliates and their commissions.',
   Reports: 'Sales figures per day: what the dashboard home page shows.',
   Payments: 'Callbacks of payment gateways.',
+  'Test mode': "The store's test data: test keys (`sk_test_…`) reach only it.",
 };
 
 export interface OpenApiOptions {
@@ -65,7 +66,7 @@ export function createOpenApiDocument(app: INestApplication, options: OpenApiOpt
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'opaque',
-      description: 'API key (`sk_…`) or OAuth access token (`at_…`).',
+      description: 'API key (`sk_…`, or `sk_test_…` for test mode) or OAuth access token (`at_…`).',
     })
     .addOAuth2(
       {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AffiliatesModule } from '../affiliates/affiliates.module';
 import { DiscountsModule } from '../discounts/discounts.module';
+import { IdentityModule } from '../identity/identity.module';
 import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';
@@ -39,6 +40,7 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
 @Module({
   imports: [
     OrderProcessModule,
+    IdentityModule,
     DiscountsModule,
     AffiliatesModule,
     IdempotencyModule,

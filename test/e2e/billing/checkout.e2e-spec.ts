@@ -94,6 +94,7 @@ describe('hosted checkout, payments and the order portal', () => {
       order_bump: [],
       brand: 'Loja Aurora',
       image: 'https://img.example.com/c.png',
+      test: false,
     });
 
     // Paying again changes nothing and sends nothing.

@@ -183,6 +183,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       order_bump: [{ product_pid: presets.pid, name: 'Presets Lightroom', price: 25.5 }],
       brand: 'Loja Aurora',
       image: 'https://img.example.com/curso.png',
+      test: false,
     });
     expect(order.transaction_id).toMatch(/^sbx_/);
     expect(
@@ -208,6 +209,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       order_bump: 'array',
       brand: 'string',
       image: 'string',
+      test: 'boolean',
     });
 
     // The API shows the same sale: amounts, commission, bump and tracking.
@@ -292,6 +294,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       order_bump: [],
       brand: 'Loja Aurora',
       image: 'https://img.example.com/clube.png',
+      test: false,
     });
     const { start_date: start, end_date: end } = payload.plan_subscriber;
     expect(Math.abs(Date.parse(start) - Date.now())).toBeLessThan(60_000);
@@ -389,6 +392,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
       order_bump: [],
       brand: 'Loja Aurora',
       image: 'https://img.example.com/curso.png',
+      test: false,
     });
     expect(order.transaction_id).toMatch(/^sbx_/);
     expect(order.transaction_id).not.toBe(courseOrder.transaction_id);

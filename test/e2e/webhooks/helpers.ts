@@ -132,6 +132,7 @@ export const ORDER_PAYLOAD_KEYS = [
   'order_bump',
   'brand',
   'image',
+  'test',
 ];
 
 /** A complete spec §6.3 payload, as billing builds it. */
@@ -181,6 +182,7 @@ export function buildPayload(
     order_bump: [{ product_pid: 'prd_bump', name: 'Extra chapter', price: 15 }],
     brand: 'Ana Books',
     image: `https://cdn.example.com/${product.pid}.png`,
+    test: false,
   };
 }
 

@@ -47,17 +47,19 @@ export class CheckoutController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const form = this.checkout.readPayForm(body ?? {});
+    // The order first: its store's mode says which gateways may take the payment (README, *Test mode*).
+    const found = await this.payments.checkoutOf(payToken);
+    const form = this.checkout.readPayForm(body ?? {}, await this.payments.modeOf(found.order));
     if (form.errors) {
       if (wantsJson(req)) throw new ValidationError(form.errors);
-      const order = await this.payments.orderOfToken(payToken);
+      const order = found.order;
       const page = await this.checkout.pageOf(order);
       const number = typeof body?.payment_number === 'string' ? body.payment_number : '';
       return this.renderPage(res, payToken, order, page, customerFieldErrors(form.errors), number, 422);
     }
     // A hosted payment page (Stripe Checkout) sends the customer back to the status route either way.
     const back = this.checkout.statusUrl(payToken);
-    const result = await this.payments.pay(payToken, form.attempt, {
+    const result = await this.payments.pay(found, form.attempt, {
       success: back,
       cancel: this.checkout.checkoutUrl(payToken),
     });
@@ -172,7 +174,10 @@ export class CheckoutController {
     paymentNumber: string,
     status: number,
   ): Promise<void> {
-    const declined = await this.payments.wasDeclined(order);
+    const [declined, payments] = await Promise.all([
+      this.payments.wasDeclined(order),
+      this.checkout.paymentChoices(order),
+    ]);
     this.views.render(
       res,
       'checkout',
@@ -180,7 +185,7 @@ export class CheckoutController {
         page,
         errors,
         paymentNumber,
-        payments: this.checkout.paymentChoices(),
+        payments,
         action: this.checkout.checkoutUrl(payToken),
         portalUrl: order.transactionId && order.status !== 'pending' ? this.checkout.portalUrl(order) : null,
         reason: cancellationReason(order, declined),

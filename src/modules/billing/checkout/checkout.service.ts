@@ -14,6 +14,7 @@ import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service';
+import type { PaymentMode } from '../payments/payment-gateway.registry';
 import { PayRequest } from '../payments/payments.service';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionLifecycle } from '../subscriptions/subscription-lifecycle.service';
@@ -92,15 +93,16 @@ export class CheckoutService {
     return `${this.checkoutUrl(payToken)}/status`;
   }
 
-  /** The payment methods offered now, in the checkout's order. */
-  paymentChoices(): PaymentChoices {
+  /** The payment methods offered now for `order` (test mode: the sandbox's), in the checkout's order. */
+  async paymentChoices(order: Pick<Order, 'storeId'>): Promise<PaymentChoices> {
+    const mode = await this.payments.modeOf(order);
     return {
-      methods: this.payments.offeredMethods().map((m) => ({
+      methods: this.payments.offeredMethods(mode).map((m) => ({
         value: m.method,
         label: METHOD_LABELS[m.method] ?? m.method,
         needsPaymentNumber: m.needsPaymentNumber,
       })),
-      testMode: this.payments.isTestMode(),
+      testMode: this.payments.isTestMode(mode),
     };
   }
 
@@ -158,10 +160,10 @@ export class CheckoutService {
   }
 
   /** Reads the pay form (urlencoded or JSON); errors are keyed by field like any 422. */
-  readPayForm(body: Record<string, unknown>): PayForm {
+  readPayForm(body: Record<string, unknown>, mode: PaymentMode): PayForm {
     const errors: Record<string, string[]> = {};
     const method = body.payment_method;
-    const offered = this.payments.offeredMethods();
+    const offered = this.payments.offeredMethods(mode);
     const chosen = offered.find((m) => m.method === method);
     if (typeof method !== 'string' || !chosen) {
       errors.payment_method = [
@@ -178,6 +180,7 @@ export class CheckoutService {
       const refused = this.payments.paymentNumberError(
         chosen?.method ?? null,
         typeof number === 'string' ? number : null,
+        mode,
       );
       if (refused) errors.payment_number = [refused];
     }

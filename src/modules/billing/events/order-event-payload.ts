@@ -118,5 +118,6 @@ export function buildOrderEventPayload(kind: OrderEventKind, ctx: OrderEventCont
     })),
     brand: ctx.store.brand,
     image: product.imageUrl ?? '',
+    test: ctx.store.liveStoreId !== null,
   };
 }

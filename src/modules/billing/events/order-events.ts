@@ -114,4 +114,6 @@ export interface OrderEventPayload {
   order_bump: OrderBumpPayload[];
   brand: string;
   image: string;
+  /** True for an order of a store's test mode (README, *Test mode*), false for a live one. */
+  test: boolean;
 }

@@ -13,7 +13,7 @@ import { OrdersRepository } from '../orders/orders.repository';
 import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { ChargeRequest } from './payment-gateway';
-import { PaymentGatewayRegistry } from './payment-gateway.registry';
+import { PaymentGatewayRegistry, PaymentMode } from './payment-gateway.registry';
 import { PAY_WAIT_MS, PayRequest, PaymentResult, PaymentsService } from './payments.service';
 
 /** The payment number of a gateway without a rule of its own: a phone number, `+` allowed. */
@@ -39,16 +39,21 @@ export class CheckoutPaymentsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The methods the checkout offers, and whether each needs the customer's number. */
-  offeredMethods(): Array<{ method: string; needsPaymentNumber: boolean }> {
+  /** Which gateways may take the payments of an order's store (README, *Test mode*). */
+  modeOf(order: Pick<Order, 'storeId'>): Promise<PaymentMode> {
+    return this.payments.modeOf(order.storeId);
+  }
+
+  /** The methods the checkout offers in `mode`, and whether each needs the customer's number. */
+  offeredMethods(mode: PaymentMode = 'live'): Array<{ method: string; needsPaymentNumber: boolean }> {
     return this.registry
-      .methods()
-      .map((method) => ({ method, needsPaymentNumber: this.registry.forMethod(method)!.needsPaymentNumber }));
+      .methods(mode)
+      .map((method) => ({ method, needsPaymentNumber: this.registry.forMethod(method, mode)!.needsPaymentNumber }));
   }
 
   /** True while a test gateway takes payments: the checkout shows "Test payment: no money moves". */
-  isTestMode(): boolean {
-    return this.registry.hasFallback();
+  isTestMode(mode: PaymentMode = 'live'): boolean {
+    return this.registry.hasFallback(mode);
   }
 
   /**
@@ -60,7 +65,7 @@ export class CheckoutPaymentsService {
   }
 
   /** `orderOfToken`, with the product it sells (a payment names it to the gateway). */
-  private async checkoutOf(payToken: string): Promise<{ order: Order; product: Product }> {
+  async checkoutOf(payToken: string): Promise<{ order: Order; product: Product }> {
     const order = await this.orders.findByPayTokenHash(sha256Hex(payToken));
     const product = order && (await this.catalog.findProduct(order.productId));
     if (!order || !product) throw new NotFoundError();
@@ -73,8 +78,8 @@ export class CheckoutPaymentsService {
    * numbers, a plugin's voucher codes) decides alone; for the others, and for an unknown method, the
    * number is a phone number of 8 to 15 digits.
    */
-  paymentNumberError(method: string | null, paymentNumber: string | null): string | null {
-    const rule = method === null ? undefined : this.registry.forMethod(method)?.validatePaymentNumber;
+  paymentNumberError(method: string | null, paymentNumber: string | null, mode: PaymentMode = 'live'): string | null {
+    const rule = method === null ? undefined : this.registry.forMethod(method, mode)?.validatePaymentNumber;
     if (rule) return rule(paymentNumber ?? '');
     return paymentNumber !== null && PHONE_NUMBER.test(paymentNumber) ? null : PHONE_NUMBER_MESSAGE;
   }
@@ -84,24 +89,29 @@ export class CheckoutPaymentsService {
    * answer comes within `waitMs` (`waiting` past that).
    */
   async pay(
-    payToken: string,
+    payToken: string | { order: Order; product: Product },
     request: PayRequest,
     returnUrls: ChargeRequest['returnUrls'],
     waitMs = PAY_WAIT_MS,
   ): Promise<PaymentResult> {
-    return this.payments.pay(await this.checkoutOf(payToken), request, returnUrls, waitMs);
+    const found = typeof payToken === 'string' ? await this.checkoutOf(payToken) : payToken;
+    return this.payments.pay(found, request, returnUrls, waitMs);
   }
 
   /** The customer's cancel button: pending → cancelled with a transaction id of its own. */
   async cancel(payToken: string): Promise<PaymentResult> {
     const found = await this.orderOfToken(payToken);
+    const mode = await this.modeOf(found);
     return this.dataSource.transaction(async (manager) => {
       const order = (await this.orders.lockById(manager, found.id))!;
       if (order.status !== 'pending') return { outcome: 'not_pending', order };
       // Cancelling while the customer may be confirming would leave a payment without its order.
       if (await this.attempts.findProcessingOfOrder(order.id, manager))
         throw new ConflictError('A payment is already in progress.');
-      const gateway = this.registry.all().find((g) => g.cancellationTransactionId);
+      const gateway =
+        mode === 'test'
+          ? this.registry.forProvider('sandbox', 'test')
+          : this.registry.all().find((g) => g.cancellationTransactionId);
       const transactionId = gateway?.cancellationTransactionId?.() ?? `cxl_${randomBase62(20)}`;
       const changed = await this.transitions.transition(order.id, 'cancelled', { transactionId }, manager);
       return { outcome: 'cancelled', order: changed! };

@@ -2,6 +2,13 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Contributions, ExtensionPoint } from '../../../common/plugins/contributions';
 import type { PaymentGateway } from './payment-gateway';
 
+/**
+ * Which side of a store a payment belongs to (README, *Test mode*): test orders pay through the
+ * test gateway (the sandbox) only, whatever the deployment; live orders through the gateways
+ * registered for live payments.
+ */
+export type PaymentMode = 'live' | 'test';
+
 /** Where the payment gateways of plugins (`definePlugin({ paymentGateways })`) are collected. */
 export const PAYMENT_GATEWAYS = new ExtensionPoint<PaymentGateway>('payment gateways');
 
@@ -31,6 +38,8 @@ const METHOD_ORDER = ['mpesa', 'emola', 'card'];
 export class PaymentGatewayRegistry {
   private readonly logger = new Logger('Payments');
   private readonly byProvider = new Map<string, PaymentGateway>();
+  /** The gateway of test mode: the sandbox, registered whether or not it also takes live payments. */
+  private testGateway: PaymentGateway | undefined;
 
   constructor(@Optional() contributions?: Contributions) {
     // A plugin's gateway objects; gateways that need injection register themselves instead.
@@ -51,8 +60,19 @@ export class PaymentGatewayRegistry {
     this.logger.log(`Payment gateway ${gateway.provider} serves ${gateway.methods.join(', ')}`);
   }
 
-  /** The gateway that takes `method`: a real one, else a fallback, else none (the method is not offered). */
-  forMethod(method: string): PaymentGateway | undefined {
+  /** Sets the gateway of test mode's payments (the sandbox does, at start-up). */
+  registerTest(gateway: PaymentGateway): void {
+    if (this.testGateway && this.testGateway !== gateway)
+      throw new Error(`Test payments are served by both "${this.testGateway.provider}" and "${gateway.provider}".`);
+    this.testGateway = gateway;
+  }
+
+  /**
+   * The gateway that takes `method`: a real one, else a fallback, else none (the method is not
+   * offered). In test mode: the test gateway, for its methods only.
+   */
+  forMethod(method: string, mode: PaymentMode = 'live'): PaymentGateway | undefined {
+    if (mode === 'test') return this.testGateway?.methods.includes(method) ? this.testGateway : undefined;
     let fallback: PaymentGateway | undefined;
     for (const gateway of this.byProvider.values()) {
       if (!gateway.methods.includes(method)) continue;
@@ -62,19 +82,23 @@ export class PaymentGatewayRegistry {
     return fallback;
   }
 
-  forProvider(provider: string): PaymentGateway | undefined {
+  /** The gateway of `provider` for payments of `mode` (test mode has the test gateway only). */
+  forProvider(provider: string, mode: PaymentMode = 'live'): PaymentGateway | undefined {
+    if (mode === 'test') return this.testGateway?.provider === provider ? this.testGateway : undefined;
     return this.byProvider.get(provider);
   }
 
   /** The methods the checkout offers. */
-  methods(): string[] {
-    const all = new Set([...this.byProvider.values()].flatMap((g) => g.methods));
+  methods(mode: PaymentMode = 'live'): string[] {
+    const gateways = mode === 'test' ? (this.testGateway ? [this.testGateway] : []) : [...this.byProvider.values()];
+    const all = new Set(gateways.flatMap((g) => g.methods));
     const rank = (m: string) => (METHOD_ORDER.includes(m) ? METHOD_ORDER.indexOf(m) : METHOD_ORDER.length);
     return [...all].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   }
 
-  /** True while a fallback (test) gateway takes any method: the checkout says no money moves. */
-  hasFallback(): boolean {
+  /** True while a fallback (test) gateway takes any method: the checkout says no money moves. Always in test mode. */
+  hasFallback(mode: PaymentMode = 'live'): boolean {
+    if (mode === 'test') return true;
     return [...this.byProvider.values()].some((g) => g.fallback && g.methods.some((m) => this.forMethod(m) === g));
   }
 

@@ -81,7 +81,7 @@ export class PaymentReconciler implements OnModuleInit {
         result.attempt.errorCode === 'unconfirmed'
       );
     }
-    const gateway = this.payments.gatewayOf(attempt);
+    const gateway = await this.payments.gatewayOf(attempt);
     // A processing attempt younger than its gateway's limit may still get its answer in the process that called.
     if (!gateway || (attempt.status === 'processing' && age < gateway.lookupAfterMs)) return false;
     report.looked++;

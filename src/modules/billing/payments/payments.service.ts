@@ -19,7 +19,8 @@ import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { PaymentProviderError } from './payment-errors';
 import { AttemptReference, ChargeRequest, GatewayOutcome, PaymentGateway } from './payment-gateway';
-import { PaymentGatewayRegistry } from './payment-gateway.registry';
+import { PaymentGatewayRegistry, PaymentMode } from './payment-gateway.registry';
+import { StoreModes } from '../../identity/sellers/store-modes.service';
 
 /** What the checkout's pay form asks for. */
 export interface PayRequest {
@@ -82,7 +83,16 @@ export class PaymentsService implements OnApplicationBootstrap {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly subscriptions: SubscriptionsService,
+    private readonly modes: StoreModes,
   ) {}
+
+  /**
+   * Test mode's orders pay through the test gateway only (README, *Test mode*). Inside a
+   * transaction, pass its `manager`.
+   */
+  async modeOf(storeId: number, manager?: EntityManager): Promise<PaymentMode> {
+    return (await this.modes.isTest(storeId, manager)) ? 'test' : 'live';
+  }
 
   onApplicationBootstrap(): void {
     if (!this.registry.methods().length) {
@@ -101,7 +111,7 @@ export class PaymentsService implements OnApplicationBootstrap {
     returnUrls: ChargeRequest['returnUrls'],
     waitMs = PAY_WAIT_MS,
   ): Promise<PaymentResult> {
-    const gateway = this.gatewayFor(request.method);
+    const gateway = this.gatewayFor(request.method, await this.modeOf(found.order.storeId));
     const claimed = await this.claim(found.order.id, gateway, request, request.bumpIds, false);
     if (claimed.result) return claimed.result;
     const settled = this.run(
@@ -126,8 +136,8 @@ export class PaymentsService implements OnApplicationBootstrap {
    * Throws the 409 `A payment is already in progress.` while another attempt of the order is
    * processing, and a 422 on `payment_method` when no gateway takes the method.
    */
-  async startAttempt(order: Pick<Order, 'id'>, options: StartAttemptOptions): Promise<PaymentResult> {
-    const gateway = this.gatewayFor(options.method);
+  async startAttempt(order: Pick<Order, 'id' | 'storeId'>, options: StartAttemptOptions): Promise<PaymentResult> {
+    const gateway = this.gatewayFor(options.method, await this.modeOf(order.storeId));
     const request: PayRequest = { method: options.method, paymentNumber: options.paymentNumber, bumpIds: [] };
     const claimed = await this.claim(order.id, gateway, request, null, options.offSession ?? true);
     if (claimed.result) return claimed.result;
@@ -141,7 +151,8 @@ export class PaymentsService implements OnApplicationBootstrap {
     rawBody: Buffer | undefined,
     headers: IncomingHttpHeaders,
   ): Promise<{ orderNumber: string | null; orderStatus: string | null }> {
-    const gateway = this.registry.forProvider(provider);
+    // The test gateway's callbacks come to the same route; they may settle test orders only.
+    const gateway = this.registry.forProvider(provider) ?? this.registry.forProvider(provider, 'test');
     if (!gateway?.verifyCallback) throw new NotFoundError();
     const notification = rawBody ? gateway.verifyCallback(rawBody, headers) : null;
     if (!notification) throw new UnauthorizedError('Invalid signature.');
@@ -156,7 +167,8 @@ export class PaymentsService implements OnApplicationBootstrap {
         : null;
     if (!notification.outcome)
       return { orderNumber: order?.orderNumber ?? notification.orderNumber, orderStatus: order?.status ?? null };
-    if (!order) throw new NotFoundError('Order not found.');
+    if (!order || this.registry.forProvider(provider, await this.modeOf(order.storeId)) !== gateway)
+      throw new NotFoundError('Order not found.');
     attempt ??= await this.attempts.findOpenOfOrder(order.id, provider);
     if (!attempt) {
       // A gateway confirming a payment started elsewhere (the sandbox's callback): recorded as an
@@ -185,7 +197,7 @@ export class PaymentsService implements OnApplicationBootstrap {
   async refund(order: Order): Promise<Order | null> {
     const attempt = await this.attempts.findRefundable(order.id);
     if (!attempt) return this.transitions.transition(order.id, 'refunded');
-    const gateway = this.registry.forProvider(attempt.provider);
+    const gateway = this.registry.forProvider(attempt.provider, await this.modeOf(order.storeId));
     if (!gateway)
       throw new PaymentProviderError('not_configured', `The ${attempt.provider} gateway is not configured.`);
     const now = this.clock.now();
@@ -307,10 +319,10 @@ export class PaymentsService implements OnApplicationBootstrap {
     };
   }
 
-  private gatewayFor(method: string): PaymentGateway {
-    const gateway = this.registry.forMethod(method);
+  private gatewayFor(method: string, mode: PaymentMode): PaymentGateway {
+    const gateway = this.registry.forMethod(method, mode);
     if (!gateway) {
-      const offered = this.registry.methods();
+      const offered = this.registry.methods(mode);
       throw ValidationError.field(
         'payment_method',
         offered.length ? `payment_method must be one of: ${offered.join(', ')}.` : 'No payment method is available.',
@@ -433,8 +445,8 @@ export class PaymentsService implements OnApplicationBootstrap {
     return { outcome, order, attempt };
   }
 
-  /** For the reconciliation job: the registry's gateway of an attempt. */
-  gatewayOf(attempt: PaymentAttempt): PaymentGateway | undefined {
-    return this.registry.forProvider(attempt.provider);
+  /** For the reconciliation job: the registry's gateway of an attempt (of its store's mode). */
+  async gatewayOf(attempt: PaymentAttempt): Promise<PaymentGateway | undefined> {
+    return this.registry.forProvider(attempt.provider, await this.modeOf(attempt.storeId));
   }
 }

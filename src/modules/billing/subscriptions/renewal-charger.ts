@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Order } from '../orders/order.entity';
 import { PaymentGatewayRegistry } from '../payments/payment-gateway.registry';
 import { PaymentsService } from '../payments/payments.service';
@@ -29,9 +30,9 @@ export class RenewalCharger {
    * method and can charge off-session with the saved number (the sandbox and M-Pesa push to the
    * phone; Stripe's Checkout cannot); otherwise the customer pays by the link.
    */
-  canCharge(saved: SavedPaymentMethod | null): saved is SavedPaymentMethod {
+  async canCharge(saved: SavedPaymentMethod | null, storeId: number, manager?: EntityManager): Promise<boolean> {
     if (saved === null || saved.paymentNumber === '') return false;
-    const gateway = this.gateways.forMethod(saved.method);
+    const gateway = this.gateways.forMethod(saved.method, await this.payments.modeOf(storeId, manager));
     return gateway !== undefined && gateway.chargesOffSession !== false;
   }
 

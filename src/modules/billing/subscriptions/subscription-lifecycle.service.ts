@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { randomBase62, sha256Hex } from '../../../common/crypto';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
@@ -152,7 +152,7 @@ export class SubscriptionLifecycle {
   async claimAttempt(
     subscriptionId: number,
     dueAttempts: (s: Subscription) => number,
-    chargeable: (saved: SavedPaymentMethod | null) => boolean,
+    chargeable: (saved: SavedPaymentMethod | null, storeId: number, manager: EntityManager) => Promise<boolean>,
   ): Promise<ClaimedAttempt | null> {
     return this.dataSource.transaction(async (manager) => {
       const subscription = await this.subscriptions.lock(manager, subscriptionId);
@@ -162,7 +162,7 @@ export class SubscriptionLifecycle {
       const order = await this.subscriptions.openRenewal(manager, subscription);
       if (!order) return null;
       const saved = await this.subscriptions.savedPaymentMethod(manager, subscription.id);
-      if (!chargeable(saved)) return null;
+      if (!(await chargeable(saved, subscription.storeId, manager))) return null;
       subscription.renewalAttempts = attempt;
       await this.subscriptions.save(manager, subscription);
       return { order, saved: saved!, attempt };

@@ -110,9 +110,9 @@ export class SubscriptionSweep implements OnModuleInit {
       const claimed = await this.lifecycle.claimAttempt(
         id,
         (s) => dueAttempts(s, at),
-        (saved) => this.charger.canCharge(saved),
+        (saved, storeId, manager) => this.charger.canCharge(saved, storeId, manager),
       );
-      if (!claimed || !this.charger.canCharge(claimed.saved)) return;
+      if (!claimed || !(await this.charger.canCharge(claimed.saved, claimed.order.storeId))) return;
       const outcome = await this.charger.charge(claimed.order, claimed.saved);
       report.attempts.push({
         subscription_id: id,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { SellersRepository } from './sellers.repository';
 import { Store } from './store.entity';
@@ -21,11 +22,14 @@ export class StoreModes {
 
   constructor(private readonly stores: SellersRepository) {}
 
-  /** Whether `storeId` is the test side of a store (false for an unknown id). */
-  async isTest(storeId: number): Promise<boolean> {
+  /**
+   * Whether `storeId` is the test side of a store (false for an unknown id). Inside a transaction,
+   * pass its `manager`: the question then takes no second connection.
+   */
+  async isTest(storeId: number, manager?: EntityManager): Promise<boolean> {
     const known = this.memo.get(storeId);
     if (known !== undefined) return known;
-    const store = await this.stores.findStore(storeId);
+    const store = await this.stores.findStore(storeId, manager);
     if (!store) return false;
     if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
     this.memo.set(storeId, store.liveStoreId !== null);

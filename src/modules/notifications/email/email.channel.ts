@@ -15,6 +15,7 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_00
 /**
  * The built-in channel: email through the SMTP server of `SMTP_URL`, or, without it, an `.eml`
  * file per message under `$DATA_DIR/outbox/` (decisions §12), so development shows what would go.
+ * Messages of test orders always go to the outbox, with or without `SMTP_URL`.
  *
  * A message counts as sent when the SMTP server accepted it (its 250 after DATA): a refusal or a
  * timeout throws and the message is tried again later. Each message carries a Message-ID derived
@@ -51,7 +52,8 @@ export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplic
       // RFC 3834: automatic mail; auto-responders do not answer it.
       headers: { 'Auto-Submitted': 'auto-generated' },
     };
-    if (this.config.mail.smtpUrl) {
+    // Test mode's emails never leave the machine: the outbox directory only (README, *Test mode*).
+    if (this.config.mail.smtpUrl && !message.store.test) {
       const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
       return { outcome: 'sent', recipient: to, detail: info.response ?? 'accepted' };
     }

@@ -54,7 +54,7 @@ export class CustomerMessageComposer {
       message: {
         id: `${request.kind}.${request.ref.replace(':', '-')}.${order.orderNumber}`,
         kind: request.kind,
-        store: { id: store.id, name: store.name, brand: store.brand },
+        store: { id: store.id, name: store.name, brand: store.brand, test: store.liveStoreId !== null },
         customer: { name: customer.name, email: customer.email, mobileNumber: customer.mobileNumber },
         order: {
           number: order.orderNumber,

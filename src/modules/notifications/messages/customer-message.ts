@@ -56,7 +56,8 @@ export interface CustomerMessage {
   /** `receipt.order-123.ORD-…`: the same on every attempt and in every process (an idempotency key). */
   id: string;
   kind: CustomerMessageKind;
-  store: { id: number; name: string; brand: string };
+  /** `test`: an order of the store's test mode (README, *Test mode*): the email goes to the outbox only. */
+  store: { id: number; name: string; brand: string; test: boolean };
   customer: { name: string; email: string; mobileNumber: string };
   order: {
     number: string;

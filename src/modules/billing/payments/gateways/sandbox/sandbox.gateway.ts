@@ -26,7 +26,8 @@ export function signSandboxCallback(secret: string, rawBody: Buffer | string): s
  * in `0003` is approved on a first payment and declined on every renewal (off-session charge); any
  * other is approved at once. It serves `mpesa` and `emola` while no real gateway does. Callbacks
  * carry `{order_number, transaction_id, status}` signed as {@link signSandboxCallback} in the
- * `X-Sandbox-Signature` header. Refunds are always accepted.
+ * `X-Sandbox-Signature` header. Refunds are always accepted. It is also the gateway of every test
+ * mode order, in production too (README, *Test mode*).
  */
 @Injectable()
 export class SandboxGateway implements PaymentGateway, OnModuleInit {
@@ -44,7 +45,9 @@ export class SandboxGateway implements PaymentGateway, OnModuleInit {
     this.secret = config.payments.sandboxSecret;
   }
 
+  /** Test mode always pays here (README, *Test mode*); live payments only while `PAYMENT_SANDBOX` is on. */
   onModuleInit(): void {
+    this.registry.registerTest(this);
     if (this.config.payments.sandbox) this.registry.register(this);
   }
 

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { FileStorageModule } from '../catalog/files/storage/file-storage.module';
+import { IdentityModule } from '../identity/identity.module';
+import { TestDataController } from './test-data.controller';
+import { TestDataRepository } from './test-data.repository';
+import { TestDataService } from './test-data.service';
+
+/**
+ * Test mode's own route (README, *Test mode*). The mode itself needs no module: a test store is a
+ * store, so every other module keeps test and live data apart by the store id it already scopes by.
+ */
+@Module({
+  imports: [IdentityModule, FileStorageModule],
+  controllers: [TestDataController],
+  providers: [TestDataRepository, TestDataService],
+})
+export class TestModeModule {}
