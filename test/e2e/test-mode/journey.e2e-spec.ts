@@ -169,6 +169,13 @@ describe('test mode in production, without a gateway', () => {
     }
     const liveWebhooks = (await t.http.get('/v1/webhooks').set(seller.auth).expect(200)).body.webhooks;
     expect(liveWebhooks.map((w: { url: string }) => w.url)).toEqual([liveReceiver.url]);
+    // The live figures (the sales report the dashboard home shows) count none of it; the test side's do.
+    const range = '?from=2031-03-01&to=2031-04-30';
+    const liveReport = (await t.http.get(`/v1/reports/sales${range}`).set(seller.auth).expect(200)).body.report;
+    expect(liveReport).toMatchObject({ gross: 0, orders_paid: 0, active_subscriptions: 0, mrr: 0 });
+    const testReport = (await t.http.get(`/v1/reports/sales${range}`).set(testAuth()).expect(200)).body.report;
+    expect(testReport.orders_paid).toBeGreaterThan(0);
+    expect(testReport.gross).toBeGreaterThan(0);
     expect(await deliveryStates(t.dataSource, seller.storeId)).toEqual({});
     expect(liveReceiver.requests).toEqual([]);
     expect(sink.accepted).toEqual([]);
