@@ -2,6 +2,8 @@ import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { DemoRepository, withDemoExamples } from './modules/demo';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
@@ -148,7 +150,15 @@ function setupOpenApi(app: App, config: AppConfig): void {
     scopes: SCOPES,
   });
   app.get(OpenApiAmendments).apply(document);
-  SwaggerModule.setup(`${config.paths.base}/docs`, app, document, {
+  const fixed = withDemoExamples(document, null);
+  const demo = new DemoRepository(app.get(DataSource));
+  SwaggerModule.setup(`${config.paths.base}/docs`, app, fixed, {
     jsonDocumentUrl: `${config.paths.base}/docs-json`,
+    // The request examples name the demo store of `npm run seed:demo` (README): its numeric ids are
+    // this database's, read when the description is fetched; without the demo store, none.
+    patchDocumentOnRequest: async (_req, _res, doc) => {
+      const ids = await demo.ids().catch(() => null);
+      return ids ? withDemoExamples(doc, ids) : doc;
+    },
   });
 }

@@ -1,23 +1,32 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { OrdersService } from '../../modules/billing/orders/orders.service';
+import { PaymentsService } from '../../modules/billing/payments/payments.service';
+import { AffiliatesService } from '../../modules/affiliates/affiliates.service';
 import { ProductFilesService } from '../../modules/catalog/files/product-files.service';
+import { FILE_STORAGE, FileStorage, newStorageKey } from '../../modules/catalog/files/storage/file-storage';
+import { OrderBumpsService } from '../../modules/catalog/order-bumps/order-bumps.service';
 import { PlansService } from '../../modules/catalog/plans/plans.service';
 import { ProductsService } from '../../modules/catalog/products/products.service';
+import { DEMO, DemoRepository } from '../../modules/demo';
 import { DiscountsService } from '../../modules/discounts/discounts.service';
 import { ApiKeysService } from '../../modules/identity/api-keys/api-keys.service';
 import { ALL_SCOPES } from '../../modules/identity/scopes';
 import { SellersService } from '../../modules/identity/sellers/sellers.service';
 import { WebhooksService } from '../../modules/webhooks/webhooks.service';
+import { DataSource } from 'typeorm';
 import type { CliCommand } from '../cli-command';
 import { optional } from '../flags';
+import { DEMO_CHECKLIST_TEXT, DEMO_GUIDE_TEXT } from './demo-guide';
 
-const CUSTOMER = { name: 'Ana Silva', email: 'ana@example.com', mobile_number: '+258841234567' };
+const CUSTOMER = DEMO.customer;
 
 /** What seed:demo made, as `--json` prints it. */
 export interface DemoSeed {
-  seller: { email: string; password: string };
+  seller: { email: string; password: string | null };
   store_id: number;
   api_key: string;
   product_pid: string;
@@ -37,127 +46,233 @@ export function payCommand(payBase: string, payToken: string): string {
   return `curl -s -X POST ${payBase}/token/${payToken}/pay -H 'Accept: application/json' -d payment_method=mpesa -d payment_number=841234567`;
 }
 
+/** Where the demo's product image is served by the service itself (the checkout's own assets). */
+export function demoCoverUrl(config: AppConfig): string {
+  return `${config.urls.pay}/assets/demo-cover.svg`;
+}
+
+type Get = <T>(type: (new (...args: never[]) => T) | symbol) => T;
+
 /**
- * `npm run seed:demo` (decisions §2.2): a demo seller with an MZN store, a complete one-time
- * product and a complete recurring one with a plan (each with a file), a coupon, an all-scope API
- * key, optionally a webhook (`--webhook-url`), and one pending order to pay in the browser, all
- * through the services the API uses. Prints a guide with ready-to-paste commands (or `--json`).
- * Each run creates a new seller, so it can be repeated.
+ * `npm run seed:demo` (README, Quick start): the demo store with fixed identifiers
+ * (`prod_demo_guide`, `prod_demo_club` on plan `plan_demo_monthly`, coupon `WELCOME10`, and what
+ * the examples of the OpenAPI description change or delete), all through the services the API
+ * uses. Idempotent: run again, it reuses the store, puts back what the examples deleted, removes
+ * what they created, and prints a fresh all-scope key. `--webhook-url` registers a webhook.
  */
 export const seedDemo: CliCommand = {
   name: 'seed:demo',
   usage: 'seed:demo [--webhook-url URL] [--json]',
-  summary: 'Create a demo store (products, plan, coupon, all-scope key) and print ready-to-paste commands.',
+  summary:
+    'Create (or refresh) the demo store: products, plan, coupon, a fresh all-scope key, ready-to-paste commands.',
   flags: {
     'webhook-url': 'also register a webhook for every order event at this URL',
     json: 'print what was created as JSON instead of the guide',
   },
   switches: ['json'],
   async run(app, flags) {
-    const get = <T>(type: new (...args: never[]) => T): T => app.get(type, { strict: false });
     const config = app.get<AppConfig>(APP_CONFIG, { strict: false });
-    const webhookUrl = optional(flags, 'webhook-url');
-    const suffix = randomBytes(3).toString('hex');
-    const email = `demo-${suffix}@example.com`;
-    const password = randomBytes(12).toString('base64url');
-    const { seller, store } = await get(SellersService).register({
-      name: 'Demo Seller',
-      email,
-      password,
-      storeName: 'Demo Store',
-      brand: 'Demo Books',
-      currency: 'MZN',
-    });
-    const details = {
-      sale_page_url: 'https://example.com/guide',
-      image_url: 'https://example.com/guide.png',
-      category: 'education',
-      subcategory: 'marketing',
-      contact_number: '+258841234567',
-    };
-    const products = get(ProductsService);
-    const files = get(ProductFilesService);
-    const oneTime = await products.create(store.id, {
-      name: 'Digital Marketing Guide',
-      type: 'one_time',
-      price: 150,
-      description: 'A guide to selling online.',
-      ...details,
-    });
-    await files.add(store.id, oneTime.pid, { name: 'Guide (PDF)', link: 'https://example.com/guide.pdf' });
-    const recurring = await products.create(store.id, {
-      name: 'Marketing Club',
-      type: 'recurring',
-      price: 300,
-      description: 'A new lesson every month.',
-      ...details,
-    });
-    await files.add(store.id, recurring.pid, { name: 'Lesson 1 (PDF)', link: 'https://example.com/lesson-1.pdf' });
-    const plan = await get(PlansService).create(store.id, {
-      product_pid: recurring.pid,
-      name: 'Monthly',
-      price: 300,
-      interval: 'month',
-    });
-    const discount = await get(DiscountsService).create(store.id, {
-      code: `DEMO${suffix.toUpperCase()}`,
-      type: 'percent',
-      value: 10,
-    });
-    const { token } = await get(ApiKeysService).create({
-      storeId: store.id,
-      sellerId: seller.id,
-      name: 'Demo key',
-      scopes: ALL_SCOPES,
-    });
-    const webhook = webhookUrl
-      ? (
-          await get(WebhooksService).create(store.id, {
-            url: webhookUrl,
-            events: ['order_approved', 'order_cancelled', 'order_refund'],
-            name: 'Demo webhook',
-          })
-        ).webhook
-      : null;
-    const order = { amount: 150, product_pid: oneTime.pid, customer: CUSTOMER };
-    const session = await get(OrdersService).create(store.id, order as never);
-
-    const seed: DemoSeed = {
-      seller: { email, password },
-      store_id: store.id,
-      api_key: token,
-      product_pid: oneTime.pid,
-      recurring_product_pid: recurring.pid,
-      plan_id: plan.plan.planId,
-      discount_code: discount.code,
-      webhook: webhook ? { id: webhook.id, url: webhook.url, secret: webhook.secret } : null,
-      checkout_url: session.checkoutUrl,
-    };
+    const seed = await seedDemoStore(app, optional(flags, 'webhook-url') ?? null);
     if (optional(flags, 'json') !== undefined) return seed;
     const api = config.urls.base;
+    const token = seed.api_key;
+    const order = { amount: 150, product_pid: DEMO.guidePid, customer: CUSTOMER };
     return [
       `Demo store ready (${config.database.url ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}).`,
       '',
-      `Dashboard   ${config.urls.web}/login   ${email} / ${password}`,
-      `API key     ${token}   (every scope)`,
-      `Products    ${oneTime.pid}   Digital Marketing Guide, 150.00 MZN, one-time`,
-      `            ${recurring.pid}   Marketing Club, plan ${seed.plan_id}: 300.00 MZN a month`,
-      `Coupon      ${discount.code}   10 % off`,
-      ...(webhook ? [`Webhook     ${webhook.url}   signing secret ${webhook.secret}`] : []),
+      `Dashboard   ${config.urls.web}/login   ${seed.seller.email} / ${seed.seller.password ?? '(the password printed the first time)'}`,
+      `API key     ${token}   (every scope; a new one each run)`,
+      `Products    ${DEMO.guidePid}   Digital Marketing Guide, 150.00 MZN, one-time`,
+      `            ${DEMO.clubPid}   Marketing Club, plan ${DEMO.planId}: 300.00 MZN a month`,
+      `Coupon      ${DEMO.coupon}   10 % off`,
+      ...(seed.webhook ? [`Webhook     ${seed.webhook.url}   signing secret ${seed.webhook.secret}`] : []),
       '',
       'Pay a demo order in the browser (sandbox: any number pays, one ending in 0002 is declined):',
-      `  ${session.checkoutUrl}`,
+      `  ${seed.checkout_url}`,
       '',
       'Create an order (the answer has its checkout_url and pay_token):',
       `  ${orderCommand(api, token, order)}`,
       'The same with the coupon:',
-      `  ${orderCommand(api, token, { ...order, coupon_code: discount.code })}`,
+      `  ${orderCommand(api, token, { ...order, coupon_code: DEMO.coupon })}`,
       'The recurring product, on its plan:',
-      `  ${orderCommand(api, token, { amount: 300, product_pid: recurring.pid, plan_id: seed.plan_id, customer: CUSTOMER })}`,
+      `  ${orderCommand(api, token, { amount: 300, product_pid: DEMO.clubPid, plan_id: DEMO.planId, customer: CUSTOMER })}`,
       'Pay an order without a browser (<pay_token> from the answer above):',
       `  ${payCommand(config.urls.pay, '<pay_token>')}`,
       '',
-      `Swagger UI: ${api}/docs`,
+      `Swagger UI: ${api}/docs   (Authorize with the API key: every example runs against this store)`,
     ].join('\n');
   },
 };
+
+/** The demo store, made or refreshed (see {@link seedDemo}). */
+export async function seedDemoStore(app: INestApplicationContext, webhookUrl: string | null): Promise<DemoSeed> {
+  const get: Get = (type) => app.get(type as never, { strict: false });
+  const config = get<AppConfig>(APP_CONFIG);
+  const repo = new DemoRepository(get(DataSource));
+  const sellers = get(SellersService);
+  let password: string | null = null;
+  let seller = await sellers.findByEmail(DEMO.sellerEmail);
+  if (!seller) {
+    password = randomBytes(12).toString('base64url');
+    seller = (
+      await sellers.register({
+        name: 'Demo Seller',
+        email: DEMO.sellerEmail,
+        password,
+        storeName: 'Demo Store',
+        brand: 'Demo Books',
+        currency: 'MZN',
+      })
+    ).seller;
+  }
+  const storeId = (await repo.storeId())!;
+  const products = get(ProductsService);
+  const plans = get(PlansService);
+  const files = get(ProductFilesService);
+  const details = {
+    sale_page_url: 'https://example.com/guide',
+    image_url: demoCoverUrl(config),
+    category: 'education',
+    subcategory: 'marketing',
+    contact_number: CUSTOMER.mobile_number,
+  };
+  const ensureProduct = async (pid: string, input: Parameters<ProductsService['create']>[1]) => {
+    const found = await products.findForStore(storeId, pid);
+    if (found) return found;
+    const created = await products.create(storeId, input);
+    await repo.renameProduct(created.id, pid);
+    return { ...created, pid };
+  };
+  const guide = await ensureProduct(DEMO.guidePid, {
+    name: 'Digital Marketing Guide',
+    type: 'one_time',
+    price: 150,
+    description: 'A guide to selling online.',
+    ...details,
+  });
+  const club = await ensureProduct(DEMO.clubPid, {
+    name: 'Marketing Club',
+    type: 'recurring',
+    price: 300,
+    description: 'A new lesson every month.',
+    ...details,
+  });
+  await ensureProduct(DEMO.checklistPid, {
+    name: 'Launch Checklist',
+    type: 'one_time',
+    price: 59,
+    description: 'One page to check before each launch.',
+    ...details,
+  });
+  await ensureProduct(DEMO.draftPid, { name: 'Old draft', type: 'one_time', price: 10 });
+
+  // The files are real uploads, served under {cdn_url} as every upload is.
+  const uploadText = async (pid: string, name: string, text: string) => {
+    if ((await files.list(storeId, pid)).length) return;
+    const storage = get<FileStorage>(FILE_STORAGE);
+    const key = newStorageKey();
+    const contentType = 'text/plain; charset=utf-8';
+    const { size } = await storage.put(key, Readable.from(Buffer.from(text, 'utf8')), contentType);
+    await files.add(storeId, pid, { name } as never, { originalname: name, key, size, contentType });
+  };
+  await uploadText(DEMO.guidePid, 'Digital Marketing Guide.txt', DEMO_GUIDE_TEXT);
+  await uploadText(DEMO.checklistPid, 'Launch Checklist.txt', DEMO_CHECKLIST_TEXT);
+  const clubFiles = await files.list(storeId, DEMO.clubPid);
+  if (!clubFiles.some((f) => f.name === 'Lesson 1 (link)'))
+    await files.add(storeId, DEMO.clubPid, { name: 'Lesson 1 (link)', link: `${config.urls.base}/docs` });
+  if (!clubFiles.some((f) => f.name === DEMO.oldFileName))
+    await files.add(storeId, DEMO.clubPid, { name: DEMO.oldFileName, link: 'https://example.com/old-lesson.pdf' });
+
+  const ensurePlan = async (planId: string, name: string, price: number, interval: 'month' | 'year') => {
+    if (await plans.findForStore(storeId, planId)) return;
+    const created = await plans.create(storeId, { product_pid: club.pid, name, price, interval } as never);
+    await repo.renamePlan(created.plan.id, planId);
+  };
+  await ensurePlan(DEMO.planId, 'Monthly', 300, 'month');
+  await ensurePlan(DEMO.yearlyPlanId, 'Yearly (old)', 2800, 'year');
+
+  const discounts = get(DiscountsService);
+  const hasDiscount = (code: string) =>
+    discounts.get(storeId, code).then(
+      () => true,
+      () => false,
+    );
+  if (!(await hasDiscount(DEMO.coupon)))
+    await discounts.create(storeId, { code: DEMO.coupon, type: 'percent', value: 10 } as never);
+  // What the create examples made goes, so that they run again.
+  for (const code of [DEMO.exampleCoupon, 'MINUS50'])
+    if (await hasDiscount(code)) await discounts.delete(storeId, code);
+  await repo.removeExampleLeftovers(storeId);
+  await repo.backToDraft(storeId, DEMO.checklistPid);
+
+  const bumps = get(OrderBumpsService);
+  if ((await repo.ids())?.bumpId == null)
+    await bumps.create(storeId, DEMO.clubPid, { productPid: DEMO.checklistPid, price: 49.9 });
+
+  const affiliates = get(AffiliatesService);
+  const ids = (await repo.ids())!;
+  if (ids.affiliateId === null)
+    await affiliates.create(storeId, { name: 'Demo Partner', email: DEMO.affiliateEmail, commissionPercent: 10 });
+  if (ids.oldAffiliateId === null)
+    await affiliates.create(storeId, { name: 'Old Partner', email: DEMO.oldAffiliateEmail, commissionPercent: 5 });
+
+  const webhooks = get(WebhooksService);
+  // The examples' webhook points at the API's own health route: it exists, and nothing is sent elsewhere.
+  if (ids.webhookId === null)
+    await webhooks.create(storeId, {
+      url: `${config.urls.base}/v1/health`,
+      events: ['order_approved'],
+      name: DEMO.webhookName,
+    } as never);
+  if (ids.oldWebhookId === null)
+    await webhooks.create(storeId, {
+      url: 'https://example.com/hooks/old',
+      events: ['order_approved'],
+      name: DEMO.oldWebhookName,
+    } as never);
+  const webhook = webhookUrl
+    ? (
+        await webhooks.create(storeId, {
+          url: webhookUrl,
+          events: ['order_approved', 'order_cancelled', 'order_refund'],
+          name: 'Quick start webhook',
+        } as never)
+      ).webhook
+    : null;
+  const refreshed = (await repo.ids())!;
+  if (refreshed.deliveryId === null && refreshed.webhookId !== null)
+    await webhooks.sendTest(storeId, refreshed.webhookId).catch(() => undefined);
+
+  // Paid orders for the examples that read, refund and cancel (the sandbox pays them; without it, none).
+  const orders = get(OrdersService);
+  const payments = get(PaymentsService);
+  const paid = async (body: Record<string, unknown>) => {
+    const session = await orders.create(storeId, body as never);
+    if (!payments.isTestMode()) return;
+    await payments.pay(session.payToken, { method: 'mpesa', paymentNumber: '841234567', bumpIds: [] }, null);
+  };
+  const one = { amount: 150, product_pid: guide.pid, customer: CUSTOMER };
+  if (refreshed.orderNumber === null) await paid({ ...one, tracking: { utm_campaign: DEMO.shownCampaign } });
+  if (refreshed.refundOrderNumber === null) await paid({ ...one, tracking: { utm_campaign: DEMO.refundCampaign } });
+  if (refreshed.subscriptionId === null)
+    await paid({ amount: 300, product_pid: club.pid, plan_id: DEMO.planId, customer: CUSTOMER });
+
+  const { token } = await get(ApiKeysService).create({
+    storeId,
+    sellerId: seller.id,
+    name: 'Demo key',
+    scopes: ALL_SCOPES,
+  });
+  const session = await orders.create(storeId, one as never);
+  return {
+    seller: { email: DEMO.sellerEmail, password },
+    store_id: storeId,
+    api_key: token,
+    product_pid: DEMO.guidePid,
+    recurring_product_pid: DEMO.clubPid,
+    plan_id: DEMO.planId,
+    discount_code: DEMO.coupon,
+    webhook: webhook ? { id: webhook.id, url: webhook.url, secret: webhook.secret } : null,
+    checkout_url: session.checkoutUrl,
+  };
+}

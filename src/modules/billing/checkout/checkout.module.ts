@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing.module';
+import { CheckoutAssetsController } from './assets.controller';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
@@ -9,7 +10,7 @@ import { CheckoutViews } from './views.service';
 /** The hosted checkout and order portal under `{pay_url}` (decisions §8). */
 @Module({
   imports: [BillingModule],
-  controllers: [CheckoutController, PortalController],
+  controllers: [CheckoutController, PortalController, CheckoutAssetsController],
   providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter],
 })
 export class CheckoutModule {}
