@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { OrdersService } from '../../modules/billing/orders/orders.service';
-import { PaymentsService } from '../../modules/billing/payments/payments.service';
+import { CheckoutPaymentsService } from '../../modules/billing/payments/checkout-payments.service';
 import { AffiliatesService } from '../../modules/affiliates/affiliates.service';
 import { ProductFilesService } from '../../modules/catalog/files/product-files.service';
 import { FILE_STORAGE, FileStorage, newStorageKey } from '../../modules/catalog/files/storage/file-storage';
@@ -245,7 +245,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
 
   // Paid orders for the examples that read, refund and cancel (the sandbox pays them; without it, none).
   const orders = get(OrdersService);
-  const payments = get(PaymentsService);
+  const payments = get(CheckoutPaymentsService);
   const paid = async (body: Record<string, unknown>) => {
     const session = await orders.create(storeId, body as never);
     if (!payments.isTestMode()) return;
