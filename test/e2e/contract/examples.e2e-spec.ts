@@ -62,8 +62,11 @@ const ORDER = [
   'affiliates_remove',
 ];
 
-/** No example can hold what these need: a code or token of a real OAuth grant, a gateway's signature. */
-const WITHOUT_RUNNABLE_EXAMPLE = ['oauth_token_token', 'oauth_token_revoke', 'payments_callback'];
+/**
+ * No example can hold what these need: a code or token of a real OAuth grant, a gateway's signature,
+ * a test key (`DELETE /v1/test-data` refuses the demo key, a live one, by design: README, *Test mode*).
+ */
+const WITHOUT_RUNNABLE_EXAMPLE = ['oauth_token_token', 'oauth_token_revoke', 'payments_callback', 'test_data_reset'];
 
 type Operation = { method: string; path: string; op: any };
 
