@@ -18,7 +18,7 @@ import { RequestWithRawBody, wantsRawBody } from './common/http/raw-body';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
-import { SCOPES } from './modules/identity/scopes';
+import { SCOPES } from './modules/identity';
 import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } from './logging';
 
 /** Max JSON / form body (decisions §5); uploads have their own limit (`MAX_FILE_MB`). */

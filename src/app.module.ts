@@ -9,7 +9,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseConnection } from './database/database-connection';
 import { DatabaseModule } from './database/database.module';
-import { BUILT_IN_PAYMENT_GATEWAYS } from './modules/billing/payments/gateways';
+import { BUILT_IN_PAYMENT_GATEWAYS } from './modules/billing';
 import { API_MODULES, CDN_MODULES, PAY_MODULES, surfaceRoutes, WEB_MODULES } from './surfaces';
 
 export interface AppOptions {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { PaymentGatewayRegistry } from './modules/billing/payments/payment-gateway.registry';
+import { PaymentGatewayRegistry } from './modules/billing';
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { createApp } from './app.factory';

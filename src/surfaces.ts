@@ -1,22 +1,15 @@
 import { DynamicModule, Type } from '@nestjs/common';
 import { Routes } from '@nestjs/core';
 import { AppConfig } from './config/app-config';
-import { AffiliatesModule } from './modules/affiliates/affiliates.module';
-import { BillingModule } from './modules/billing/billing.module';
-import { CatalogModule } from './modules/catalog/catalog.module';
-import { CdnModule } from './modules/catalog/cdn/cdn.module';
-import { OrderBumpsModule } from './modules/catalog/order-bumps/order-bumps.module';
-import { CheckoutModule } from './modules/billing/checkout/checkout.module';
-import { BillingWebModule } from './modules/billing/web/billing-web.module';
-import { CatalogWebModule } from './modules/catalog/web/catalog-web.module';
-import { IdentityWebModule } from './modules/identity/web/identity-web.module';
-import { WebhooksWebModule } from './modules/webhooks/web/webhooks-web.module';
-import { DiscountsModule } from './modules/discounts/discounts.module';
-import { HealthModule } from './modules/health/health.module';
-import { IdentityModule } from './modules/identity/identity.module';
-import { TestModeModule } from './modules/test-mode/test-mode.module';
-import { NotificationsModule } from './modules/notifications/notifications.module';
-import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { AffiliatesModule } from './modules/affiliates';
+import { BillingModule, BillingWebModule, CheckoutModule } from './modules/billing';
+import { CatalogModule, CatalogWebModule, CdnModule, OrderBumpsModule } from './modules/catalog';
+import { IdentityModule, IdentityWebModule } from './modules/identity';
+import { WebhooksModule, WebhooksWebModule } from './modules/webhooks';
+import { DiscountsModule } from './modules/discounts';
+import { HealthModule } from './modules/health';
+import { TestModeModule } from './modules/test-mode';
+import { NotificationsModule } from './modules/notifications';
 
 /**
  * The four surfaces of decisions §1, each mounted at the path of its configured URL. A module

@@ -5,13 +5,11 @@ import { DomainEvents, EventTypes } from '../common/events/domain-events';
 import { IdempotencyModule } from '../common/idempotency/idempotency.module';
 import type { QueueOptions } from '../common/jobs/job-queue';
 import { attachAdditions, Contribution, ExtensionPoint, type MigrationClass } from '../common/plugins/contributions';
-import type { PaymentGateway } from '../modules/billing/payments/payment-gateway';
-import { CHECKOUT_RULES, type CheckoutRule } from '../modules/billing/orders/checkout-rules';
-import { PAYMENT_GATEWAYS } from '../modules/billing/payments/payment-gateway.registry';
-import { STORAGE_DRIVERS, StorageDriver } from '../modules/catalog/files/storage/storage-driver';
-import { SCOPE_EXTENSIONS } from '../modules/identity/scopes/scope-registry';
-import { NOTIFICATION_CHANNELS, NotificationChannel } from '../modules/notifications/channels/notification-channel';
-import { WEBHOOK_EVENT_KINDS, WebhookEventKind } from '../modules/webhooks/event-kinds/webhook-event-kinds';
+import { CHECKOUT_RULES, type CheckoutRule, PAYMENT_GATEWAYS, type PaymentGateway } from '../modules/billing';
+import { STORAGE_DRIVERS, StorageDriver } from '../modules/catalog';
+import { SCOPE_EXTENSIONS } from '../modules/identity';
+import { NOTIFICATION_CHANNELS, NotificationChannel } from '../modules/notifications';
+import { WEBHOOK_EVENT_KINDS, WebhookEventKind } from '../modules/webhooks';
 import { PluginCommonModule } from './plugin-common.module';
 
 /**

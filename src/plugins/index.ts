@@ -22,32 +22,32 @@ export { Transactions } from '../database/transaction';
 export { runMigrations } from '../database/migrate';
 
 // Routes: access, idempotency, errors, raw bodies.
-export { AnyToken, CurrentPrincipal, Public, RequireScopes } from '../modules/identity/auth/auth.decorators';
-export type { Principal } from '../modules/identity/auth/principal';
+export { AnyToken, CurrentPrincipal, Public, RequireScopes } from '../modules/identity';
+export type { Principal } from '../modules/identity';
 export { Idempotent } from '../common/idempotency/idempotent.decorator';
 export { ConflictError, NotFoundError, ValidationError } from '../common/errors/app-error';
 export { KeepRawBody, type RequestWithRawBody } from '../common/http/raw-body';
 export { ApiValidationFailed } from '../common/http/api-docs';
 
 // Checkout rules: a new order passes each, or is refused before anything is written.
-export type { CheckoutCandidate, CheckoutRule } from '../modules/billing/orders/checkout-rules';
+export type { CheckoutCandidate, CheckoutRule } from '../modules/billing';
 
 // Storage drivers.
-export { StoredObjectMissing, type ByteRange, type FileStorage } from '../modules/catalog/files/storage/file-storage';
-export type { StorageDriver } from '../modules/catalog/files/storage/storage-driver';
+export { StoredObjectMissing, type ByteRange, type FileStorage } from '../modules/catalog';
+export type { StorageDriver } from '../modules/catalog';
 
 // Webhook event kinds, and the order payload of spec §6.3 for listeners.
-export type { PayloadContext, WebhookEventKind } from '../modules/webhooks/event-kinds/webhook-event-kinds';
-export { OrderEventPayloads } from '../modules/billing/events/order-event-payloads.service';
-export type { OrderEventPayload } from '../modules/billing/events/order-events';
+export type { PayloadContext, WebhookEventKind } from '../modules/webhooks';
+export { OrderEventPayloads, type OrderEventPayload } from '../modules/billing';
 
 // Notification channels: the customer messages of decisions §12 on a channel besides email.
 export {
   NOTIFICATION_CHANNELS,
   type ChannelResult,
+  type CustomerMessage,
+  type CustomerMessageKind,
   type NotificationChannel,
-} from '../modules/notifications/channels/notification-channel';
-export type { CustomerMessage, CustomerMessageKind } from '../modules/notifications/messages/customer-message';
+} from '../modules/notifications';
 export { centsToDecimal, type Cents } from '../common/money';
 
 // Configuration and the app.
@@ -63,7 +63,10 @@ export type {
   PaymentGateway,
   RefundOutcome,
   RefundRequest,
-} from '../modules/billing/payments/payment-gateway';
-export { GatewayUnreachableError } from '../modules/billing/payments/payment-gateway';
-export { PAYMENT_GATEWAYS, PaymentGatewayRegistry } from '../modules/billing/payments/payment-gateway.registry';
-export { PaymentGatewayRegistryModule } from '../modules/billing/payments/payment-gateway-registry.module';
+} from '../modules/billing';
+export {
+  GatewayUnreachableError,
+  PAYMENT_GATEWAYS,
+  PaymentGatewayRegistry,
+  PaymentGatewayRegistryModule,
+} from '../modules/billing';

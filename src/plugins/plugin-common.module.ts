@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BillingModule } from '../modules/billing/billing.module';
-import { PaymentGatewayRegistryModule } from '../modules/billing/payments/payment-gateway-registry.module';
+import { BillingModule, PaymentGatewayRegistryModule } from '../modules/billing';
 
 /**
  * What a plugin's classes (controllers, providers and extensions alike) may inject from core besides

@@ -6,7 +6,9 @@ import { dirname, join, relative, resolve } from 'node:path';
  * no-restricted-imports says the same on each file; this test sees the whole graph):
  * - the kernel (common/, database/, config/) imports no module and not the app that wires them;
  * - a module imports neither the app (app.module, app.factory, surfaces, entry points) nor the plugin API;
- * - an example plugin imports core only through the plugin API (src/plugins).
+ * - an example plugin imports core only through the plugin API (src/plugins);
+ * - outside a module (another module, the app, the CLI, the plugin API), the module is reached only
+ *   through its public index.ts: `src/modules/<name>`, never a file under it.
  */
 const root = resolve(__dirname, '../..');
 const src = join(root, 'src');
@@ -42,6 +44,12 @@ const APP = [
   'src/cluster',
 ];
 
+/** The module a path lies in (`src/modules/<name>/…`), or null. */
+function moduleOf(path: string): string | null {
+  const m = /^src\/modules\/([^/]+)\//.exec(path);
+  return m ? m[1] : null;
+}
+
 const RULES: Rule[] = [
   {
     from: under('src/common', 'src/database', 'src/config'),
@@ -58,6 +66,14 @@ const RULES: Rule[] = [
     forbidden: (target) => target.startsWith('src/') && !under('src/plugins')(target),
     why: 'a plugin uses core through src/plugins only',
   },
+  {
+    from: under('src'),
+    forbidden: (target) => {
+      const m = /^src\/modules\/([^/]+)\/(.+)$/.exec(target);
+      return m !== null && m[2] !== 'index';
+    },
+    why: "another module's files are reached through its index.ts",
+  },
 ];
 
 function violations(): string[] {
@@ -68,7 +84,8 @@ function violations(): string[] {
     for (const rule of RULES) {
       if (!rule.from(path)) continue;
       for (const target of importsOf(file)) {
-        if (rule.forbidden(target)) found.push(`${path} → ${target} (${rule.why})`);
+        if (rule.forbidden(target) && !(moduleOf(target) !== null && moduleOf(target) === moduleOf(path)))
+          found.push(`${path} → ${target} (${rule.why})`);
       }
     }
   }
@@ -86,5 +103,12 @@ describe('module boundaries', () => {
     expect(RULES[0].forbidden('src/modules/billing/billing.module')).toBe(true);
     expect(RULES[2].forbidden('src/modules/identity/scopes')).toBe(true);
     expect(RULES[2].forbidden('src/plugins')).toBe(false);
+  });
+
+  it('tells a deep import into another module from the public index', () => {
+    expect(RULES[3].forbidden('src/modules/catalog/products/product.entity')).toBe(true);
+    expect(RULES[3].forbidden('src/modules/catalog/index')).toBe(false);
+    expect(RULES[3].forbidden('src/modules/catalog')).toBe(false);
+    expect(importsOf(join(src, 'surfaces.ts'))).toContain('src/modules/billing');
   });
 });

@@ -1,4 +1,4 @@
-import { ApiKeysService } from '../../modules/identity/api-keys/api-keys.service';
+import { ApiKeysService } from '../../modules/identity';
 import { CliCommand } from '../cli-command';
 import { optional, required } from '../flags';
 import { sellerByEmail } from './seller-lookup';

@@ -1,4 +1,4 @@
-import { OAuthAppsService } from '../../modules/identity/oauth/oauth-apps.service';
+import { OAuthAppsService } from '../../modules/identity';
 import { CliCommand } from '../cli-command';
 import { CliUsageError, required } from '../flags';
 import { sellerByEmail } from './seller-lookup';

@@ -1,4 +1,4 @@
-import { ProductsService, ReviewDecision } from '../../modules/catalog/products/products.service';
+import { ProductsService, ReviewDecision } from '../../modules/catalog';
 import type { CliCommand } from '../cli-command';
 import { CliUsageError, required } from '../flags';
 

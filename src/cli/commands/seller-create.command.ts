@@ -1,4 +1,4 @@
-import { SellersService } from '../../modules/identity/sellers/sellers.service';
+import { SellersService } from '../../modules/identity';
 import { CliCommand } from '../cli-command';
 import { CliUsageError, optional, required } from '../flags';
 

@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { SellersService } from '../../modules/identity/sellers/sellers.service';
+import { SellersService } from '../../modules/identity';
 import { CliUsageError } from '../flags';
 
 /** The seller of `--email` and their store, or a one-line failure. */

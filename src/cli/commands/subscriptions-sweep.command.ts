@@ -1,5 +1,5 @@
 import { CLOCK, Clock } from '../../common/time';
-import { SubscriptionSweep } from '../../modules/billing/subscriptions/subscription-sweep.service';
+import { SubscriptionSweep } from '../../modules/billing';
 import type { CliCommand } from '../cli-command';
 import { CliUsageError, optional } from '../flags';
 

@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
-import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
-import type { Principal } from '../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../identity';
 import { toAffiliateDto } from './affiliate.mapper';
 import { AffiliatesService } from './affiliates.service';
 import { CreateAffiliateDto } from './dto/create-affiliate.dto';

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { OrderProcess } from '../billing/orders/order-process';
+import { OrderProcess } from '../billing';
 import { AffiliatesService } from './affiliates.service';
 import { commissionFor } from './commission';
 

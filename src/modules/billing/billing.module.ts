@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AffiliatesModule } from '../affiliates/affiliates.module';
-import { DiscountsModule } from '../discounts/discounts.module';
-import { IdentityModule } from '../identity/identity.module';
+import { AffiliatesModule } from '../affiliates';
+import { DiscountsModule } from '../discounts';
+import { IdentityModule } from '../identity';
 import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';

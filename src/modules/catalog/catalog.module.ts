@@ -1,6 +1,6 @@
-import { Module } from '@nestjs/common';
-import { SalesModule } from '../billing/sales/sales.module';
-import { IdentityModule } from '../identity/identity.module';
+import { forwardRef, Module } from '@nestjs/common';
+import { SalesModule } from '../billing';
+import { IdentityModule } from '../identity';
 import { OrderBumpsModule } from './order-bumps/order-bumps.module';
 import { FileUploadInterceptor } from './files/file-upload.interceptor';
 import { ProductFilesController } from './files/product-files.controller';
@@ -20,7 +20,9 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
  * `ProductsService.findForStore`, `PlansService.findForStore`, `ProductFilesService.filesOfProduct`.
  */
 @Module({
-  imports: [IdentityModule, FileStorageModule, IdempotencyModule, SalesModule, OrderBumpsModule],
+  // Billing imports the catalog's entities and the catalog asks billing's sales port: the reference
+  // is resolved once both files have loaded (src/modules/billing/index.ts).
+  imports: [IdentityModule, FileStorageModule, IdempotencyModule, forwardRef(() => SalesModule), OrderBumpsModule],
   controllers: [ProductsController, ProductFilesController, PlansController],
   providers: [
     ProductsRepository,

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { OrderProcess } from '../billing/orders/order-process';
+import { OrderProcess } from '../billing';
 import { CouponRedemptionService } from './coupon-redemption.service';
 
 /** A cancelled order gives its coupon use back (a reuse by `from_order` takes one again). */

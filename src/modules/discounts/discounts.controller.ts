@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiNotFound, ApiRefParam, ApiValidationFailed } from '../../common/http/api-docs';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
-import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
-import type { Principal } from '../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../identity';
 import { toDiscountDto } from './discount.mapper';
 import { DUPLICATE_CODE_MESSAGE } from './discounts.repository';
 import { DiscountsService } from './discounts.service';

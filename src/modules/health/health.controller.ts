@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
-import { Public } from '../identity/auth/auth.decorators';
+import { Public } from '../identity';
 
 class HealthResponseDto {
   @ApiProperty({ example: 'ok', enum: ['ok', 'error'] }) status: 'ok' | 'error';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BillingModule } from '../billing/billing.module';
+import { BillingModule } from '../billing';
 import { NotificationChannels } from './channels/notification-channel';
 import { CustomerMessagesListener } from './customer-messages.listener';
 import { EmailChannel } from './email/email.channel';

@@ -4,8 +4,7 @@ import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags
 import { ForbiddenError } from '../../common/errors/app-error';
 import { RATE_LIMIT_HEADERS, wwwAuthenticateHeader } from '../../common/http/api-docs';
 import { ErrorResponseDto } from '../../common/http/error-response.dto';
-import { AnyToken, CurrentPrincipal } from '../identity/auth/auth.decorators';
-import type { Principal } from '../identity/auth/principal';
+import { AnyToken, CurrentPrincipal, type Principal } from '../identity';
 import { TestDataService } from './test-data.service';
 
 export class TestDataDeletedDto {

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ForbiddenError } from '../../common/errors/app-error';
-import { FILE_STORAGE, FileStorage } from '../catalog/files/storage/file-storage';
-import type { Principal } from '../identity/auth/principal';
-import { StoreModes } from '../identity/sellers/store-modes.service';
+import { FILE_STORAGE, FileStorage } from '../catalog';
+import { type Principal, StoreModes } from '../identity';
 import { TestDataRepository } from './test-data.repository';
 
 /** `DELETE /v1/test-data` (README, *Test mode*): a test key empties its test store; its keys stay. */

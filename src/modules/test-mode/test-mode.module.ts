@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { FileStorageModule } from '../catalog/files/storage/file-storage.module';
-import { IdentityModule } from '../identity/identity.module';
+import { FileStorageModule } from '../catalog';
+import { IdentityModule } from '../identity';
 import { TestDataController } from './test-data.controller';
 import { TestDataRepository } from './test-data.repository';
 import { TestDataService } from './test-data.service';

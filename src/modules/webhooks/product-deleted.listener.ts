@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../../common/events/domain-events';
-import { PRODUCT_DELETED } from '../catalog/products/product-deleted.event';
+import { PRODUCT_DELETED } from '../catalog';
 import { WebhooksRepository } from './webhooks.repository';
 
 /**

@@ -3,8 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } fro
 import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
 import { IntIdPipe } from '../../common/http/path-id';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
-import { CurrentPrincipal, RequireScopes } from '../identity/auth/auth.decorators';
-import type { Principal } from '../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../identity';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook-input.dto';
 import {
   WebhookDeletedResponseDto,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Product } from '../catalog/products/product.entity';
+import { Product } from '../catalog';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { WebhookNotifier } from './delivery/webhook-notifier';
 import { WebhookEventKinds } from './event-kinds/webhook-event-kinds';
@@ -15,7 +15,7 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksProductDeletedListener } from './product-deleted.listener';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
-import { BillingModule } from '../billing/billing.module';
+import { BillingModule } from '../billing';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /**

@@ -4,7 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/entity-sql';
-import { Product } from '../catalog/products/product.entity';
+import { Product } from '../catalog';
 import { Webhook } from './entities/webhook.entity';
 
 export interface WebhookProductRef {

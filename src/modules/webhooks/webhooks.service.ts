@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ORDER_EVENT_KINDS, OrderEventKind } from '../billing/events/order-events';
+import { ORDER_EVENT_KINDS, OrderEventKind } from '../billing';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { ProductFile } from '../../catalog/files/product-file.entity';
-import { OrderBump } from '../../catalog/order-bumps/order-bump.entity';
-import { Plan } from '../../catalog/plans/plan.entity';
-import { Product } from '../../catalog/products/product.entity';
-import { Store } from '../../identity/sellers/store.entity';
+import { OrderBump, Plan, Product, ProductFile } from '../../catalog';
+import { Store } from '../../identity';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../../identity/auth/auth.decorators';
+import { Public } from '../../identity';
 
 /** The demo product's cover (README, Quick start): an image the service serves itself. */
 const DEMO_COVER = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 450" role="img" aria-label="Digital Marketing Guide">

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilte
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, ValidationError } from '../../../common/errors/app-error';
-import { Public } from '../../identity/auth/auth.decorators';
+import { Public } from '../../identity';
 import type { Order } from '../orders/order.entity';
 import type { PaymentAttempt } from '../payments/payment-attempt.entity';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service';

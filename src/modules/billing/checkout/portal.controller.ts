@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../../identity/auth/auth.decorators';
+import { Public } from '../../identity';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutService } from './checkout.service';
 import { wantsJson } from './content-negotiation';

@@ -1,9 +1,8 @@
 import { Cents, centsToDecimal, centsToNumber } from '../../../common/money';
 import { formatTimestamp } from '../../../common/time';
-import type { Affiliate } from '../../affiliates/affiliate.entity';
-import type { Plan } from '../../catalog/plans/plan.entity';
-import type { Product } from '../../catalog/products/product.entity';
-import type { Store } from '../../identity/sellers/store.entity';
+import type { Affiliate } from '../../affiliates';
+import type { Plan, Product } from '../../catalog';
+import type { Store } from '../../identity';
 import type { Customer } from '../customers/customer.entity';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import type { Order, OrderTracking } from '../orders/order.entity';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { AffiliatesService } from '../../affiliates/affiliates.service';
+import { AffiliatesService } from '../../affiliates';
 import { OrdersRepository } from '../orders/orders.repository';
 import { buildOrderEventPayload } from './order-event-payload';
 import type { OrderEventKind, OrderEventPayload } from './order-events';

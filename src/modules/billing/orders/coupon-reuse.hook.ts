@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CouponRedemptionService } from '../../discounts/coupon-redemption.service';
+import { CouponRedemptionService } from '../../discounts';
 import { CustomersRepository } from '../customers/customers.repository';
 import { bumpsTotal } from '../events/order-event-payload';
 import { OrderProcess } from './order-process';

@@ -1,7 +1,6 @@
 import { centsToNumber } from '../../../common/money';
 import { formatTimestamp } from '../../../common/time';
-import type { Plan } from '../../catalog/plans/plan.entity';
-import type { Product } from '../../catalog/products/product.entity';
+import type { Plan, Product } from '../../catalog';
 import type { Customer } from '../customers/customer.entity';
 import { trackingPayload } from '../events/order-event-payload';
 import type { PaymentAttempt } from '../payments/payment-attempt.entity';

@@ -2,8 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiNotFound, ApiRefParam, ApiValidationFailed } from '../../../common/http/api-docs';
 import { paginated, pageRequest } from '../../../common/pagination/pagination';
-import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { CreateOrderDto, CreateOrderResponseDto } from './dto/create-order.dto';
 // Registers the body's fast accept path with the validation pipe.
 import './dto/create-order.fast-accept';

@@ -5,7 +5,7 @@ import { randomBase62, sha256Hex } from '../../../common/crypto';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import type { Product } from '../../catalog/products/product.entity';
+import type { Product } from '../../catalog';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';

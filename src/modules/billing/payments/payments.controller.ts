@@ -13,7 +13,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiNotFound, ApiNullable } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { KeepRawBody, RequestWithRawBody } from '../../../common/http/raw-body';
-import { Public } from '../../identity/auth/auth.decorators';
+import { Public } from '../../identity';
 import { PaymentsService } from './payments.service';
 
 class PaymentCallbackResponseDto {

@@ -11,7 +11,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { bumpsTotal } from '../events/order-event-payload';
 import { Order } from '../orders/order.entity';
-import type { Product } from '../../catalog/products/product.entity';
+import type { Product } from '../../catalog';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -20,7 +20,7 @@ import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { PaymentProviderError } from './payment-errors';
 import { AttemptReference, ChargeRequest, GatewayOutcome, PaymentGateway } from './payment-gateway';
 import { PaymentGatewayRegistry, PaymentMode } from './payment-gateway.registry';
-import { StoreModes } from '../../identity/sellers/store-modes.service';
+import { StoreModes } from '../../identity';
 
 /** What the checkout's pay form asks for. */
 export interface PayRequest {

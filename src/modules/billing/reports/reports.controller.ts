@@ -2,8 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiValidationFailed } from '../../../common/http/api-docs';
 import { centsToNumber } from '../../../common/money';
-import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { SalesReportDto, SalesReportEnvelopeDto, SalesReportQueryDto } from './dto/sales-report.dto';
 import { SalesReport, SalesReportService } from './sales-report.service';
 

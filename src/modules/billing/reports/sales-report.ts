@@ -1,4 +1,4 @@
-import type { PlanInterval } from '../../catalog/plans/plan.entity';
+import type { PlanInterval } from '../../catalog';
 import { Cents } from '../../../common/money';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -7,7 +7,7 @@ import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, offsets, PickedColumns } from '../../../database/entity-sql';
 import { Customer } from '../customers/customer.entity';
 import { Order } from '../orders/order.entity';
-import { Plan } from '../../catalog/plans/plan.entity';
+import { Plan } from '../../catalog';
 import type { OrderStatus } from '../orders/order-status';
 
 /** Orders that count as sales: approved once, whether or not refunded since (decisions §5, §7). */

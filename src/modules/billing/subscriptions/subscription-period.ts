@@ -1,4 +1,4 @@
-import type { PlanInterval } from '../../catalog/plans/plan.entity';
+import type { PlanInterval } from '../../catalog';
 
 /**
  * `start` plus `count` intervals, in UTC calendar arithmetic (decisions §8): a month from Jan 31 is

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Timestamped } from '../../../common/entities/timestamps';
-import type { PlanInterval } from '../../catalog/plans/plan.entity';
+import type { PlanInterval } from '../../catalog';
 
 /** decisions §11: `active` (paid up), `past_due` (renewal unpaid after end_date), then `expired`; or `cancelled`. */
 export type SubscriptionStatus = 'active' | 'past_due' | 'cancelled' | 'expired';

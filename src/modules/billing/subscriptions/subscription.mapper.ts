@@ -1,6 +1,6 @@
 import { centsToNumber } from '../../../common/money';
 import { formatTimestamp } from '../../../common/time';
-import type { Plan } from '../../catalog/plans/plan.entity';
+import type { Plan } from '../../catalog';
 import type { Customer } from '../customers/customer.entity';
 import type { SubscriptionDto } from './dto/subscription.dto';
 import type { Subscription } from './subscription.entity';

@@ -3,8 +3,7 @@ import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger
 import { ApiConflict, ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
 import { IntIdPipe } from '../../../common/http/path-id';
 import { paginated, pageRequest } from '../../../common/pagination/pagination';
-import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import {
   CancelSubscriptionDto,

@@ -6,7 +6,7 @@ import { DomainEvents } from '../../../common/events/domain-events';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomersRepository } from '../customers/customers.repository';
-import type { Plan } from '../../catalog/plans/plan.entity';
+import type { Plan } from '../../catalog';
 import type { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';

@@ -1,17 +1,17 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { IdentityWebModule } from '../../identity/web/identity-web.module';
-import { WebSessionMiddleware } from '../../identity/web/sessions/web-session.middleware';
-import { WebhooksModule } from '../../webhooks/webhooks.module';
+import { forwardRef, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { IdentityModule, IdentityWebModule, WebSessionMiddleware } from '../../identity';
+import { WebhooksModule } from '../../webhooks';
 import { BillingModule } from '../billing.module';
-import { CatalogModule } from '../../catalog/catalog.module';
-import { IdentityModule } from '../../identity/identity.module';
+import { CatalogModule } from '../../catalog';
 import { HomePagesController } from './home-pages.controller';
 import { DashboardHomeService } from './home.service';
 import { OrdersPagesController } from './orders-pages.controller';
 
 /** The dashboard's home page (`{web_url}/`: the sales figures) and its order pages (`{web_url}/orders`). */
 @Module({
-  imports: [IdentityWebModule, IdentityModule, BillingModule, CatalogModule, WebhooksModule],
+  // Webhooks import billing's events and these pages show webhook deliveries: the reference is
+  // resolved once both files have loaded (src/modules/billing/index.ts).
+  imports: [IdentityWebModule, IdentityModule, BillingModule, CatalogModule, forwardRef(() => WebhooksModule)],
   controllers: [HomePagesController, OrdersPagesController],
   providers: [DashboardHomeService],
 })

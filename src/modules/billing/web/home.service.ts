@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ProductFilesService } from '../../catalog/files/product-files.service';
-import { ApiKeysService } from '../../identity/api-keys/api-keys.service';
-import { WebhooksService } from '../../webhooks/webhooks.service';
+import { ProductFilesService } from '../../catalog';
+import { ApiKeysService } from '../../identity';
+import { WebhooksService } from '../../webhooks';
 import { SalesReportService } from '../reports/sales-report.service';
 
 /** The getting-started steps of a new store, each done or not. */

@@ -1,19 +1,16 @@
-import { Get, Param, Post, Req, Res } from '@nestjs/common';
+import { forwardRef, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { centsToDecimal } from '../../../common/money';
 import { pageRequest } from '../../../common/pagination/pagination';
-import { validateForm } from '../../identity/web/form-validation';
-import { ViewsService } from '../../identity/web/views.service';
-import { formString, sellerOf } from '../../identity/web/web-auth';
-import { WebhooksService } from '../../webhooks/webhooks.service';
+import { DashboardPages, formString, sellerOf, validateForm, ViewsService } from '../../identity';
+import { WebhooksService } from '../../webhooks';
 import { ListOrdersQueryDto } from '../orders/dto/order-response.dto';
 import { toOrderDto } from '../orders/order.mapper';
 import { ORDER_STATUSES } from '../orders/order-status';
 import { OrdersService } from '../orders/orders.service';
-import { DashboardPages } from '../../identity/web/dashboard-pages';
 
 /** Read from `req.query`: the global validation pipe whitelists an untyped `@Query()` down to nothing. */
 type Query = Record<string, unknown>;
@@ -32,7 +29,7 @@ export class OrdersPagesController {
 
   constructor(
     private readonly orders: OrdersService,
-    private readonly webhooks: WebhooksService,
+    @Inject(forwardRef(() => WebhooksService)) private readonly webhooks: WebhooksService,
     private readonly views: ViewsService,
   ) {}
 

@@ -2,7 +2,7 @@ import { Controller, Get, Head, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { Public } from '../../identity/auth/auth.decorators';
+import { Public } from '../../identity';
 import { downloadName } from '../files/product-file.mapper';
 import { ProductFilesService } from '../files/product-files.service';
 import { FILE_STORAGE, FileStorage, STORAGE_KEY_PATTERN, StoredObjectMissing } from '../files/storage/file-storage';

@@ -11,7 +11,7 @@ import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { AuthenticatedRequest } from '../../identity/auth/auth.decorators';
+import { AuthenticatedRequest } from '../../identity';
 import { parseRef } from '../catalog-refs';
 import { ProductsService } from '../products/products.service';
 import { contentTypeFor } from './storage/content-type';

@@ -12,8 +12,7 @@ import {
 import { ApiIdParam, ApiValidationFailed } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { IntIdPipe } from '../../../common/http/path-id';
-import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { ApiCatalogId } from '../catalog-api.decorators';
 import {
   CreateProductFileDto,

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
-import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { ApiCatalogRef } from '../catalog-api.decorators';
 import { CreateOrderBumpDto } from './dto/create-order-bump.dto';
 import {

@@ -1,6 +1,6 @@
 import { centsToNumber } from '../../../common/money';
 import { formatTimestamp } from '../../../common/time';
-import { SubscriberRow } from '../../billing/sales/sales.repository';
+import { SubscriberRow } from '../../billing';
 import { PlanDto, SubscriberDto } from './dto/plan.dto';
 import { Plan } from './plan.entity';
 

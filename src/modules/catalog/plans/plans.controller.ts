@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
 import { PaginationQueryDto, pageRequest, paginated } from '../../../common/pagination/pagination';
-import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { ApiCatalogId } from '../catalog-api.decorators';
 import {
   CreatePlanDto,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { forwardRef, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../../common/errors/app-error';
@@ -8,7 +8,7 @@ import { inTransaction } from '../../../database/transaction';
 import { CatalogRef, newPlanId, parseRef } from '../catalog-refs';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
-import { SalesRepository, SubscribedPlan, SubscriberRow } from '../../billing/sales/sales.repository';
+import { SalesRepository, SubscribedPlan, SubscriberRow } from '../../billing';
 import { CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
 import { Plan } from './plan.entity';
 import { PlansRepository } from './plans.repository';
@@ -26,7 +26,7 @@ export class PlansService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly plans: PlansRepository,
     private readonly products: ProductsService,
-    private readonly sales: SalesRepository,
+    @Inject(forwardRef(() => SalesRepository)) private readonly sales: SalesRepository,
   ) {}
 
   /** A plan of the store by `plan_id` (or numeric id), or null. For order creation. */

@@ -9,8 +9,7 @@ import {
 import { ApiConflict, ApiValidationFailed } from '../../../common/http/api-docs';
 import { MissingFieldsResponseDto } from '../../../common/http/error-response.dto';
 import { PaginationQueryDto, pageRequest, paginated } from '../../../common/pagination/pagination';
-import { CurrentPrincipal, RequireScopes } from '../../identity/auth/auth.decorators';
-import type { Principal } from '../../identity/auth/principal';
+import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { ApiCatalogId } from '../catalog-api.decorators';
 import {
   CreateProductDto,

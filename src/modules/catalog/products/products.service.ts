@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { forwardRef, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../../common/events/domain-events';
@@ -6,12 +6,12 @@ import { ConflictError, NotFoundError, UnprocessableError, ValidationError } fro
 import { Clock, CLOCK } from '../../../common/time';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { inTransaction } from '../../../database/transaction';
-import { SellersService } from '../../identity/sellers/sellers.service';
+import { SellersService } from '../../identity';
 import { CatalogRef, newProductPid, parseRef } from '../catalog-refs';
 import { ProductFilesRepository } from '../files/product-files.repository';
 import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
 import { PlansRepository } from '../plans/plans.repository';
-import { SalesRepository } from '../../billing/sales/sales.repository';
+import { SalesRepository } from '../../billing';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { productDeletedEvent } from './product-deleted.event';
 import { OrderBumpsService } from '../order-bumps/order-bumps.service';
@@ -31,7 +31,7 @@ export class ProductsService {
     private readonly products: ProductsRepository,
     private readonly files: ProductFilesRepository,
     private readonly plans: PlansRepository,
-    private readonly sales: SalesRepository,
+    @Inject(forwardRef(() => SalesRepository)) private readonly sales: SalesRepository,
     private readonly sellers: SellersService,
     private readonly bumps: OrderBumpsService,
     private readonly events: DomainEvents,

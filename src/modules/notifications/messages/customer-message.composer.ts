@@ -4,11 +4,8 @@ import { DataSource } from 'typeorm';
 import type { DomainEvent } from '../../../common/events/domain-event';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { CatalogReadRepository } from '../../billing/catalog-read/catalog-read.repository';
-import { portalUrl } from '../../billing/events/order-event-payload';
-import { OrdersRepository } from '../../billing/orders/orders.repository';
-import { OrdersService } from '../../billing/orders/orders.service';
-import { fileLink } from '../../catalog/files/product-file.mapper';
+import { CatalogReadRepository, OrdersRepository, OrdersService, portalUrl } from '../../billing';
+import { fileLink } from '../../catalog';
 import type { CustomerMessage, MessageRequest } from './customer-message';
 
 export type Composed = { message: CustomerMessage } | { skip: string };

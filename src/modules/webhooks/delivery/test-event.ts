@@ -1,6 +1,5 @@
 import { randomBase62 } from '../../../common/crypto';
-import type { OrderEventKind, OrderEventPayload } from '../../billing/events/order-events';
-import { noPlanSubscriber, portalUrl } from '../../billing/events/order-event-payload';
+import { noPlanSubscriber, type OrderEventKind, type OrderEventPayload, portalUrl } from '../../billing';
 
 /** The spec §6.3 payload of a test event, marked so no receiver mistakes it for a sale (decisions §9). */
 export type TestEventPayload = OrderEventPayload & { test: true };

@@ -13,7 +13,7 @@ import {
   ValidateIf,
   ValidationOptions,
 } from 'class-validator';
-import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
+import { ORDER_EVENT_KINDS } from '../../billing';
 import { IsWebhookEventKind } from '../event-kinds/known-kinds';
 
 const URL_OPTIONS: Parameters<typeof IsUrl>[0] = {

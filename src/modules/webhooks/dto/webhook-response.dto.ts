@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiNullable, ApiTimestamp } from '../../../common/http/api-docs';
 import { PageEnvelopeDto } from '../../../common/pagination/pagination';
-import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
+import { ORDER_EVENT_KINDS } from '../../billing';
 
 export class WebhookProductDto {
   @ApiProperty({ type: 'integer', example: 12 }) id: number;

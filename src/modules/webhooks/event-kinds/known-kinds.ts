@@ -1,5 +1,5 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
-import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
+import { ORDER_EVENT_KINDS } from '../../billing';
 
 /**
  * The webhook event kinds of the apps built in this process, for DTO validation: class-validator's

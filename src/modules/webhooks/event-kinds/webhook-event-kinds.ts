@@ -5,8 +5,7 @@ import type { DomainEvent } from '../../../common/events/domain-event';
 import { ValidationError } from '../../../common/errors/app-error';
 import { OpenApiAmendments } from '../../../common/http/openapi-amendments';
 import { Contributions, ExtensionPoint } from '../../../common/plugins/contributions';
-import { OrderEventPayloads } from '../../billing/events/order-event-payloads.service';
-import { ORDER_EVENT_KIND_OF, ORDER_EVENT_KINDS } from '../../billing/events/order-events';
+import { ORDER_EVENT_KIND_OF, ORDER_EVENT_KINDS, OrderEventPayloads } from '../../billing';
 import { addKnownKinds } from './known-kinds';
 
 /** What a payload builder may use: the transaction of the change, and the app's providers. */

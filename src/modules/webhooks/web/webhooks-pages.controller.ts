@@ -3,13 +3,10 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
-import { ORDER_EVENT_KINDS } from '../../billing/events/order-events';
-import { validateForm } from '../../identity/web/form-validation';
-import { ViewsService } from '../../identity/web/views.service';
-import { formList, formString, sellerOf } from '../../identity/web/web-auth';
+import { ORDER_EVENT_KINDS } from '../../billing';
+import { DashboardPages, formList, formString, sellerOf, validateForm, ViewsService } from '../../identity';
 import { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook-input.dto';
 import { WebhooksService } from '../webhooks.service';
-import { DashboardPages } from '../../identity/web/dashboard-pages';
 
 type Form = Record<string, unknown>;
 

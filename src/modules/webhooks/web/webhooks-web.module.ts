@@ -1,6 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { IdentityWebModule } from '../../identity/web/identity-web.module';
-import { WebSessionMiddleware } from '../../identity/web/sessions/web-session.middleware';
+import { IdentityWebModule, WebSessionMiddleware } from '../../identity';
 import { WebhooksModule } from '../webhooks.module';
 import { WebhooksPagesController } from './webhooks-pages.controller';
 

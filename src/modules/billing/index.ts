@@ -1,0 +1,50 @@
+/**
+ * Billing's public surface: what other modules, the app wiring, the CLI and the plugin API may
+ * import (CONTRIBUTING.md, Layout). Everything else under billing/ is private to the module.
+ *
+ * The sales port comes first and Nest modules last: the catalog imports the sales port while
+ * billing imports the catalog's entities, and webhooks import billing's events while billing's
+ * dashboard pages import webhooks, so whichever file loads first must find here what the other uses
+ * while its classes are being declared.
+ */
+export { SalesModule } from './sales/sales.module';
+export { SalesRepository, type SubscribedPlan, type SubscriberRow } from './sales/sales.repository';
+
+// Events and their payloads (webhooks, notifications, plugins).
+export {
+  ORDER_EVENT_KIND_OF,
+  ORDER_EVENT_KINDS,
+  type OrderEventKind,
+  type OrderEventPayload,
+} from './events/order-events';
+export { noPlanSubscriber, portalUrl } from './events/order-event-payload';
+
+// Payment gateways (the plugin API and the app wiring).
+export {
+  GatewayUnreachableError,
+  type AttemptReference,
+  type CallbackNotification,
+  type ChargeRequest,
+  type GatewayOutcome,
+  type PaymentGateway,
+  type RefundOutcome,
+  type RefundRequest,
+} from './payments/payment-gateway';
+export { PAYMENT_GATEWAYS, PaymentGatewayRegistry } from './payments/payment-gateway.registry';
+export { PaymentGatewayRegistryModule } from './payments/payment-gateway-registry.module';
+
+// Checkout rules plugins add (the plugin API, docs/extending.md).
+export { CHECKOUT_RULES, type CheckoutCandidate, type CheckoutRule } from './orders/checkout-rules';
+
+// Services and read ports.
+export { OrderEventPayloads } from './events/order-event-payloads.service';
+export { CatalogReadRepository } from './catalog-read/catalog-read.repository';
+export { OrdersRepository } from './orders/orders.repository';
+export { OrdersService } from './orders/orders.service';
+export { SubscriptionSweep } from './subscriptions/subscription-sweep.service';
+
+// Nest modules, last: they load the rest.
+export { BillingModule } from './billing.module';
+export { CheckoutModule } from './checkout/checkout.module';
+export { BUILT_IN_PAYMENT_GATEWAYS } from './payments/gateways';
+export { BillingWebModule } from './web/billing-web.module';

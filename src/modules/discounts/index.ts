@@ -1,0 +1,17 @@
+/**
+ * Discounts' public surface: what other modules, the app wiring and the CLI may import
+ * (CONTRIBUTING.md, Layout). Everything else under discounts/ is private to the module.
+ */
+export { Discount } from './discount.entity';
+export { codeKey } from './discount-input';
+export {
+  COUPON_REJECTION_MESSAGES,
+  couponDiscountSql,
+  couponRejectionSql,
+  takeUseSql,
+  type CouponRejection,
+  type CouponRuleInputs,
+} from './coupon-rules';
+export { CouponRedemptionService } from './coupon-redemption.service';
+export { DiscountsService } from './discounts.service';
+export { DiscountsModule } from './discounts.module';
