@@ -14,6 +14,7 @@ export { fieldErrorsOf, formNumber, formOptional, validateForm } from './web/for
 export { formList, formString, sellerOf, type SellerSession } from './web/web-auth';
 export { AnonymousPage, CurrentSeller, DashboardPages, ReturnAfterLogin } from './web/dashboard-pages';
 export { ViewsService } from './web/views.service';
+export { humanTime, money, timeTag } from './web/format';
 export { WebExceptionFilter } from './web/web-exception.filter';
 export { CsrfGuard, WebSessionMiddleware } from './web/sessions/web-session.middleware';
 

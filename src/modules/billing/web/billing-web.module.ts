@@ -9,9 +9,16 @@ import { OrdersPagesController } from './orders-pages.controller';
 
 /** The dashboard's home page (`{web_url}/`: the sales figures) and its order pages (`{web_url}/orders`). */
 @Module({
-  // Webhooks import billing's events and these pages show webhook deliveries: the reference is
-  // resolved once both files have loaded (src/modules/billing/index.ts).
-  imports: [IdentityWebModule, IdentityModule, BillingModule, CatalogModule, forwardRef(() => WebhooksModule)],
+  // Webhooks import billing's events and the catalog asks billing's sales port, while these pages
+  // show webhook deliveries and the catalog's products: those references are resolved once every
+  // file has loaded (src/modules/billing/index.ts).
+  imports: [
+    IdentityWebModule,
+    IdentityModule,
+    BillingModule,
+    forwardRef(() => CatalogModule),
+    forwardRef(() => WebhooksModule),
+  ],
   controllers: [HomePagesController, OrdersPagesController],
   providers: [DashboardHomeService],
 })
