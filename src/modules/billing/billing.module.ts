@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { AffiliatesModule } from '../affiliates';
 import { DiscountsModule } from '../discounts';
 import { IdentityModule } from '../identity';
@@ -41,8 +41,10 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
   imports: [
     OrderProcessModule,
     IdentityModule,
-    DiscountsModule,
-    AffiliatesModule,
+    // Discounts and affiliates hook into billing's order process (src/modules/billing/index.ts):
+    // whichever file loads first, these references are resolved once both have loaded.
+    forwardRef(() => DiscountsModule),
+    forwardRef(() => AffiliatesModule),
     IdempotencyModule,
     SalesModule,
     PaymentGatewayRegistryModule,
