@@ -8,7 +8,12 @@
  * while its classes are being declared.
  */
 // The order process other modules hook their reactions into (no import of another module).
-export { OrderProcess, OrderProcessModule, type OrderTransition, type OrderTransitionHook } from './orders/order-process';
+export {
+  OrderProcess,
+  OrderProcessModule,
+  type OrderTransition,
+  type OrderTransitionHook,
+} from './orders/order-process';
 export { SalesModule } from './sales/sales.module';
 export { SalesRepository, type SubscribedPlan, type SubscriberRow } from './sales/sales.repository';
 
