@@ -25,3 +25,4 @@ export { CatalogModule } from './catalog.module';
 export { CdnModule } from './cdn/cdn.module';
 export { FileStorageModule } from './files/storage/file-storage.module';
 export { OrderBumpsModule } from './order-bumps/order-bumps.module';
+export { CatalogWebModule } from './web/catalog-web.module';

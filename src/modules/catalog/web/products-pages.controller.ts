@@ -4,7 +4,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../../common/errors/app-error';
 import { PageRequest } from '../../../common/pagination/pagination';
-import { CurrentSeller, DashboardPages, fieldErrorsOf, formNumber, formOptional, formString, SellerSession, validateForm, ViewsService } from '../../identity';
+import {
+  CurrentSeller,
+  DashboardPages,
+  fieldErrorsOf,
+  formNumber,
+  formOptional,
+  formString,
+  SellerSession,
+  validateForm,
+  ViewsService,
+} from '../../identity';
 import { FileUploadInterceptor, StoredUpload, type UploadedFile } from '../files/file-upload.interceptor';
 import { CreateProductFileDto } from '../files/dto/product-file.dto';
 import { ProductFilesService } from '../files/product-files.service';
