@@ -12,13 +12,20 @@ export { ProductFile } from './files/product-file.entity';
 export { OrderBump } from './order-bumps/order-bump.entity';
 export { PRODUCT_DELETED, productDeletedEvent } from './products/product-deleted.event';
 export { fileLink } from './files/product-file.mapper';
-export { FILE_STORAGE, StoredObjectMissing, type ByteRange, type FileStorage } from './files/storage/file-storage';
+export {
+  FILE_STORAGE,
+  newStorageKey,
+  StoredObjectMissing,
+  type ByteRange,
+  type FileStorage,
+} from './files/storage/file-storage';
 export { STORAGE_DRIVERS, type StorageDriver } from './files/storage/storage-driver';
 
 // Services the CLI and the seed use.
 export { ProductsService, type ReviewDecision } from './products/products.service';
 export { PlansService } from './plans/plans.service';
 export { ProductFilesService } from './files/product-files.service';
+export { OrderBumpsService } from './order-bumps/order-bumps.service';
 
 // Nest modules, last: they load the rest.
 export { CatalogModule } from './catalog.module';
