@@ -5,7 +5,15 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { CheckoutPaymentsService, OrdersService } from '../../modules/billing';
 import { AffiliatesService } from '../../modules/affiliates';
-import { FILE_STORAGE, FileStorage, newStorageKey, OrderBumpsService, PlansService, ProductFilesService, ProductsService } from '../../modules/catalog';
+import {
+  FILE_STORAGE,
+  FileStorage,
+  newStorageKey,
+  OrderBumpsService,
+  PlansService,
+  ProductFilesService,
+  ProductsService,
+} from '../../modules/catalog';
 import { DEMO, DemoRepository } from '../../modules/demo';
 import { DiscountsService } from '../../modules/discounts';
 import { ALL_SCOPES, ApiKeysService, SellersService } from '../../modules/identity';
