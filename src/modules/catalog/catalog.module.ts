@@ -16,8 +16,11 @@ import { ProductsService } from './products/products.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /**
- * Products, files, plans and publishing (issue #4). Other modules use the exported services:
- * `ProductsService.findForStore`, `PlansService.findForStore`, `ProductFilesService.filesOfProduct`.
+ * Products, files, plans and publishing. Other modules, the CLI and the plugin API use only what
+ * catalog's `index.ts` exports (`ProductsService` for review and the demo seed, `PlansService`,
+ * `ProductFilesService` for the dashboard's file lists, the storage types); the catalog asks
+ * billing's `SalesRepository` whether a product or plan has sales. Billing's checkout reads the
+ * catalog's tables through its own catalog-read repository.
  */
 @Module({
   // Billing imports the catalog's entities and the catalog asks billing's sales port: the reference

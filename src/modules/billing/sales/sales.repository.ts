@@ -63,7 +63,7 @@ export type PlanRef = { id: number } | { publicId: string };
 /**
  * Billing's read-only answers about its orders for other modules: the catalog's "does this product
  * have sales?", "who subscribed to this plan?", and the discounts' "does this customer hold this
- * coupon?". Only billing reads its tables; others ask here. It never writes.
+ * coupon?". Others ask here rather than read billing's tables. It never writes.
  */
 @Injectable()
 export class SalesRepository {
