@@ -27,7 +27,9 @@ describe('CLI help and flags', () => {
     const res = await cli(['api-key:create', '--emial', 'a@example.com', '--name', 'k', '--scopes', 'user.read']);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toBe('Error: Unknown flag --emial for api-key:create; its flags: --email, --name, --scopes');
+    expect(res.stderr).toBe(
+      'Error: Unknown flag --emial for api-key:create; its flags: --email, --name, --scopes, --test',
+    );
   });
 
   it('an unknown command points at --help', async () => {
