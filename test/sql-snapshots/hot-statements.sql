@@ -147,12 +147,6 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
   WHERE o.store_id = $1 AND o.order_number = $2;
 
-SELECT w.secret
-  FROM webhook_delivery_targets t
-  JOIN webhooks w ON w.id = t.webhook_id
-  WHERE t.delivery_id = $1
-  ORDER BY w.id ASC;
-
 UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
   WHERE d.id = $1 AND (d.state = 'pending' OR (d.state = 'sending' AND (d.claimed_by IS NULL OR NOT EXISTS (
   SELECT 1
@@ -160,7 +154,12 @@ UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
   WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.database = (SELECT oid
   FROM pg_database
   WHERE datname = current_database()) AND l.classid = 30568::oid AND l.objid = d.claimed_by::oid))))
-  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at";
+  RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at", ARRAY(
+  SELECT w.secret
+  FROM webhook_delivery_targets t
+  JOIN webhooks w ON w.id = t.webhook_id
+  WHERE t.delivery_id = d.id
+  ORDER BY w.id ASC) AS "secrets";
 
 WITH d AS (
   INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')

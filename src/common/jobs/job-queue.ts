@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Client } from 'pg';
 import PgBoss from 'pg-boss';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, QueryRunner } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DatabaseConnection } from '../../database/database-connection';
@@ -17,6 +18,12 @@ export interface QueueOptions {
   expireInSeconds?: number;
   /** Jobs of this queue worked at once by one process. */
   concurrency?: number;
+  /**
+   * A job sent in a transaction wakes a worker when it commits (one more statement in that
+   * transaction) instead of waiting for the next poll: for queues whose delay is part of the
+   * contract (webhook deliveries).
+   */
+  wakeOnCommit?: boolean;
 }
 
 export interface SendOptions {
@@ -36,7 +43,14 @@ interface QueueDefinition {
 }
 
 const SHUTDOWN_GRACE_MS = 15_000;
-const POLL_SECONDS = 1;
+/**
+ * How often an idle worker looks for jobs by itself. A job sent in a transaction wakes a worker
+ * when that transaction commits (WAKE_CHANNEL), so this only bounds the delay of retries, delayed
+ * jobs and a wake-up that was lost.
+ */
+const POLL_SECONDS = 2;
+/** PostgreSQL notifies listeners on commit: the payload is the queue that got a job. */
+const WAKE_CHANNEL = 'commerce_jobs';
 
 /**
  * Durable background work on pg-boss in the service's own PostgreSQL: what must happen after a
@@ -56,11 +70,14 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   private readonly boss: PgBoss;
   private readonly queues = new Map<string, QueueDefinition>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** This process's workers of each queue, and which of them the next wake-up goes to. */
+  private readonly workers = new Map<string, { ids: string[]; next: number }>();
+  private listener?: Client;
   private started = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    connection: DatabaseConnection,
+    private readonly connection: DatabaseConnection,
   ) {
     this.boss = new PgBoss({
       connectionString: connection.url,
@@ -94,6 +111,13 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const { manager, ...job } = options;
     const db = manager ? { executeSql: (text: string, values: unknown[]) => runOn(manager, text, values) } : undefined;
     await this.boss.send(name, data, { ...job, ...(db ? { db } : {}) });
+    const wake = this.queues.get(name)!.options.wakeOnCommit;
+    if (wake && manager?.queryRunner && !job.startAfter) await this.announce(manager.queryRunner, name);
+  }
+
+  /** Wakes a worker of `queue` (of whichever process listens) when the transaction commits. */
+  private async announce(runner: QueryRunner, queue: string): Promise<void> {
+    await runner.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, queue]);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -111,6 +135,24 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     }
     if (!this.config.webhooks.runWorker) return;
     for (const [name, definition] of this.queues) await this.startWorkers(name, definition);
+    await this.listen().catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'Listening for new jobs failed; workers poll'),
+    );
+  }
+
+  /** A connection of its own that hears commits of jobs and wakes one worker of their queue. */
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.connection.url, application_name: 'commerce-jobs-listen' });
+    client.on('error', (error) => this.logger.warn({ err: error }, 'Job wake-up connection lost; workers poll'));
+    client.on('notification', ({ payload }) => {
+      const workers = payload ? this.workers.get(payload) : undefined;
+      if (!workers?.ids.length) return;
+      // One worker per job: a busy one fetches again as soon as it finishes anyway.
+      this.boss.notifyWorker(workers.ids[workers.next++ % workers.ids.length]);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${WAKE_CHANNEL}`);
+    this.listener = client;
   }
 
   private async startWorkers(name: string, { handler, options, everySeconds }: QueueDefinition): Promise<void> {
@@ -132,6 +174,9 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
           }
         },
       );
+      const workers = this.workers.get(name) ?? { ids: [], next: 0 };
+      workers.ids.push(workerId);
+      this.workers.set(name, workers);
     }
     if (everySeconds) {
       const tick = () =>
@@ -149,6 +194,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   async beforeApplicationShutdown(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    await this.listener?.end().catch(() => undefined);
+    this.listener = undefined;
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_GRACE_MS });

@@ -35,7 +35,6 @@ export class WebhookDeliveriesRepository {
   private readonly statements: {
     createForGroup: PreparedStatement;
     claim: PreparedStatement;
-    secretsOf: PreparedStatement;
     unfinished: PreparedStatement;
   };
 
@@ -59,11 +58,14 @@ export class WebhookDeliveriesRepository {
          SELECT ${returning} FROM d`,
       ),
       // Pending, or claimed by a worker whose lease is gone (it died before recording the attempt).
+      // With the signing secrets of the group's webhooks that still exist: one round trip.
       claim: new PreparedStatement(
         dataSource,
         `UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
           WHERE d.id = $1 AND (d.state = 'pending' OR (d.state = 'sending' AND ${LEASE_GONE}))
-          RETURNING ${returning}`,
+          RETURNING ${returning}, ARRAY(
+            SELECT w.secret FROM webhook_delivery_targets t JOIN webhooks w ON w.id = t.webhook_id
+             WHERE t.delivery_id = d.id ORDER BY w.id ASC) AS "secrets"`,
       ),
       // Deliveries a live worker should pick up: claimed by a dead one, or pending for longer than
       // a queued job waits (its job was fetched by a worker that died before claiming it).
@@ -73,10 +75,6 @@ export class WebhookDeliveriesRepository {
           WHERE d.state IN ('pending', 'sending')
             AND ((d.state = 'pending' AND d.created_at < now() - make_interval(secs => $1)) OR (d.state = 'sending' AND ${LEASE_GONE}))
           ORDER BY d.id LIMIT $2`,
-      ),
-      secretsOf: new PreparedStatement(
-        dataSource,
-        `SELECT w.secret FROM webhook_delivery_targets t JOIN webhooks w ON w.id = t.webhook_id WHERE t.delivery_id = $1 ORDER BY w.id ASC`,
       ),
     };
   }
@@ -98,12 +96,6 @@ export class WebhookDeliveriesRepository {
       return this.columns.hydrate(rows[0]);
     };
     return manager ? run(manager) : this.repo.manager.transaction(run);
-  }
-
-  /** The signing secrets of the webhooks a delivery is for that still exist, by webhook id. */
-  async secretsOf(deliveryId: number): Promise<string[]> {
-    const rows = await this.statements.secretsOf.rows<{ secret: string }>([deliveryId]);
-    return rows.map((row) => row.secret);
   }
 
   findById(id: number): Promise<WebhookDelivery | null> {
@@ -173,10 +165,12 @@ export class WebhookDeliveriesRepository {
    * Claims a delivery for an attempt: a pending one, or one whose claiming worker died before it
    * recorded its attempt (decisions §7: made again, same `webhook-id`). Only one live worker wins,
    * whatever the number of instances, so a delivery is not sent twice while its worker lives.
+   * With it, the signing secrets of the webhooks it is for that still exist, by webhook id.
    */
-  async claim(id: number, leaseToken: number): Promise<WebhookDelivery | null> {
-    const rows = await this.statements.claim.rows([id, leaseToken]);
-    return rows.length ? this.columns.hydrate(rows[0]) : null;
+  async claim(id: number, leaseToken: number): Promise<{ delivery: WebhookDelivery; secrets: string[] } | null> {
+    const rows = await this.statements.claim.rows<Record<string, unknown> & { secrets: string[] }>([id, leaseToken]);
+    if (!rows.length) return null;
+    return { delivery: this.columns.hydrate(rows[0]), secrets: rows[0].secrets };
   }
 
   /** Ids of deliveries left unfinished by a worker that died (see `unfinished` above), oldest first. */

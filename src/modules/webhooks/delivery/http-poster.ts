@@ -1,5 +1,5 @@
-import { request as httpRequest, IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { DestinationRefusedError, resolveDestination } from './destination-guard';
 
@@ -27,6 +27,34 @@ export interface PostRequest {
   timeoutMs?: number;
 }
 
+/** Idle keep-alive sockets are closed after this, below the 5 s a Node server keeps them. */
+const IDLE_SOCKET_MS = 4_000;
+/** Destinations whose pools are kept; past this the pools are dropped and built again. */
+const MAX_POOLS = 256;
+const MAX_SOCKETS_PER_DESTINATION = 16;
+
+/**
+ * One keep-alive connection pool per destination (scheme, checked address, port and TLS name), so
+ * a busy receiver is not dialled again for every delivery. A pool holds only sockets to the address
+ * the guard checked, as `agent: false` did.
+ */
+const pools = new Map<string, HttpAgent>();
+
+function poolFor(secure: boolean, address: string, port: string | number, servername: string | undefined): HttpAgent {
+  const key = `${secure ? 'https' : 'http'}|${address}|${port}|${servername ?? ''}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    if (pools.size >= MAX_POOLS) {
+      for (const old of pools.values()) old.destroy();
+      pools.clear();
+    }
+    const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_DESTINATION, timeout: IDLE_SOCKET_MS };
+    pool = secure ? new HttpsAgent(options) : new HttpAgent(options);
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
 /**
  * POSTs one webhook. Redirects are not followed (a 3xx is a failed delivery, and following one
  * could lead past the SSRF check); the connection goes to the address that was checked.
@@ -42,18 +70,20 @@ export async function postWebhook(req: PostRequest): Promise<PostResult> {
     const { url, address, family } = destination;
     const secure = url.protocol === 'https:';
     const body = Buffer.from(req.body, 'utf8');
+    const port = url.port || (secure ? 443 : 80);
+    // TLS must still verify the certificate against the name, not the address connected to.
+    const servername = secure && !isIP(url.hostname) ? url.hostname : undefined;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = (secure ? httpsRequest : httpRequest)({
         method: 'POST',
         host: address,
         family,
-        port: url.port || (secure ? 443 : 80),
+        port,
         path: `${url.pathname}${url.search}`,
-        // TLS must still verify the certificate against the name, not the address connected to.
-        servername: secure && !isIP(url.hostname) ? url.hostname : undefined,
+        servername,
         headers: { ...req.headers, host: url.host, 'content-length': String(body.length) },
         signal,
-        agent: false,
+        agent: poolFor(secure, address, port, servername),
       });
       outgoing.once('response', resolve);
       outgoing.once('error', reject);

@@ -31,11 +31,11 @@ export class WebhookDeliverer {
   }
 
   async deliver(deliveryId: number): Promise<void> {
-    const delivery = await this.deliveries.claim(deliveryId, await this.lease.token());
+    const claimed = await this.deliveries.claim(deliveryId, await this.lease.token());
     // Already attempted (a job run again after its worker recorded the attempt), or being
     // attempted by a live worker.
-    if (!delivery) return;
-    const secrets = await this.deliveries.secretsOf(delivery.id);
+    if (!claimed) return;
+    const { delivery, secrets } = claimed;
     const attemptedAt = this.clock.now();
     if (!secrets.length) {
       await this.deliveries.record(delivery.id, {

@@ -32,6 +32,8 @@ export class WebhookQueue {
       retryBackoff: false,
       expireInSeconds: JOB_EXPIRE_SECONDS,
       concurrency: WORKER_CONCURRENCY,
+      // Delivered as soon as the order's change commits, not at the next poll.
+      wakeOnCommit: true,
     });
   }
 
