@@ -6,7 +6,7 @@ import { BillingModule, BillingWebModule, CheckoutModule } from './modules/billi
 import { CatalogModule, CatalogWebModule, CdnModule, OrderBumpsModule } from './modules/catalog';
 import { IdentityModule, IdentityWebModule } from './modules/identity';
 import { WebhooksModule, WebhooksWebModule } from './modules/webhooks';
-import { DiscountsModule } from './modules/discounts';
+import { DiscountsModule, DiscountsWebModule } from './modules/discounts';
 import { HealthModule } from './modules/health';
 import { TestModeModule } from './modules/test-mode';
 import { NotificationsModule } from './modules/notifications';
@@ -28,7 +28,13 @@ export const API_MODULES: Type[] = [
   NotificationsModule,
   TestModeModule,
 ];
-export const WEB_MODULES: Type[] = [IdentityWebModule, WebhooksWebModule, BillingWebModule, CatalogWebModule];
+export const WEB_MODULES: Type[] = [
+  IdentityWebModule,
+  WebhooksWebModule,
+  BillingWebModule,
+  CatalogWebModule,
+  DiscountsWebModule,
+];
 export const PAY_MODULES: Type[] = [CheckoutModule];
 export const CDN_MODULES: Type[] = [CdnModule];
 

@@ -13,6 +13,6 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
   imports: [TypeOrmModule.forFeature([Discount]), IdempotencyModule],
   controllers: [DiscountsController],
   providers: [DiscountsRepository, DiscountsService, CouponRedemptionService, CouponReleaseHook],
-  exports: [CouponRedemptionService],
+  exports: [CouponRedemptionService, DiscountsService],
 })
 export class DiscountsModule {}

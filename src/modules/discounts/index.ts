@@ -15,3 +15,4 @@ export {
 export { CouponRedemptionService } from './coupon-redemption.service';
 export { DiscountsService } from './discounts.service';
 export { DiscountsModule } from './discounts.module';
+export { DiscountsWebModule } from './web/discounts-web.module';

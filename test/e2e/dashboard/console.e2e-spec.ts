@@ -266,4 +266,79 @@ describe.each([1280, 390])('seller console in a real browser at %i px', (width) 
       expect(res!.status()).toBe(404);
     }
   });
+
+  it('discounts: field messages, a duplicate code beside the code, uses and what is left, edit, delete after confirming', async () => {
+    const count = async () =>
+      (await t.dataSource.query(`SELECT count(*)::int AS n FROM discounts WHERE store_id = $1`, [storeId]))[0].n;
+    await page.goto(`${web()}/discounts`);
+    await page.getByTestId('new-discount').click();
+    await page.fill('#code', 'WELCOME10');
+    await page.fill('#value', 'ten');
+    await page.fill('#uses_limit', '0');
+    await page.click('form[data-testid=discount-form] button[type=submit]');
+    expect(await page.getByTestId('error-value').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('error-uses_limit').count()).toBeGreaterThan(0);
+    expect(await count()).toBe(0);
+    await shot('discount-errors');
+
+    await page.fill('#value', '10');
+    await page.fill('#uses_limit', '5');
+    await page.click('form[data-testid=discount-form] button[type=submit]');
+    await page.waitForURL(/\/discounts\/\d+\?created=1$/);
+    const id = Number(/discounts\/(\d+)/.exec(page.url())![1]);
+
+    await page.goto(`${web()}/discounts/new`);
+    await page.fill('#code', 'welcome10');
+    await page.fill('#value', '5');
+    await page.click('form[data-testid=discount-form] button[type=submit]');
+    expect(await page.getByTestId('error-code').textContent()).toBe('A discount with this code already exists.');
+    expect(await count()).toBe(1);
+
+    // A sale with the coupon: one use taken, four left.
+    const product = (await t.http.get('/v1/products').set(auth).expect(200)).body.products.find(
+      (p: { type: string }) => p.type === 'one_time',
+    );
+    const customer = { name: 'Eva', email: `eva-${width}@example.com`, mobile_number: '+258841234567' };
+    await t.http
+      .post('/v1/orders')
+      .set(auth)
+      .send({ amount: 300, product_pid: product.pid, customer, coupon_code: 'WELCOME10' })
+      .expect(201);
+    await page.goto(`${web()}/discounts`);
+    const row = page.locator('[data-testid=discount-row][data-code=WELCOME10]');
+    expect(await row.getByTestId('used-count').textContent()).toBe('1');
+    expect(await row.getByTestId('available-uses').textContent()).toBe('4');
+    await shot('discounts');
+
+    await row.locator('a').first().click();
+    await page.selectOption('#status', 'inactive');
+    await page.fill('#expires_at', 'soon');
+    await page.click('form[data-testid=discount-form] button[type=submit]');
+    expect(await page.getByTestId('error-expires_at').count()).toBeGreaterThan(0);
+    expect((await t.http.get(`/v1/discounts/${id}`).set(auth).expect(200)).body.discount.status).toBe('active');
+    await page.fill('#expires_at', '2030-01-01T00:00:00Z');
+    await page.click('form[data-testid=discount-form] button[type=submit]');
+    await page.waitForURL(/\?saved=1$/);
+    const saved = (await t.http.get(`/v1/discounts/${id}`).set(auth).expect(200)).body.discount;
+    expect(saved).toMatchObject({ status: 'inactive', expires_at: '2030-01-01T00:00:00.000000Z', uses_limit: 5 });
+    await shot('discount-edit');
+
+    await page.getByTestId('delete-discount').click();
+    await page.waitForURL(`${web()}/discounts/${id}/delete`);
+    await page.getByTestId('confirm').click();
+    await page.waitForURL(`${web()}/discounts?deleted=1`);
+    expect(await count()).toBe(0);
+
+    const foreign = await createSeller(t);
+    const theirs = (
+      await t.http
+        .post('/v1/discounts')
+        .set(foreign.auth)
+        .send({ code: 'THEIRS', type: 'percent', value: 5 })
+        .expect(201)
+    ).body.discount;
+    for (const path of [`/discounts/${theirs.id}`, `/discounts/THEIRS`, `/discounts/${theirs.id}/delete`]) {
+      expect((await page.goto(`${web()}${path}`))!.status()).toBe(404);
+    }
+  });
 });
