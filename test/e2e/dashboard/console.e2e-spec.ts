@@ -7,7 +7,7 @@ import { SellersService } from '../../../src/modules/identity/sellers/sellers.se
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { watchCsp } from '../../utils/csp';
 import { createSeller } from '../../utils/auth';
-import { insertFile, insertProduct } from '../billing/fixtures';
+import { insertFile, insertPlan, insertProduct } from '../billing/fixtures';
 
 jest.setTimeout(300_000);
 
@@ -338,6 +338,84 @@ describe.each([1280, 390])('seller console in a real browser at %i px', (width) 
         .expect(201)
     ).body.discount;
     for (const path of [`/discounts/${theirs.id}`, `/discounts/THEIRS`, `/discounts/${theirs.id}/delete`]) {
+      expect((await page.goto(`${web()}${path}`))!.status()).toBe(404);
+    }
+  });
+
+  it('customers and subscriptions: search, totals, filter, cancel at period end then now after confirming', async () => {
+    const club = await insertProduct(t, storeId, { name: 'Film club', type: 'recurring', price: null });
+    const plan = await insertPlan(t, storeId, club.id, { name: 'Monthly', price: '120.00', interval: 'month' });
+    const member = { name: 'Marta Sitoe', email: `marta-${width}@example.com`, mobile_number: '+258841234567' };
+    const created = (
+      await t.http
+        .post('/v1/orders')
+        .set(auth)
+        .send({ amount: 120, product_pid: club.pid, plan_id: plan.planId, customer: member })
+        .expect(201)
+    ).body;
+    await t.http
+      .post(`/pay/token/${created.pay_token}/pay`)
+      .set('Accept', 'application/json')
+      .send({ payment_method: 'mpesa', payment_number: '841234567' })
+      .expect(200);
+
+    await page.goto(`${web()}/customers`);
+    await page.fill('#q', 'RUI');
+    await page.click('form[data-testid=customer-search] button[type=submit]');
+    await page.waitForURL(/q=RUI/);
+    expect(await page.getByTestId('customer-row').count()).toBe(1);
+    await page.getByTestId('customer-row').locator('a').click();
+    // 150.00 approved; the 99.50 order was refunded and does not count.
+    expect(await page.getByTestId('total-paid').textContent()).toBe('150.00 MZN');
+    expect(await page.getByTestId('customer-order').count()).toBe(2);
+    await shot('customer');
+    await page.goto(`${web()}/customers?q=nobody-at-all`);
+    expect(await page.getByTestId('no-customers').textContent()).toContain('No customer matches');
+    await page.goto(`${web()}/customers?page=7`);
+    expect(await page.getByTestId('past-last-page').textContent()).toContain('nothing on page 7');
+
+    await page.goto(`${web()}/subscriptions?status=bogus`);
+    expect(await page.getByTestId('filter-error').textContent()).toBe(
+      'status must be one of: active, past_due, cancelled, expired.',
+    );
+    await page.goto(`${web()}/subscriptions`);
+    await page.selectOption('#status', 'active');
+    await page.click('form[data-testid=subscription-filters] button[type=submit]');
+    await page.waitForURL(/status=active/);
+    expect(await page.getByTestId('subscription-row').count()).toBe(1);
+    await shot('subscriptions');
+    await page.getByTestId('subscription-row').locator('a').click();
+    const id = Number(/subscriptions\/(\d+)/.exec(page.url())![1]);
+
+    await page.getByTestId('cancel-period-end').click();
+    await page.waitForURL(/cancel\?when=period_end$/);
+    await page.getByTestId('confirm').click();
+    await page.waitForURL(/\?cancelled=1$/);
+    expect(await page.getByTestId('subscription-status').textContent()).toBe('active');
+    expect(await page.getByTestId('ending').count()).toBe(1);
+    const ending = (await t.http.get(`/v1/subscriptions/${id}`).set(auth).expect(200)).body.subscription;
+    expect(ending).toMatchObject({ status: 'active', cancel_at_period_end: true });
+
+    await page.getByTestId('cancel-now').click();
+    await shot('subscription-cancel-confirm');
+    await page.getByTestId('confirm').click();
+    await page.waitForURL(/\?cancelled=1$/);
+    expect(await page.getByTestId('subscription-status').textContent()).toBe('cancelled');
+    expect(await page.getByTestId('cancel-now').count()).toBe(0);
+    await shot('subscription-cancelled');
+
+    const foreign = await createSeller(t);
+    const theirs = await insertProduct(t, foreign.storeId, { name: 'Theirs', price: '100.00' });
+    const order = (
+      await t.http
+        .post('/v1/orders')
+        .set(foreign.auth)
+        .send({ amount: 100, product_pid: theirs.pid, customer: { ...member, email: 'x@example.com' } })
+        .expect(201)
+    ).body;
+    const theirCustomer = (await t.http.get(`/v1/orders/${order.order_number}`).set(foreign.auth).expect(200)).body
+      .order.customer.id;
+    for (const path of [`/customers/${theirCustomer}`, `/subscriptions/999999`, `/subscriptions/${id}x`]) {
       expect((await page.goto(`${web()}${path}`))!.status()).toBe(404);
     }
   });

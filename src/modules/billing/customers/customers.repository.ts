@@ -81,6 +81,20 @@ export class CustomersRepository {
     return new Map(rows.map((c) => [c.id, c]));
   }
 
+  /** The dashboard's search: part of the name or of the email, any case. */
+  searchOfStore(storeId: number, text: string, page: PageRequest): Promise<[Customer[], number]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.m()
+      .createQueryBuilder(Customer, 'c')
+      .where('c.store_id = :storeId', { storeId })
+      .andWhere('(c.name ILIKE :pattern OR c.email ILIKE :pattern)', { pattern })
+      .orderBy('c.created_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .skip(page.offset)
+      .take(page.perPage)
+      .getManyAndCount();
+  }
+
   listOfStore(storeId: number, email: string | undefined, page: PageRequest): Promise<[Customer[], number]> {
     const qb = this.m().createQueryBuilder(Customer, 'c').where('c.store_id = :storeId', { storeId });
     if (email !== undefined) qb.andWhere('c.email = :email', { email: email.trim().toLowerCase() });

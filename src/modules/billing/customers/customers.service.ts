@@ -19,6 +19,13 @@ export class CustomersService {
     return this.customers.listOfStore(storeId, email, page);
   }
 
+  /** Customers whose name or email contains `text` (every customer when it is empty), newest first. */
+  search(storeId: number, text: string, page: PageRequest): Promise<[Customer[], number]> {
+    return text
+      ? this.customers.searchOfStore(storeId, text, page)
+      : this.customers.listOfStore(storeId, undefined, page);
+  }
+
   async get(storeId: number, id: string): Promise<Customer> {
     const customer = /^\d{1,9}$/.test(id) ? await this.customers.findOfStore(storeId, Number(id)) : null;
     if (!customer) throw new NotFoundError();

@@ -50,6 +50,16 @@ export class SalesReportRepository {
     return rows.map((row) => ({ date: row.date, amount: toCents(row.amount), count: row.count }));
   }
 
+  /** What a customer paid: their approved orders, refunded ones left out. */
+  async paidByCustomer(storeId: number, customerId: number): Promise<Cents> {
+    const row = await this.dataSource
+      .createQueryBuilder(Order, 'o')
+      .select('coalesce(sum(o.amount), 0)::text', 'amount')
+      .where("o.store_id = :storeId AND o.customer_id = :customerId AND o.status = 'approved'", { storeId, customerId })
+      .getRawOne<{ amount: string }>();
+    return toCents(row?.amount ?? '0');
+  }
+
   /** Whether the store ever had an order approved. */
   hasSale(storeId: number): Promise<boolean> {
     return this.dataSource

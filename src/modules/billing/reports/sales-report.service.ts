@@ -41,6 +41,16 @@ export class SalesReportService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** The store's currency (every amount of its orders and plans is in it). */
+  async currencyOf(storeId: number): Promise<string | null> {
+    return (await this.catalog.findStore(storeId))?.currency ?? null;
+  }
+
+  /** What a customer of the store paid (approved orders; refunded ones are not counted). */
+  paidByCustomer(storeId: number, customerId: number): Promise<Cents> {
+    return this.sums.paidByCustomer(storeId, customerId);
+  }
+
   /** Whether the store ever had a paid order (refunded since or not). */
   hasSales(storeId: number): Promise<boolean> {
     return this.sums.hasSale(storeId);
