@@ -112,6 +112,9 @@ describe('customer emails over SMTP', () => {
     expect(parsed.subject).toBe(`Your refund from ${BRAND}: order ${order.order_number}`);
     expect(parsed.messageId).toBe(`<refund.order-${order.id}.${order.order_number}@127.0.0.1>`);
     expect(parsed.text).toContain('Refunded: 99.90 MZN');
+    // The method as the buyer knows it, never its code.
+    expect(parsed.text).toMatch(/goes back to the account you paid with \((M-Pesa|e-Mola)\)\./);
+    expect(parsed.text).not.toContain('(mpesa)');
     expect(parsed.html).toContain('Refunded');
     const [portal] = hrefs(parsed.html || '');
     expect(portal).toContain(`/order/${order.order_number}?transaction_id=`);

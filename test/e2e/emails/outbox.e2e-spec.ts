@@ -62,6 +62,12 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     expect(parsed.subject).toBe(`Your receipt from Casa do Código: order ${session.order_number}`);
     expect(parsed.messageId).toBe(`<receipt.order-${id}.${session.order_number}@127.0.0.1>`);
     expect(parsed.text).toContain('Paid: 120.00 MZN');
+    // One line per line of content (decisions §15): the summary is not run together.
+    const lines = parsed.text!.split(/\r?\n/);
+    expect(lines).toEqual(
+      expect.arrayContaining([`Order: ${session.order_number}`, 'Ebook: 120.00 MZN', 'Paid: 120.00 MZN']),
+    );
+    expect(parsed.text).not.toMatch(/MZN\S/);
     expect(parsed.html).toContain('120.00 MZN');
 
     // The plugin's channel: failed once, retried alone, then sent; the email was not written again.

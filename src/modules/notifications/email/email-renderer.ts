@@ -12,6 +12,9 @@ export interface RenderedEmail {
 
 const money = (cents: Cents): string => centsToDecimal(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const date = (d: Date | string): string => new Date(d).toISOString().slice(0, 10);
+/** Payment methods as buyers know them (the checkout names them the same). */
+const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'card' };
+const methodName = (method: string): string => METHOD_NAMES[method] ?? method;
 
 const SUBJECTS: Record<CustomerMessageKind, (m: CustomerMessage, plan: string) => string> = {
   receipt: (m) => `Your receipt from ${m.store.brand}: order ${m.order.number}`,
@@ -30,13 +33,20 @@ const SUBJECTS: Record<CustomerMessageKind, (m: CustomerMessage, plan: string) =
 @Injectable()
 export class EmailRenderer {
   private readonly html = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
-  private readonly text = new Eta({ views: join(__dirname, 'views', 'text'), cache: true, autoEscape: false });
+  // Plain text keeps one line per line: a newline after an output tag stays (autoTrim off); the
+  // templates end their control-only lines with `-%>`, which takes that line's newline away.
+  private readonly text = new Eta({
+    views: join(__dirname, 'views', 'text'),
+    cache: true,
+    autoEscape: false,
+    autoTrim: false,
+  });
 
   render(m: CustomerMessage): RenderedEmail {
     const planName = m.plan?.name ?? m.product.name;
     // Header values are one line: a brand or plan name cannot add headers.
     const subject = SUBJECTS[m.kind](m, planName).replace(/[\r\n]+/g, ' ');
-    const data = { m, subject, planName, occurredAt: m.occurredAt, money, date };
+    const data = { m, subject, planName, occurredAt: m.occurredAt, money, date, methodName };
     return {
       subject,
       html: this.html.render(m.kind, data),
