@@ -419,4 +419,23 @@ describe.each([1280, 390])('seller console in a real browser at %i px', (width) 
       expect((await page.goto(`${web()}${path}`))!.status()).toBe(404);
     }
   });
+
+  it('password: the current one is checked, the new one needs 8 characters, then it is the one that logs in', async () => {
+    const sellers = t.app.get(SellersService);
+    const email = (await sellers.findById(sellerId))!.email;
+    await page.goto(`${web()}/settings/password`);
+    await page.fill('#current_password', 'not my password');
+    await page.fill('#new_password', 'short');
+    await page.click('form[data-testid=password-form] button[type=submit]');
+    expect(await page.getByTestId('error-current_password').textContent()).toBe('The current password is wrong.');
+    expect(await page.getByTestId('error-new_password').textContent()).toBe('Use at least 8 characters.');
+    expect(await sellers.verifyCredentials(email, 'a long enough password')).not.toBeNull();
+    await shot('password-errors');
+    await page.fill('#current_password', 'a long enough password');
+    await page.fill('#new_password', 'an even longer password');
+    await page.click('form[data-testid=password-form] button[type=submit]');
+    await page.waitForURL(/\?saved=1$/);
+    expect(await sellers.verifyCredentials(email, 'a long enough password')).toBeNull();
+    expect(await sellers.verifyCredentials(email, 'an even longer password')).not.toBeNull();
+  });
 });

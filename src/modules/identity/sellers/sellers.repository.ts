@@ -55,6 +55,10 @@ export class SellersRepository {
     return this.manager(manager).findOneBy(Store, { id: storeId });
   }
 
+  async setPasswordHash(sellerId: number, passwordHash: string): Promise<void> {
+    await this.manager().update(Seller, { id: sellerId }, { passwordHash });
+  }
+
   async setEmailCustomers(storeId: number, on: boolean): Promise<void> {
     await this.manager().update(Store, { id: storeId }, { emailCustomers: on });
   }

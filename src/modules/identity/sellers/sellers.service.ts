@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
-import { ConflictError } from '../../../common/errors/app-error';
+import { ConflictError, ValidationError } from '../../../common/errors/app-error';
 import { Seller } from './seller.entity';
 import { SellersRepository } from './sellers.repository';
 import { Store } from './store.entity';
@@ -55,6 +55,23 @@ export class SellersService {
 
   findStore(storeId: number): Promise<Store | null> {
     return this.sellers.findStore(storeId);
+  }
+
+  /** The shortest password a seller may choose (sign-up, password change). */
+  static readonly MIN_PASSWORD_LENGTH = 8;
+
+  /**
+   * Settings → Password: the current password must match; the new one is hashed like sign-up's.
+   * Field errors (`current_password`, `new_password`) as a `ValidationError`.
+   */
+  async changePassword(sellerId: number, current: string, next: string): Promise<void> {
+    const seller = await this.sellers.findById(sellerId);
+    const errors: Record<string, string[]> = {};
+    if (!seller || !(await argon2.verify(seller.passwordHash, current).catch(() => false)))
+      errors.current_password = ['The current password is wrong.'];
+    if (next.length < SellersService.MIN_PASSWORD_LENGTH) errors.new_password = ['Use at least 8 characters.'];
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    await this.sellers.setPasswordHash(sellerId, await argon2.hash(next, { type: argon2.argon2id }));
   }
 
   /** Dashboard "Email my customers" (decisions §12). */

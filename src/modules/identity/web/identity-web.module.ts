@@ -13,6 +13,7 @@ import { CsrfGuard, WebSessionMiddleware } from './sessions/web-session.middlewa
 import { OAuthClientGuard } from './oauth-client.guard';
 import { SessionGuard } from './sessions/session.guard';
 import { TestModePagesController } from './test-mode-pages.controller';
+import { PasswordPagesController } from './password-pages.controller';
 import { ViewsService } from './views.service';
 import { WebExceptionFilter } from './web-exception.filter';
 
@@ -30,6 +31,7 @@ import { WebExceptionFilter } from './web-exception.filter';
     AppsPagesController,
     AuthorizeController,
     EmailSettingsPagesController,
+    PasswordPagesController,
     FaviconController,
     TestModePagesController,
     WebNotFoundController,
@@ -56,6 +58,7 @@ export class IdentityWebModule implements NestModule {
         AppsPagesController,
         AuthorizeController,
         EmailSettingsPagesController,
+        PasswordPagesController,
         TestModePagesController,
         WebNotFoundController,
       );
