@@ -1,7 +1,8 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { WebhooksService } from '../../../src/modules/webhooks/webhooks.service';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
+// After the app (test-app.ts loads it in the order the service boots in).
+import { WebhooksService } from '../../../src/modules/webhooks';
 import {
   emitOrderEvent,
   EventSource,
