@@ -1,3 +1,4 @@
+import { buyerOf } from '../customers/buyer';
 import { Cents, centsToDecimal, centsToNumber } from '../../../common/money';
 import { formatTimestamp } from '../../../common/time';
 import type { Affiliate } from '../../affiliates';
@@ -78,6 +79,7 @@ function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
 /** The webhook payload of spec §6.3 for an order as it stands after the change. */
 export function buildOrderEventPayload(kind: OrderEventKind, ctx: OrderEventContext): OrderEventPayload {
   const { order, product, customer } = ctx;
+  const buyer = buyerOf(order, customer);
   const basePrice = product.price ?? order.originalAmount - bumpsTotal(ctx.bumps);
   return {
     order_type: kind,
@@ -95,9 +97,9 @@ export function buildOrderEventPayload(kind: OrderEventKind, ctx: OrderEventCont
     product: { name: product.name, price: centsToDecimal(basePrice), pid: product.pid },
     customer: {
       email: customer.email,
-      name: customer.name,
-      mobile_number: customer.mobileNumber,
-      payment_number: order.paymentNumber ?? customer.paymentNumber,
+      name: buyer.name,
+      mobile_number: buyer.mobileNumber,
+      payment_number: order.paymentNumber ?? buyer.paymentNumber,
     },
     affiliate: ctx.affiliate
       ? [

@@ -102,6 +102,20 @@ export class Order extends Timestamped {
   @Column({ type: 'varchar', nullable: true })
   paymentMethod: string | null;
 
+  /**
+   * The buyer as given with this order (name, mobile number, payment number): a later order with
+   * the same email changes the customer record, never this order. Null on orders made before these
+   * columns existed, which show the customer record.
+   */
+  @Column({ type: 'varchar', nullable: true })
+  customerName: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  customerMobileNumber: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  customerPaymentNumber: string | null;
+
   @Column({ type: 'varchar', nullable: true })
   paymentNumber: string | null;
 

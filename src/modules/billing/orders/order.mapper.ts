@@ -3,6 +3,7 @@ import { formatTimestamp } from '../../../common/time';
 import type { Plan, Product } from '../../catalog';
 import type { Customer } from '../customers/customer.entity';
 import { trackingPayload } from '../events/order-event-payload';
+import { buyerOf } from '../customers/buyer';
 import type { PaymentAttempt } from '../payments/payment-attempt.entity';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import type { OrderDto, OrderPaymentDto, OrderSummaryDto } from './dto/order-response.dto';
@@ -34,6 +35,9 @@ export const ORDER_VIEW_COLUMNS = {
     'transactionId',
     'paymentMethod',
     'paymentNumber',
+    'customerName',
+    'customerMobileNumber',
+    'customerPaymentNumber',
     'affiliateId',
     'commissionAmount',
     'returnUrl',
@@ -124,6 +128,7 @@ export function toOrderDto(view: OrderView): OrderDto {
 
 function orderDtoOf(view: OrderView): OrderDto {
   const { order, product, plan, customer, subscription } = view;
+  const buyer = buyerOf(order, customer);
   return {
     id: order.id,
     order_number: order.orderNumber,
@@ -159,10 +164,10 @@ function orderDtoOf(view: OrderView): OrderDto {
       : null,
     customer: {
       id: customer.id,
-      name: customer.name,
+      name: buyer.name,
       email: customer.email,
-      mobile_number: customer.mobileNumber,
-      payment_number: customer.paymentNumber,
+      mobile_number: buyer.mobileNumber,
+      payment_number: buyer.paymentNumber,
     },
     tracking: trackingPayload(order.tracking),
     transaction_id: order.transactionId,

@@ -119,6 +119,10 @@ export class OrdersService {
       returnUrl: input.return_url ?? null,
       cancelUrl: input.cancel_url ?? null,
       tracking: pickTracking(input.tracking),
+      // The buyer as given with this order; the customer record takes the latest (README, Orders).
+      customerName: customerDetails.name,
+      customerMobileNumber: customerDetails.mobileNumber,
+      customerPaymentNumber: customerDetails.paymentNumber,
     };
     const outcome = await this.orders.insertCheckout(
       {

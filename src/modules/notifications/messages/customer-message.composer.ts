@@ -1,3 +1,4 @@
+import { buyerOf } from '../../billing/customers/buyer';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -47,12 +48,13 @@ export class CustomerMessageComposer {
         ? await this.catalog.findFilesOfProducts(order.storeId, [order.productId, ...bumps.map((b) => b.productId)])
         : [];
     const bumpsTotal = bumps.reduce((sum, b) => sum + b.price, 0);
+    const buyer = buyerOf(order, customer);
     return {
       message: {
         id: `${request.kind}.${request.ref.replace(':', '-')}.${order.orderNumber}`,
         kind: request.kind,
         store: { id: store.id, name: store.name, brand: store.brand, test: store.liveStoreId !== null },
-        customer: { name: customer.name, email: customer.email, mobileNumber: customer.mobileNumber },
+        customer: { name: buyer.name, email: customer.email, mobileNumber: buyer.mobileNumber },
         order: {
           number: order.orderNumber,
           status: order.status,
