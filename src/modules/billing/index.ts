@@ -25,6 +25,8 @@ export {
   type OrderEventPayload,
 } from './events/order-events';
 export { noPlanSubscriber, portalUrl } from './events/order-event-payload';
+// What an order says about its buyer (emails show the same as the API).
+export { buyerOf, type Buyer } from './customers/buyer';
 
 // Payment gateways (the plugin API and the app wiring).
 export {

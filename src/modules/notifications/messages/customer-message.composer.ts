@@ -1,11 +1,10 @@
-import { buyerOf } from '../../billing/customers/buyer';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DomainEvent } from '../../../common/events/domain-event';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { CatalogReadRepository, OrdersRepository, OrdersService, portalUrl } from '../../billing';
+import { buyerOf, CatalogReadRepository, OrdersRepository, OrdersService, portalUrl } from '../../billing';
 import { fileLink } from '../../catalog';
 import type { CustomerMessage, MessageRequest } from './customer-message';
 
