@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { announcedEmbeddedUrl } from '../database/embedded-postgres';
@@ -21,6 +23,13 @@ export async function openCliDatabase(config: AppConfig): Promise<DatabaseConnec
         `run this command with that server's DATA_DIR (or DATABASE_URL), or stop the server first.`,
     );
   }
+  if (!existsSync(join(config.dataDir, 'pg')))
+    // Said plainly before it happens: a second terminal without the server's settings would
+    // otherwise fill a database no server reads (README, Quick start).
+    process.stderr.write(
+      `Note: creating a new embedded database in DATA_DIR=${config.dataDir}; no running server uses it. ` +
+        `To work on a running server's database, run this command with that server's DATA_DIR and PORT (or BASE_URL), or its DATABASE_URL.\n`,
+    );
   return DatabaseConnection.open({ ...config, database: { ...config.database, poolSize: 2 } });
 }
 
