@@ -21,7 +21,7 @@ import { DatabaseConnection } from './database/database-connection';
 import { SCOPES } from './modules/identity';
 import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } from './logging';
 
-/** Max JSON / form body (decisions §5); uploads have their own limit (`MAX_FILE_MB`). */
+/** Max JSON / form body (the errors of the OpenAPI description); uploads have their own limit (`MAX_FILE_MB`). */
 const BODY_LIMIT = 1024 * 1024;
 
 export type App = NestFastifyApplication;
@@ -49,7 +49,7 @@ export async function createApp(
     logger: false,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    // Path ids that cannot exist (U+0000, invalid UTF-8) are made unmatchable before routing (decisions §5).
+    // Path ids that cannot exist (U+0000, invalid UTF-8) are made unmatchable before routing (the errors of the OpenAPI description).
     rewriteUrl: (req: { url?: string }) => rewriteUnrepresentableSegments(req.url ?? '/'),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -109,7 +109,7 @@ function registerBodyParsers(fastify: FastifyInstance): void {
       return done(new BadRequestError('Malformed JSON body.'));
     }
     // Strict, as body-parser was: a request body is an object or an array, never a bare value.
-    // Deeper than 32 levels is malformed too (decisions §5): no DTO nests that far, and
+    // Deeper than 32 levels is malformed too (the errors of the OpenAPI description): no DTO nests that far, and
     // class-transformer would recurse through all of it.
     if (value === null || typeof value !== 'object' || exceedsDepth(value))
       return done(new BadRequestError('Malformed JSON body.'));

@@ -12,7 +12,7 @@ import { TestModeModule } from './modules/test-mode';
 import { NotificationsModule } from './modules/notifications';
 
 /**
- * The four surfaces of decisions §1, each mounted at the path of its configured URL. A module
+ * The four surfaces (README, *Configuration*), each mounted at the path of its configured URL. A module
  * belongs to exactly one surface; a bounded context with pages (dashboard, checkout, CDN) has a
  * separate module for them.
  */

@@ -294,9 +294,9 @@ async function bench(options: BenchOptions): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     // The limiter still runs on every request; only its ceiling is out of the way of the load.
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
-    // The receiver listens on loopback, which production refuses by default (decisions §7).
+    // The receiver listens on loopback, which production refuses by default (README, *Choices where the contract is silent*).
     WEBHOOK_ALLOW_PRIVATE: 'true',
-    // Production turns the sandbox gateway off (decisions §1); the seed and the pay scenarios pay with it.
+    // Production turns the sandbox gateway off (README, *Configuration*); the seed and the pay scenarios pay with it.
     PAYMENT_SANDBOX: 'true',
     SESSION_SECRET: randomBytes(24).toString('hex'),
     // As in docker/Dockerfile: a heap limit, without which V8 lets the old generation grow to

@@ -4,7 +4,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 export type CliFlags = Record<string, string[]>;
 
 /**
- * One operator command (decisions §2.2). `run` resolves to what is printed on stdout (JSON unless
+ * One operator command (README, *Operating it*). `run` resolves to what is printed on stdout (JSON unless
  * it returns a string); it throws to fail with one line on stderr and a non-zero exit.
  */
 export interface CliCommand {

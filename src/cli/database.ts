@@ -6,7 +6,7 @@ import { announcedEmbeddedUrl } from '../database/embedded-postgres';
 import { CliUsageError } from './flags';
 
 /**
- * The database the CLI works on (decisions §2.2): the configured one, the embedded database of a
+ * The database the CLI works on (README, *Operating it*): the configured one, the embedded database of a
  * running server (through its socket), or, when no server runs, the embedded database itself.
  *
  * That last case refuses when a server answers at BASE_URL all the same: it runs on another

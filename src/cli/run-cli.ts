@@ -40,7 +40,7 @@ function commandHelp(command: CliCommand): string {
 }
 
 /**
- * `npm run cli -- <command> [--flags]` (decisions §2.2): a Nest application context without HTTP
+ * `npm run cli -- <command> [--flags]` (README, *Operating it*): a Nest application context without HTTP
  * on the server's configuration. JSON on stdout; on failure one line on stderr and exit code 1.
  */
 async function run(argv: string[], plugins: ReadonlyArray<Type | DynamicModule>): Promise<unknown> {

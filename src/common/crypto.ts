@@ -40,7 +40,7 @@ export function keyedBase62(key: Buffer, message: string): string {
   return out;
 }
 
-/** A bearer secret of the form `<prefix>_<40 base62>` (decisions §3): ~238 bits. */
+/** A bearer secret of the form `<prefix>_<40 base62>` (the security schemes of the OpenAPI description): ~238 bits. */
 export function generateToken(prefix: string): string {
   return `${prefix}_${randomBase62(40)}`;
 }

@@ -2,7 +2,7 @@ import { ValueTransformer } from 'typeorm';
 
 /**
  * Money is handled as integer cents in code and stored as `numeric(12,2)`: exact, never a float
- * (decisions §6). Decimal strings from PostgreSQL and from JSON numbers are converted without
+ * (the OpenAPI description). Decimal strings from PostgreSQL and from JSON numbers are converted without
  * passing through floating-point arithmetic.
  */
 export type Cents = number;

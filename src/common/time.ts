@@ -1,5 +1,5 @@
 /**
- * Contract timestamp: `YYYY-MM-DDTHH:MM:SS.ffffffZ` (decisions §6). JavaScript dates carry
+ * Contract timestamp: `YYYY-MM-DDTHH:MM:SS.ffffffZ` (the OpenAPI description). JavaScript dates carry
  * milliseconds, so the last three digits are zero.
  */
 export function formatTimestamp(date: Date): string;

@@ -13,7 +13,7 @@ import {
 
 /**
  * With primary-config.ts (the cluster primary's few settings), the only place that reads
- * `process.env` (decisions §1). Everything else receives a typed, validated {@link AppConfig}; a
+ * `process.env` (README, *Configuration*). Everything else receives a typed, validated {@link AppConfig}; a
  * bad value stops start-up with one line naming the variable. The settings of the providers (payment
  * gateways, S3) are read in provider-config.ts.
  */
@@ -96,21 +96,21 @@ export interface AppConfig {
   paths: { base: string; web: string; pay: string; cdn: string };
   database: { url?: string; poolSize: number };
   dataDir: string;
-  /** Payment gateways (decisions §8, §10); each gateway module reads its own part. */
+  /** Payment gateways (README, *Taking payments*); each gateway module reads its own part. */
   payments: PaymentsConfig;
   maxFileBytes: number;
   rateLimitPerMinute: number;
   redisUrl?: string;
   webhooks: { allowPrivate: boolean; runWorker: boolean };
   sessionSecret?: string;
-  /** decisions §11: renewal orders `renewalLeadHours` before end_date, `expired` `graceDays` after it. */
+  /** Renewal orders `renewalLeadHours` before end_date, `expired` `graceDays` after it. */
   subscriptions: { renewalLeadHours: number; graceDays: number; sweepSeconds: number };
   /**
    * Where uploaded product files live: `$DATA_DIR/files`, an S3-compatible bucket, or a plugin's
    * driver (its own settings come with the plugin; `directory` is offered to drivers on disk).
    */
   storage: StorageConfig;
-  /** Customer emails (decisions §12): SMTP when `smtpUrl` is set, `.eml` files in `outboxDir` otherwise. */
+  /** Customer emails (README, *Customer emails*): SMTP when `smtpUrl` is set, `.eml` files in `outboxDir` otherwise. */
   mail: {
     smtpUrl?: string;
     /** `MAIL_FROM` as given; unset = `"{store brand}" <no-reply@{host of BASE_URL}>`. */

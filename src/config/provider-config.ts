@@ -53,7 +53,7 @@ export interface MpesaConfig {
   securityCredential?: string;
   origin: string;
   urls: { c2b: string; query: string; reversal: string };
-  /** How long a C2B request may take before its outcome is `unknown` (decisions §10: 120 s). */
+  /** How long a C2B request may take before its outcome is `unknown` (120 s). */
   timeoutMs: number;
 }
 
@@ -69,7 +69,7 @@ export interface PaymentsConfig {
   sandbox: boolean;
   /** HMAC-SHA256 key the sandbox gateway's callbacks are signed with; random per boot when unset. */
   sandboxSecret: string;
-  /** How often unconfirmed attempts are looked up (decisions §10: 30 s). */
+  /** How often unconfirmed attempts are looked up (30 s). */
   reconcileIntervalMs: number;
   mpesa?: MpesaConfig;
   stripe?: StripeConfig;

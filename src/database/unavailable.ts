@@ -1,5 +1,5 @@
 /**
- * Whether an error means PostgreSQL cannot be reached right now (decisions §5: 503, never 500),
+ * Whether an error means PostgreSQL cannot be reached right now (503, never 500),
  * rather than that a query was wrong: the server shutting down or restarting (57P01 admin
  * shutdown, 57P02 crash shutdown, 57P03 cannot connect now) or out of connection slots (53300
  * too many connections: every slot taken, by this service's instances or others), connection

@@ -56,7 +56,7 @@ export interface PluginDefinition {
   /** Kinds webhooks may subscribe to, with the domain events that produce them and their payload. */
   webhookEventKinds?: Array<Extension<WebhookEventKind>>;
   eventListeners?: Array<Extension<EventListenerDefinition>>;
-  /** Channels the customer messages of decisions §12 go out on besides email (SMS, chat). */
+  /** Channels the customer messages (README, *Customer emails*) go out on besides email (SMS, chat). */
   notificationChannels?: Array<Extension<NotificationChannel>>;
   /** Payment gateways registered for their methods. */
   paymentGateways?: Array<Extension<PaymentGateway>>;

@@ -36,11 +36,11 @@ export type { CheckoutCandidate, CheckoutRule } from '../modules/billing';
 export { StoredObjectMissing, type ByteRange, type FileStorage } from '../modules/catalog';
 export type { StorageDriver } from '../modules/catalog';
 
-// Webhook event kinds, and the order payload of spec §6.3 for listeners.
+// Webhook event kinds, and the order payload (the webhooks of the OpenAPI description) for listeners.
 export type { PayloadContext, WebhookEventKind } from '../modules/webhooks';
 export { OrderEventPayloads, type OrderEventPayload } from '../modules/billing';
 
-// Notification channels: the customer messages of decisions §12 on a channel besides email.
+// Notification channels: the customer messages (README, *Customer emails*) on a channel besides email.
 export {
   NOTIFICATION_CHANNELS,
   type ChannelResult,
@@ -54,7 +54,7 @@ export { centsToDecimal, type Cents } from '../common/money';
 export type { AppConfig } from '../config/app-config';
 export { APP_CONFIG } from '../config/config.module';
 
-// Payments: a gateway for payment methods (decisions §10).
+// Payments: a gateway for payment methods (README, *Taking payments*).
 export type {
   AttemptReference,
   CallbackNotification,

@@ -80,7 +80,7 @@ export function checkoutOf(http: Http, session: Pick<CheckoutSession, 'checkout_
   const path = new URL(session.checkout_url).pathname;
   return {
     view: (query = '') => http.get(`${path}${query}`),
-    /** Pays as a JSON client (decisions §8): `{status, order_number, order_status}`. */
+    /** Pays as a JSON client (README, *Taking payments*): `{status, order_number, order_status}`. */
     async pay(form: { payment_method?: string; payment_number: string; bumps?: number[] }): Promise<string> {
       const res = await http
         .post(`${path}/pay`)

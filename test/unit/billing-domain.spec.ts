@@ -71,7 +71,7 @@ describe('sandbox gateway', () => {
     expect(approved).toMatchObject({ status: 'succeeded', transactionId: expect.stringMatching(/^sbx_\w{20}$/) });
   });
 
-  it('decisions §11: a number ending in 0003 is approved on a first payment and declined on renewals', async () => {
+  it('(billing README, `subscriptions/`): a number ending in 0003 is approved on a first payment and declined on renewals', async () => {
     expect((await charge('841230003')).status).toBe('succeeded');
     expect((await charge('841230003', true)).status).toBe('failed');
     expect((await charge('841234567', true)).status).toBe('succeeded');

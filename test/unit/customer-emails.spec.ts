@@ -4,7 +4,7 @@ import { retryLimitFor } from '../../src/modules/notifications/customer-messages
 import { EmailRenderer } from '../../src/modules/notifications/email/email-renderer';
 import { CustomerMessage, messageRequestOf } from '../../src/modules/notifications/messages/customer-message';
 
-describe('mail configuration (decisions §12)', () => {
+describe('mail configuration', () => {
   it('reads SMTP_URL and MAIL_FROM; the outbox and the sender domain follow DATA_DIR and BASE_URL', () => {
     const config = loadConfig({
       SMTP_URL: 'smtps://u:p@mail.example:465',

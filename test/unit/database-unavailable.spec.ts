@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from '../../src/database/unavailable';
 /** PostgreSQL's errors as pg raises them: an Error with the SQLSTATE in `code`. */
 const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
-describe('isDatabaseUnavailable (decisions §5: 503, never 500)', () => {
+describe('isDatabaseUnavailable (503, never 500)', () => {
   it('is true for a server that cannot serve the connection now, however TypeORM wraps it', () => {
     for (const [code, message] of [
       ['53300', 'sorry, too many clients already'],

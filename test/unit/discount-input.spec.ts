@@ -99,7 +99,7 @@ describe('toDiscountDto', () => {
     updatedAt: new Date('2026-01-02T00:00:00.000Z'),
   } satisfies Partial<Discount>);
 
-  it('shows spec 2.5 exactly', () => {
+  it('shows the discount exactly as the contract shapes it', () => {
     expect(toDiscountDto(base)).toEqual({
       id: 3,
       code: 'Save',

@@ -1,7 +1,7 @@
 import { dueAttempts } from '../../src/modules/billing/subscriptions/subscription-sweep.service';
 import { periodEnd } from '../../src/modules/billing/subscriptions/subscription-period';
 
-describe('subscription periods (decisions §11: counted from the start, no drift)', () => {
+describe('subscription periods (counted from the start, no drift)', () => {
   it('monthly from Jan 31: the last day of shorter months, back to the 31st after them', () => {
     const start = new Date('2027-01-31T10:00:00.000Z');
     const ends = Array.from({ length: 13 }, (_, i) =>
@@ -37,7 +37,7 @@ describe('subscription periods (decisions §11: counted from the start, no drift
   });
 });
 
-describe('automatic renewal attempts (decisions §11: at once, then 1 and 3 days after end_date)', () => {
+describe('automatic renewal attempts (at once, then 1 and 3 days after end_date)', () => {
   const endDate = new Date('2030-01-10T00:00:00.000Z');
   const at = (hours: number) => new Date(endDate.getTime() + hours * 3_600_000);
 

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The contract test of decisions §13, run by every e2e file: `createTestApp` records each answer
+ * The contract test (README, *Documenting an endpoint*), run by every e2e file: `createTestApp` records each answer
  * the app sends, and `close()` checks every one under `{base_url}/v1` against the schema that the
  * served `/docs-json` gives for its operation and status. An operation or a status the description
  * does not have fails too. Nothing is listed by hand, so the description cannot drift from the
@@ -112,8 +112,8 @@ export class ContractValidator {
     if (!METHODS.includes(exchange.method.toLowerCase())) return undefined;
     const found = this.findOperation(exchange.method, path);
     if (typeof found === 'string') {
-      // An unknown route (or method) is the contract's 404 (decisions §5), outside any operation;
-      // a malformed or oversized body is refused before routing (§6: 400 and 404 come first).
+      // An unknown route (or method) is the contract's 404 (the errors of the OpenAPI description), outside any operation;
+      // a malformed or oversized body is refused before routing (400 and 404 come first).
       if (this.isError(exchange, UNROUTED[exchange.status])) return undefined;
       return found === 'no-path'
         ? 'no operation in the description has this path'
@@ -217,7 +217,7 @@ export function assertContract(doc: OpenApiDocument, basePath: string, exchanges
   const failures = new ContractValidator(doc, basePath).check(exchanges);
   if (failures.length) {
     throw new Error(
-      `${failures.length} response(s) do not match the OpenAPI description (decisions §13; see README, "Documenting an endpoint"):\n` +
+      `${failures.length} response(s) do not match the OpenAPI description (see README, "Documenting an endpoint"):\n` +
         failures.map((failure) => `  - ${failure}`).join('\n'),
     );
   }

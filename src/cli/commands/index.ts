@@ -6,7 +6,7 @@ import { seedDemo } from './seed-demo.command';
 import { sellerCreate } from './seller-create.command';
 import { subscriptionsSweep } from './subscriptions-sweep.command';
 
-/** Every operator command (decisions §2.2). A new command is one line here. */
+/** Every operator command (README, *Operating it*). A new command is one line here. */
 export const COMMANDS: CliCommand[] = [
   sellerCreate,
   apiKeyCreate,

@@ -4,7 +4,7 @@ import { CliUsageError, required } from '../flags';
 
 const DECISIONS: ReviewDecision[] = ['approve', 'reject'];
 
-/** decisions §2.2: the operator's review decision on a product submitted with publish. */
+/** The operator's review decision on a product submitted with publish. */
 export const productReviewCommand: CliCommand = {
   name: 'product:review',
   usage: 'product:review --product PID --decision approve|reject',

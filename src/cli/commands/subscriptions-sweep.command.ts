@@ -6,7 +6,7 @@ import { CliUsageError, optional } from '../flags';
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * decisions §11: one subscription sweep as of `--at` (default now): operators catch up with it,
+ * One subscription sweep as of `--at` (default now): operators catch up with it,
  * tests move time with it. Prints what it did.
  */
 export const subscriptionsSweep: CliCommand = {

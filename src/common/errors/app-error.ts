@@ -1,6 +1,6 @@
 /**
  * Domain errors. Services throw these; {@link ../http/exception.filter} is the one place that turns
- * them into the contract's error body (spec §7): `{status: "error", message, ...extra}`.
+ * them into the contract's error body (the OpenAPI description): `{status: "error", message, ...extra}`.
  */
 export abstract class AppError extends Error {
   abstract readonly httpStatus: number;
@@ -52,7 +52,7 @@ export class UnprocessableError extends AppError {
 
 export type FieldErrors = Record<string, string[]>;
 
-/** 422 `Validation failed.` with `errors` mapping dotted field paths to messages (spec §7). */
+/** 422 `Validation failed.` with `errors` mapping dotted field paths to messages (the OpenAPI description). */
 export class ValidationError extends UnprocessableError {
   constructor(readonly errors: FieldErrors) {
     super('Validation failed.', { errors });

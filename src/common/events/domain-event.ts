@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 /**
  * Something that happened to an aggregate (an order, a subscription), as other modules and plugins
  * see it: ids and states, never a rendering of it. What a webhook or an email shows is built by
- * its listener from these ids (billing exports the spec §6.3 payload builder for that).
+ * its listener from these ids (billing exports the webhook payload builder for that).
  */
 export interface DomainEvent<T extends string = string> {
   /** Unique per event: after-commit handlers use it to do their work once. */

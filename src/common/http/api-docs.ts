@@ -19,7 +19,7 @@ import type {
 import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto';
 
 /*
- * The decorators the OpenAPI description is generated from (decisions §13). Everything a client must
+ * The decorators the OpenAPI description is generated from (README, *Documenting an endpoint*). Everything a client must
  * be able to trust is written here once, so that a new endpoint gets it by using these helpers:
  *
  * - properties: `ApiNullable` for anything that may be `null` (never `nullable: true`, which
@@ -32,7 +32,7 @@ import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.d
  */
 
 // ---------------------------------------------------------------------------------------------
-// Examples of the right shape (decisions §13): what the service really issues and says.
+// Examples of the right shape (README, *Documenting an endpoint*): what the service really issues and says.
 
 export const EXAMPLE = {
   productPid: 'prod_4fQ9xZ2LmN8pR1sT',
@@ -121,7 +121,7 @@ export interface TimestampOptions extends Pick<ApiPropertyOptions, 'description'
 }
 
 /**
- * A timestamp (decisions §6: six fractional digits, UTC), `format: date-time`. With `nullable`,
+ * A timestamp (six fractional digits, UTC), `format: date-time`. With `nullable`,
  * null until the event happens.
  */
 export function ApiTimestamp(options: TimestampOptions = {}): PropertyDecorator {
@@ -156,7 +156,7 @@ export const ApiRefParam = (description: string, example: string | Record<string
   });
 
 // ---------------------------------------------------------------------------------------------
-// Errors (spec §7, decisions §5): `description` says when; `message` is the exact text sent.
+// Errors (the OpenAPI description): `description` says when; `message` is the exact text sent.
 
 export const errorExample = (message: string) => ({ status: 'error', message });
 
@@ -166,7 +166,7 @@ export const ApiNotFound = (description?: string, message = 'Resource not found.
 export const ApiConflict = (message: string, description?: string) =>
   ApiConflictResponse({ description: description ?? message, type: ErrorResponseDto, example: errorExample(message) });
 
-/** 422 with field errors (decisions §6); `exampleErrors` shows typical ones for this endpoint. */
+/** 422 with field errors (the OpenAPI description); `exampleErrors` shows typical ones for this endpoint. */
 export const ApiValidationFailed = (exampleErrors?: Record<string, string[]>) =>
   ApiUnprocessableEntityResponse({
     description: 'Validation failed.',
@@ -183,7 +183,7 @@ const integerHeader = (description: string): HeaderObject => ({
   schema: { type: 'integer', minimum: 0 },
 });
 
-/** decisions §9: on every answer to a valid token (401s have none: the token is not known yet). */
+/** On every answer to a valid token (401s have none: the token is not known yet). */
 export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
   'RateLimit-Limit': integerHeader('Requests allowed per token per minute (`RATE_LIMIT_PER_MINUTE`).'),
   'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
@@ -196,14 +196,13 @@ export const RETRY_AFTER_HEADER: Record<string, HeaderObject> = {
 
 export const IDEMPOTENT_REPLAYED_HEADER: Record<string, HeaderObject> = {
   'Idempotent-Replayed': {
-    description:
-      'Present (`true`) when this is the stored first response to the same `Idempotency-Key` and body (decisions §9).',
+    description: 'Present (`true`) when this is the stored first response to the same `Idempotency-Key` and body.',
     required: false,
     schema: { type: 'string', enum: ['true'] },
   },
 };
 
-/** RFC 6750 challenge of a 401 or a scope 403 (decisions §3.1). */
+/** RFC 6750 challenge of a 401 or a scope 403 (the security schemes of the OpenAPI description). */
 export const wwwAuthenticateHeader = (example: string): Record<string, HeaderObject> => ({
   'WWW-Authenticate': { description: 'RFC 6750 challenge.', required: true, schema: { type: 'string' }, example },
 });
@@ -229,7 +228,7 @@ export const ApiRateLimited = () =>
     }),
   );
 
-/** The `Idempotency-Key` header of an authenticated POST (decisions §9) and the answers it adds. */
+/** The `Idempotency-Key` header of an authenticated POST (README, *Choices where the contract is silent*) and the answers it adds. */
 export const ApiIdempotencyKey = () =>
   applyDecorators(
     SetMetadata(IDEMPOTENT, true),

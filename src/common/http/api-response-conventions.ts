@@ -109,7 +109,7 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
     );
     addError(controller, responses, 413, 'Payload too large.', 'a body over 1 MiB');
   }
-  // decisions §5: any operation may meet these.
+  // Any operation may meet these.
   addError(
     controller,
     responses,

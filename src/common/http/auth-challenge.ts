@@ -1,4 +1,4 @@
-/** The realm of every `WWW-Authenticate: Bearer` challenge (decisions §3.1, RFC 6750). */
+/** The realm of every `WWW-Authenticate: Bearer` challenge (RFC 6750; the security schemes of the OpenAPI description). */
 export const AUTH_REALM = 'commerce-api';
 
 /** The challenge of a 401: `error="invalid_token"` only when a bearer token was sent. */

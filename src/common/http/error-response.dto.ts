@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The error body of spec §7, for OpenAPI. */
+/** The error body (the OpenAPI description), for OpenAPI. */
 export class ErrorResponseDto {
   @ApiProperty({ example: 'error', enum: ['error'] })
   status: 'error';
@@ -44,7 +44,7 @@ export class MissingFieldsResponseDto extends ErrorResponseDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'string' },
-    description: 'Field name → what is missing (spec §4.6).',
+    description: 'Field name → what is missing.',
     example: { image: 'The product needs an image.', files: 'The product needs at least one file.' },
   })
   missing_fields: Record<string, string>;

@@ -23,7 +23,7 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
   [HttpStatus.TOO_MANY_REQUESTS]: 'Too many requests.',
 };
 
-/** Decisions §5: the database is unreachable; clients retry after this many seconds. */
+/** The database is unreachable; clients retry after this many seconds. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Fastify reports its own client errors (body too large, bad content length, …) with these. */
@@ -68,7 +68,7 @@ export function toErrorResponse(exception: unknown): {
 }
 
 /**
- * The one place where every error becomes the contract's error body (spec §7, decisions §5). Nest
+ * The one place where every error becomes the contract's error body (the OpenAPI description). Nest
  * also routes Fastify's errors from before a handler runs (body parsing, limits) through it. A
  * {@link PresetResponse} is no error: it goes out exactly as it was built.
  */
@@ -96,7 +96,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       reply.raw.end();
       return;
     }
-    // decisions §3.1: every 401 carries a challenge; routes that know more (the auth guard) set theirs.
+    // Every 401 carries a challenge; routes that know more (the auth guard) set theirs.
     if (status === 401 && !reply.hasHeader('www-authenticate')) headers['WWW-Authenticate'] = bearerChallenge();
     void reply.status(status).headers(headers).send(body);
   }

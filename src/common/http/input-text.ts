@@ -9,7 +9,7 @@ declare global {
   }
 }
 
-/** Decisions §5: a JSON body nested deeper than this is malformed (400), not a 422 or a stack overflow. */
+/** A JSON body nested deeper than this is malformed (400), not a 422 or a stack overflow. */
 export const MAX_JSON_DEPTH = 32;
 
 /**
@@ -53,7 +53,7 @@ export const TOO_PRECISE = 'has more decimals than it can hold.';
 /** What one pass over a request value found. */
 export interface InputInspection {
   /**
-   * Fields (dotted paths, decisions §6) holding a string that cannot be stored or a non-zero number
+   * Fields (dotted paths, the OpenAPI description) holding a string that cannot be stored or a non-zero number
    * too small for any column; null when none.
    */
   errors: FieldErrors | null;

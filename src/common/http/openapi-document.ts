@@ -5,7 +5,7 @@ import { applyResponseConventions } from './api-response-conventions';
 // ---------------------------------------------------------------------------------------------
 // The document
 
-/** The global tag list (spec §1's tags and the ones this service adds); every operation uses one. */
+/** The global tag list (the contract's tags and the ones this service adds); every operation uses one. */
 export const API_TAGS: Record<string, string> = {
   Health: 'Liveness and database reachability.',
   OAuth: 'Token exchange, refresh and revocation for apps acting for a seller (RFC 6749, 7009, 7636).',
@@ -33,7 +33,7 @@ export interface OpenApiOptions {
   baseUrl: string;
   /** `{web_url}/oauth/authorize`. */
   authorizationUrl: string;
-  /** Every scope and what it allows (spec §5.4). */
+  /** Every scope and what it allows (the OpenAPI description). */
   scopes: Record<string, string>;
 }
 

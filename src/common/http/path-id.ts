@@ -31,7 +31,7 @@ export const IntIdPipe: PipeTransform<string, number> = {
 export const UNMATCHABLE_SEGMENT = '~';
 
 /**
- * Fastify's `rewriteUrl`, the one place path ids enter (decisions §5): a segment that is not valid
+ * Fastify's `rewriteUrl`, the one place path ids enter (the errors of the OpenAPI description): a segment that is not valid
  * percent-encoded UTF-8 (`%FF`, an encoded surrogate) or that decodes to U+0000 cannot be any
  * resource's id, so it becomes {@link UNMATCHABLE_SEGMENT} before routing. The route still
  * matches, its guards still run first (401, 403), and its own lookup answers the 404 of that

@@ -1,5 +1,5 @@
 /**
- * A whole response decided before the handler ran (an `Idempotency-Key` replay, decisions §9).
+ * A whole response decided before the handler ran (an `Idempotency-Key` replay, README, *Choices where the contract is silent*).
  * Thrown from a guard so the route's interceptors and handler are skipped; the exception filter
  * sends it as is: its status, its headers and its body, with no error mapping.
  */

@@ -11,7 +11,7 @@ import { MAX_INT4 } from './path-id';
 export const MAX_NUMBER = 9_999_999_999.99;
 
 /**
- * Flattens class-validator's tree into `{ "customer.email": ["…"] }` (decisions §6). A field that
+ * Flattens class-validator's tree into `{ "customer.email": ["…"] }` (the OpenAPI description). A field that
  * is missing gets one message, `<field> is required.` (or the DTO's own word for it); the rules
  * about its value are reported only when a value is there (`null` is a value the client sent).
  */
@@ -40,7 +40,7 @@ function requiredMessages(path: string, constraints: Record<string, string>): st
 }
 
 /**
- * Nest's ValidationPipe, and the one place body and query values enter (decisions §5):
+ * Nest's ValidationPipe, and the one place body and query values enter (the errors of the OpenAPI description):
  *
  * - Every body (JSON, form, multipart fields) and query is first walked for strings PostgreSQL
  *   cannot store (U+0000, unpaired surrogates): 422 on those fields, whatever the DTO, and whether
@@ -95,7 +95,7 @@ export function createValidationPipe(): ValidationPipe {
 const bounded = new Set<ValidationMetadata>();
 
 /**
- * "A number outside what its field can hold" is a 422 (decisions §5), for every DTO at once: an
+ * "A number outside what its field can hold" is a 422 (the errors of the OpenAPI description), for every DTO at once: an
  * `@IsInt()` property without its own `@Max`/`@Min` holds an int4 (ids, counts, pages: the
  * columns and LIMIT/OFFSET arithmetic are int4 or bigint), an `@IsNumber()` one the widest number
  * column, numeric(12,2). Added to class-validator's metadata once, at start-up, after every DTO

@@ -3,7 +3,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 export type IdempotencyKeyState = 'in_flight' | 'completed';
 
 /**
- * An `Idempotency-Key` seen on a POST under `/v1` (decisions §9), scoped to the store and the token
+ * An `Idempotency-Key` seen on a POST under `/v1` (README, *Choices where the contract is silent*), scoped to the store and the token
  * that sent it, kept 24 hours.
  */
 @Entity('idempotency_keys')

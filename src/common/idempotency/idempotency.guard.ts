@@ -34,7 +34,7 @@ function canonical(value: unknown): string {
 }
 
 /**
- * `Idempotency-Key` on the routes marked `@Idempotent()` (decisions §9: every authenticated POST
+ * `Idempotency-Key` on the routes marked `@Idempotent()` (every authenticated POST
  * under `/v1`), scoped to the store and the token. The first request claims the key; a repeat with
  * the same route and body within 24 h gets the stored response with `Idempotent-Replayed: true`;
  * another body is 422; a repeat while the first is still running is 409. {@link IdempotencyClaims}

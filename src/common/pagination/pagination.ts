@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 
-/** `page` (1+, default 1) and `per_page` (1–100, default 15); out of range is 422 (decisions §6). */
+/** `page` (1+, default 1) and `per_page` (1–100, default 15); out of range is 422 (the OpenAPI description). */
 export class PaginationQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, example: 1 })
   @Type(() => Number)
@@ -28,7 +28,7 @@ export function pageRequest(query: PaginationQueryDto): PageRequest {
   return { page: query.page, perPage: query.per_page, offset: (query.page - 1) * query.per_page };
 }
 
-/** OpenAPI for the list envelope of spec 2.11; each list response adds its items under its own key. */
+/** OpenAPI for the list envelope; each list response adds its items under its own key. */
 export class PageEnvelopeDto {
   @ApiProperty({ example: 'success' }) status: 'success';
   @ApiProperty({ type: 'integer', example: 1 }) page: number;
@@ -55,7 +55,7 @@ export type PaginatedEnvelope<K extends string, T> = {
   total: number;
 } & { [key in K]: T[] };
 
-/** The list envelope of spec 2.11; `last_page` = max(1, ceil(total / per_page)). */
+/** The list envelope (the OpenAPI description); `last_page` = max(1, ceil(total / per_page)). */
 export function paginated<K extends string, T, E extends Record<string, unknown> = Record<never, never>>(
   key: K,
   items: T[],

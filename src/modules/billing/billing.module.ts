@@ -35,7 +35,7 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
 
 /**
  * Orders, customers, checkout, payments and subscriptions (issue #5). Payment gateways are not
- * named here: their modules register in the {@link PaymentGatewayRegistryModule} (decisions §10).
+ * named here: their modules register in the {@link PaymentGatewayRegistryModule} (README, *Taking payments*).
  */
 @Module({
   imports: [

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiNotFound, ApiRefParam } from '../../common/http/api-docs';
 
-/** Path `{id}` of products and plans: the numeric id or the public identifier (decisions §6). */
+/** Path `{id}` of products and plans: the numeric id or the public identifier (the OpenAPI description). */
 export const ApiCatalogRef = (what: 'product' | 'plan') =>
   what === 'product'
     ? ApiRefParam('Product `id` or `product_pid`.', 'prod_4fQ9xZ2LmN8pR1sT')

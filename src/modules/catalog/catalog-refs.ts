@@ -2,7 +2,7 @@ import { randomBase62 } from '../../common/crypto';
 import { MAX_INT4 } from '../../common/http/path-id';
 
 /**
- * Path `{id}` of products and plans is the numeric id or the public identifier (decisions §6).
+ * Path `{id}` of products and plans is the numeric id or the public identifier (the OpenAPI description).
  * Public identifiers carry a prefix, so they are never all digits; ids beyond int4 cannot exist.
  */
 export type CatalogRef = { id: number } | { publicId: string };

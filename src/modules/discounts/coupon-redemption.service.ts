@@ -24,7 +24,7 @@ export interface CouponReservation {
 }
 
 /**
- * Applying a coupon to an existing order (decisions §7): a cancelled order reused by `from_order`
+ * Applying a coupon to an existing order (README, *Choices where the contract is silent*): a cancelled order reused by `from_order`
  * takes its use again. New orders take theirs in the statement that creates them
  * (`OrdersRepository.insertCheckout`), under the same rules (coupon-rules.ts). Both methods run
  * inside the caller's transaction, so a reserved use commits or rolls back with the order.

@@ -1,5 +1,5 @@
 /**
- * The coupon rules of decisions §7, written once, in SQL: they must hold at the instant a use is
+ * The coupon rules (README, *Choices where the contract is silent*), written once, in SQL: they must hold at the instant a use is
  * taken, so they are evaluated by the statement that takes it (order creation's, or `reserve`'s).
  * TypeScript only maps the reason a statement gives to its message.
  *

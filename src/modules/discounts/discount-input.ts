@@ -1,6 +1,6 @@
 import type { DiscountStatus, DiscountType } from './discount.entity';
 
-/** Spec §2.5 input aliases and the value each one is stored and shown as (decisions §7). */
+/** (the OpenAPI description) input aliases and the value each one is stored and shown as (README, *Choices where the contract is silent*). */
 export const DISCOUNT_TYPE_ALIASES: Record<string, DiscountType> = {
   fixed: 'fixed',
   amount: 'fixed',
@@ -37,11 +37,11 @@ export const MAX_CODE_LENGTH = 64;
 
 /**
  * Letters (any script), digits, `-` and `_`. A code of digits only is refused: `{id}` in the path
- * takes the numeric id or the code (spec §4.5), and a numeric code would be ambiguous with an id.
+ * takes the numeric id or the code (OpenAPI: `GET`/`DELETE /v1/discounts/{id}`), and a numeric code would be ambiguous with an id.
  */
 const CODE_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 
-/** The lookup key of a code: uniqueness and redemption ignore case (decisions §7). */
+/** The lookup key of a code: uniqueness and redemption ignore case (README, *Choices where the contract is silent*). */
 export function codeKey(code: string): string {
   return code.trim().toLowerCase();
 }

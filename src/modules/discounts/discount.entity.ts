@@ -5,7 +5,7 @@ import { Cents, centsColumn } from '../../common/money';
 export type DiscountType = 'fixed' | 'percent';
 export type DiscountStatus = 'active' | 'inactive';
 
-/** Named so a violation can be recognised and answered 409 (decisions §5). */
+/** Named so a violation can be recognised and answered 409 (the errors of the OpenAPI description). */
 export const DISCOUNT_CODE_UNIQUE_INDEX = 'UQ_discounts_store_id_code_key';
 
 @Entity('discounts')

@@ -12,7 +12,7 @@ import { couponDiscountSql, CouponRejection, couponRejectionSql, takeUseSql } fr
 
 export const DUPLICATE_CODE_MESSAGE = 'A discount with this code already exists.';
 
-/** `{id}` of the path: the numeric id or the code (spec §4.5). */
+/** `{id}` of the path: the numeric id or the code (OpenAPI: `GET`/`DELETE /v1/discounts/{id}`). */
 export type DiscountRef = string;
 
 @Injectable()
@@ -70,7 +70,7 @@ export class DiscountsRepository {
     return query.getOne();
   }
 
-  /** Newest first (decisions §6). */
+  /** Newest first (the OpenAPI description). */
   listForStore(storeId: number, page: PageRequest): Promise<[Discount[], number]> {
     return this.manager().findAndCount(Discount, {
       where: { storeId },

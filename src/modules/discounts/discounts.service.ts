@@ -14,7 +14,7 @@ import { UpdateDiscountDto } from './dto/update-discount.dto';
 /** 100% in hundredths. */
 const MAX_PERCENT = 10_000;
 
-/** The seller's management of coupon codes (spec §2.5, §4.4, §4.5; decisions §7). */
+/** The seller's management of coupon codes (the OpenAPI description; README, *Choices where the contract is silent*). */
 @Injectable()
 export class DiscountsService {
   constructor(

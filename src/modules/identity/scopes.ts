@@ -1,5 +1,5 @@
 /**
- * Every scope of spec §5.4 (and decisions §11's subscriptions scopes), declared once. Routes name them through `@RequireScopes`; plugins add
+ * Every scope (the OpenAPI description; the subscriptions scopes: billing README, `subscriptions/`), declared once. Routes name them through `@RequireScopes`; plugins add
  * theirs through `definePlugin({ scopes })`, and {@link ScopeRegistry} holds both.
  */
 export const SCOPES = {

@@ -8,7 +8,7 @@ import { CUSTOMER_MESSAGE_EVENT_TYPES, messageRequestOf } from './messages/custo
 import { CustomerMessageComposer } from './messages/customer-message.composer';
 import { CustomerMessagesRepository } from './messages/customer-messages.repository';
 
-/** decisions §12: keep trying a refused message for about a day. */
+/** Keep trying a refused message for about a day. */
 const RETRY_HOURS = 24;
 /** A job (and a message's claim) running longer than this counts as crashed; above the SMTP timeouts. */
 const JOB_EXPIRE_SECONDS = 180;
@@ -23,7 +23,7 @@ export function retryLimitFor(delaySeconds: number, hours = RETRY_HOURS): number
 }
 
 /**
- * The customer messages of decisions §12, sent after the change commits from the durable queue
+ * The customer messages (README, *Customer emails*), sent after the change commits from the durable queue
  * `event:customer-emails` (one job per event, retried with back-off): never inside a checkout or an
  * API request, and a broken mail server only delays its own jobs.
  *

@@ -8,7 +8,7 @@ import { CustomerMessageComposer } from './messages/customer-message.composer';
 import { CustomerMessagesRepository } from './messages/customer-messages.repository';
 
 /**
- * Messages to a store's customers (decisions §12): the after-commit listener of order and
+ * Messages to a store's customers (README, *Customer emails*): the after-commit listener of order and
  * subscription events, the once-only record of each message, and its channels. Email is built in;
  * a plugin adds another with `definePlugin({ notificationChannels })` (the `NOTIFICATION_CHANNELS` point).
  */

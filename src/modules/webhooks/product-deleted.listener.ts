@@ -4,7 +4,7 @@ import { PRODUCT_DELETED } from '../catalog';
 import { WebhooksRepository } from './webhooks.repository';
 
 /**
- * A webhook limited to one product (spec §6.1.2) could never fire again once the product is gone,
+ * A webhook limited to one product (the webhooks of the OpenAPI description) could never fire again once the product is gone,
  * and would read as "every product" with `product: null`; it is deleted after the product's
  * deletion commits (an after-commit listener: idempotent, retried).
  */

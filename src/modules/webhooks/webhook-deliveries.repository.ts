@@ -163,7 +163,7 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Claims a delivery for an attempt: a pending one, or one whose claiming worker died before it
-   * recorded its attempt (decisions §7: made again, same `webhook-id`). Only one live worker wins,
+   * recorded its attempt (made again, same `webhook-id`). Only one live worker wins,
    * whatever the number of instances, so a delivery is not sent twice while its worker lives.
    * With it, the signing secrets of the webhooks it is for that still exist, by webhook id.
    */

@@ -105,7 +105,7 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Send a test event now',
     description:
-      "One signed delivery to the webhook's URL, made before the answer: the spec §6.3 payload of a sample order " +
+      "One signed delivery to the webhook's URL, made before the answer: the webhook payload of a sample order " +
       '(`order_number` starting `TEST-`, `test: true`; `order_type` is `order_approved` when the webhook listens to it, ' +
       'else its first event). Sent whether the webhook is active or not, recorded in its delivery log with `order_id` null. ' +
       "The receiver's answer (or the failure) is in `delivery`.",

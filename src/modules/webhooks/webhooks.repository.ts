@@ -83,7 +83,7 @@ export class WebhooksRepository {
   }
 
   /**
-   * The store's active webhooks that subscribe to `kind` and cover `productId` (spec §6.1.1–2; null:
+   * The store's active webhooks that subscribe to `kind` and cover `productId` (the webhooks of the OpenAPI description; null:
    * an event of no product reaches the store-wide webhooks only), read inside the change's transaction.
    */
   async findSubscribed(
@@ -133,7 +133,7 @@ export class WebhooksRepository {
     return new Map(rows.map((p) => [p.id, { id: p.id, pid: p.pid, name: p.name }]));
   }
 
-  /** The latest finished delivery of each webhook, for `summary` (spec §6.1.7). */
+  /** The latest finished delivery of each webhook, for `summary` (the webhooks of the OpenAPI description). */
   async lastDeliveries(webhookIds: number[]): Promise<Map<number, LastDelivery>> {
     if (!webhookIds.length) return new Map();
     const rows: Array<{

@@ -33,7 +33,7 @@ export interface DeliveryView {
   webhookIds: number[];
 }
 
-/** One webhook and its recent deliveries, for the dashboard report (decisions §2.1 `GET /webhooks`). */
+/** One webhook and its recent deliveries, for the dashboard report (README, *Operating it*: `GET /webhooks`). */
 export interface WebhookReport {
   webhook: WebhookView;
   deliveries: DeliveryView[];
@@ -139,7 +139,7 @@ export class WebhooksService {
   }
 
   /**
-   * decisions §9 `POST /v1/webhooks/{id}/test`: one signed delivery of a sample order to this
+   * (README, *Choices where the contract is silent*) `POST /v1/webhooks/{id}/test`: one signed delivery of a sample order to this
    * webhook's URL, now, whatever its status (a seller checks a receiver before turning it on).
    * The delivery row commits first, then the attempt is made outside any transaction and recorded
    * on it like any other, so it shows in the delivery log and can be redelivered.
@@ -216,7 +216,7 @@ export class WebhooksService {
     return product;
   }
 
-  /** decisions §7: in production, a URL resolving to a non-public address is refused at registration. */
+  /** In production, a URL resolving to a non-public address is refused at registration. */
   private async assertReachable(url: string): Promise<void> {
     if (!this.config.isProduction || this.config.webhooks.allowPrivate) return;
     try {

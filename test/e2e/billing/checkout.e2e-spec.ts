@@ -53,7 +53,7 @@ describe('hosted checkout, payments and the order portal', () => {
     const approved = await order(created.order_number);
     expect(approved.status).toBe('approved');
     expect(paid.headers.location).toBe(
-      // The order portal, opening with its thank-you (decisions §15).
+      // The order portal, opening with its thank-you (billing README, `checkout/`).
       `${t.config.urls.pay}/order/${created.order_number}?transaction_id=${approved.transaction_id}&thanks=1`,
     );
 
@@ -435,7 +435,7 @@ describe('hosted checkout, payments and the order portal', () => {
       /data-testid="cancel-confirmation"[^>]*>\s*Your subscription is cancelled: it will not renew, and you keep access until \d{4}-\d{2}-\d{2}\./,
     );
     const after = await order(created.order_number);
-    // decisions §11: the portal's button cancels at period end: active until end_date, which it shows.
+    // The portal's button cancels at period end: active until end_date, which it shows.
     expect(after.subscription).toMatchObject({
       status: 'active',
       cancelled_at: expect.any(String),
@@ -484,7 +484,7 @@ describe('hosted checkout, payments and the order portal', () => {
       const body = { order_number: created.order_number, transaction_id: 'gw-1', status: 'declined' };
       const unsigned = await post(body).expect(401);
       expect(unsigned.body).toEqual({ status: 'error', message: 'Invalid signature.' });
-      // decisions §3.1: every 401 of /v1 carries a challenge, this one too.
+      // Every 401 of /v1 carries a challenge, this one too.
       expect(unsigned.headers['www-authenticate']).toBe('Bearer realm="commerce-api"');
       await post(body, signSandboxCallback('another-secret-0123456789', JSON.stringify(body))).expect(401);
       expect((await order(created.order_number)).status).toBe('pending');

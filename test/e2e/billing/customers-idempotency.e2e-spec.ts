@@ -65,7 +65,7 @@ describe('customers and idempotency keys', () => {
       }
     });
 
-    it("lists only that customer's orders (spec 4.11) with status filter and pagination", async () => {
+    it("lists only that customer's orders with status filter and pagination", async () => {
       const res = await t.http.get(`/v1/customers/${ana}/orders`).set(seller.auth).expect(200);
       expect(res.body).toMatchObject({ status: 'success', page: 1, per_page: 15, last_page: 1, total: 2 });
       expect(res.body.orders).toHaveLength(2);

@@ -152,7 +152,7 @@ export interface RecordedEvent {
   event: DomainEvent;
 }
 
-/** Records every order event the app publishes, with its spec §6.3 payload built in its transaction. */
+/** Records every order event the app publishes, with its the webhook payload built in its transaction. */
 export function recordEvents(t: TestApp): RecordedEvent[] {
   const events: RecordedEvent[] = [];
   const payloads = t.app.get(OrderEventPayloads);

@@ -2,7 +2,7 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createOrder, insertProduct, orderBody, payJson, recordEvents } from './fixtures';
 
-/** decisions §15 "An order keeps its buyer": a later order with the same email renames no earlier one. */
+/** (billing README, `checkout/`) "An order keeps its buyer": a later order with the same email renames no earlier one. */
 describe('an order keeps the buyer details given with it', () => {
   let t: TestApp;
   let seller: TestSeller;

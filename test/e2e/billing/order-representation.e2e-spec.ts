@@ -99,7 +99,7 @@ describe('order representation: the single read, the list and the customer list 
       const byId = await t.http.get(`/v1/orders/${listed.id}`).set(seller.auth).expect(200);
       const byNumber = await t.http.get(`/v1/orders/${listed.order_number}`).set(seller.auth).expect(200);
       expect(byId.text).toBe(byNumber.text);
-      // The single read adds the payment attempts (decisions §10) after every field the list shows.
+      // The single read adds the payment attempts (README, *Taking payments*) after every field the list shows.
       const { payments, ...shown } = byId.body.order as { payments: unknown[] };
       expect(Array.isArray(payments)).toBe(true);
       expect(bytesOf(shown)).toBe(bytesOf(listed));

@@ -113,7 +113,7 @@ describe('try again after a decline; truthful portal and thank-you', () => {
     // The renewal checkout says what it is.
     const page = await t.http.get(pathOf(link.body.checkout_url)).expect(200);
     expect(page.text).toContain('data-testid="renewal">Renewal of your subscription to the Mensal plan<');
-    // A declined renewal stays pending (decisions §11): nothing to reopen, nothing changes.
+    // A declined renewal stays pending (billing README, `subscriptions/`): nothing to reopen, nothing changes.
     await payJson(t, payToken, DECLINED).expect(200);
     await retryJson(payToken).expect(200);
     await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 8 * DAY));

@@ -17,7 +17,7 @@ const WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },
 ];
 
-/** decisions §15 in a real browser: try again, the thank-you, a renewal checkout, a cancellation. */
+/** (billing README, `checkout/`) in a real browser: try again, the thank-you, a renewal checkout, a cancellation. */
 describe.each(WIDTHS)('the buyer in a real browser at $width px', ({ name, width, height }) => {
   let t: TestApp;
   let seller: TestSeller;

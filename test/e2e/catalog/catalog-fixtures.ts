@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { TestSeller } from '../../utils/auth';
 import { TestApp } from '../../utils/test-app';
 
-/** Everything publish asks for (spec §4.6), except files and plans. */
+/** Everything publish asks for (OpenAPI: `POST /v1/products/{id}/publish`), except files and plans. */
 export const COMPLETE_PRODUCT = {
   name: 'Guia de Marketing Digital',
   price: 1500,
@@ -93,7 +93,7 @@ export async function insertOrder(
   return { id: order.id, orderNumber, customerId: customer.id };
 }
 
-/** The 403 body of spec §7 for a token holding `granted` but not `required`. */
+/** The 403 body (the OpenAPI description) for a token holding `granted` but not `required`. */
 export function forbidden(required: string, granted: string[]) {
   return {
     status: 'error',

@@ -51,7 +51,7 @@ describe('Product files', () => {
       file = res.body.file;
     });
 
-    it('answers with the file of spec 2.6', () => {
+    it('answers with the product file of the contract', () => {
       expect(file).toEqual({
         id: expect.any(Number),
         name: 'Guia completo.pdf',

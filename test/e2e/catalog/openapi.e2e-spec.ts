@@ -57,7 +57,7 @@ describe('Catalog in OpenAPI and on the surfaces', () => {
     }
   });
 
-  it('documents the publish 422 body: missing_fields maps a field name to a message string (spec §4.6)', () => {
+  it('documents the publish 422 body: missing_fields maps a field name to a message string', () => {
     // With the Idempotency-Key's own 422 beside it (anyOf).
     const declared = doc.paths['/v1/products/{id}/publish'].post.responses['422'].content['application/json'].schema;
     const ref = declared.$ref ?? declared.anyOf[0].$ref;

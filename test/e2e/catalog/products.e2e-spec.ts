@@ -50,7 +50,7 @@ describe('Products', () => {
       });
     });
 
-    it('keeps every field of decisions §7, money exact', async () => {
+    it('keeps every field (README, *Choices where the contract is silent*), money exact', async () => {
       const res = await t.http
         .post('/v1/products')
         .set(seller.auth)

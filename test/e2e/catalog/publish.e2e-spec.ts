@@ -32,7 +32,7 @@ describe('Publish and review', () => {
   const publish = (product: { id: number | string }, owner = seller) =>
     t.http.post(`/v1/products/${product.id}/publish`).set(owner.auth);
 
-  it('submits a complete product for review (spec 2.8)', async () => {
+  it('submits a complete product for review', async () => {
     const product = await completeProduct();
     const res = await publish(product).expect(200);
     expect(res.body).toEqual({

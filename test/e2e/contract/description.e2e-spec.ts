@@ -27,8 +27,8 @@ function* schemasOf(node: any, where = '#'): Generator<[string, any]> {
     if (key !== 'example' && key !== 'examples') yield* schemasOf(value, `${where}/${key}`);
 }
 
-/** decisions §13: the description itself, as clients and their tools read it. */
-describe('the OpenAPI description (decisions §13)', () => {
+/** The description itself, as clients and their tools read it. */
+describe('the OpenAPI description', () => {
   let t: TestApp;
   let doc: any;
 

@@ -108,7 +108,7 @@ function requestsOf({ method, path, op }: Operation) {
   }));
 }
 
-/** decisions §13: the description's request examples run as they stand against the demo store. */
+/** The description's request examples run as they stand against the demo store. */
 describe('request examples of the OpenAPI description, against the demo store', () => {
   let t: TestApp;
 

@@ -13,7 +13,7 @@ const CLIENTS = join(ROOT, 'test', 'clients');
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
 /**
- * decisions §13: a client generated from the served description with openapi-typescript and
+ * A client generated from the served description with openapi-typescript and
  * called through openapi-fetch compiles and works (test/clients/discount-order.ts).
  */
 describe('a typed client generated from /docs-json', () => {

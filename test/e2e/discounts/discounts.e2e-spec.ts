@@ -24,7 +24,7 @@ describe('Discounts API', () => {
   const post = (body: Record<string, unknown>, who = seller) => t.http.post('/v1/discounts').set(who.auth).send(body);
 
   describe('POST /v1/discounts', () => {
-    it('creates a discount with the defaults and answers exactly spec 2.5', async () => {
+    it("creates a discount with the defaults and answers exactly the contract's discount", async () => {
       const res = await post({ code: 'WELCOME', type: 'fixed', value: 25.5 }).expect(201);
       expect(res.body).toEqual({
         status: 'success',

@@ -4,7 +4,7 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createDiscount, insertCustomer, insertOrder, insertProduct, usedCount } from './fixtures';
 
-describe('Coupon redemption at order creation (decisions §7)', () => {
+describe('Coupon redemption at order creation', () => {
   let t: TestApp;
   let seller: TestSeller;
   let other: TestSeller;

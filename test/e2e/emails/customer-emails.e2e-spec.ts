@@ -10,7 +10,7 @@ import { csrfFrom, webAgent } from '../identity/support/web';
 import { ReceivedMail, SmtpSink } from './smtp-sink';
 import { hrefs, jobsCompleted, messageRows, orderId, settledMessage } from './support';
 
-/** decisions §12 against a real SMTP server: the six messages, their links, retries and the store's switch. */
+/** (README, *Customer emails*) against a real SMTP server: the six messages, their links, retries and the store's switch. */
 describe('customer emails over SMTP', () => {
   let t: TestApp;
   let sink: SmtpSink;
@@ -179,7 +179,7 @@ describe('customer emails over SMTP', () => {
     expect(mailsTo('loud@example.com')).toHaveLength(1);
   });
 
-  describe('subscription notices (decisions §11), from the domain events', () => {
+  describe('subscription notices, from the domain events', () => {
     let club: { id: number; pid: string };
     let plan: { plan_id: string };
     let planId: number;

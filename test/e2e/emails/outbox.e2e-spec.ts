@@ -23,7 +23,7 @@ const smsChannel: NotificationChannel = {
 
 const SmsPlugin = definePlugin({ name: 'sms', notificationChannels: [smsChannel] });
 
-/** decisions §12: without SMTP_URL every message is an `.eml` file under `$DATA_DIR/outbox/`. */
+/** Without SMTP_URL every message is an `.eml` file under `$DATA_DIR/outbox/`. */
 describe('customer emails without SMTP_URL, and a channel added by a plugin', () => {
   let t: TestApp;
   const dataDir = mkdtempSync(join(tmpdir(), 'emails-outbox-'));
@@ -62,7 +62,7 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     expect(parsed.subject).toBe(`Your receipt from Casa do Código: order ${session.order_number}`);
     expect(parsed.messageId).toBe(`<receipt.order-${id}.${session.order_number}@127.0.0.1>`);
     expect(parsed.text).toContain('Paid: 120.00 MZN');
-    // One line per line of content (decisions §15): the summary is not run together.
+    // One line per line of content (billing README, `checkout/`): the summary is not run together.
     const lines = parsed.text!.split(/\r?\n/);
     expect(lines).toEqual(
       expect.arrayContaining([`Order: ${session.order_number}`, 'Ebook: 120.00 MZN', 'Paid: 120.00 MZN']),

@@ -9,7 +9,7 @@ import { messageRows, orderId, settledMessage } from './support';
 
 const PAYMENTS = 12;
 
-/** decisions §12: a broken mail server never holds up a checkout, and loses nothing. */
+/** A broken mail server never holds up a checkout, and loses nothing. */
 describe('a hanging SMTP server', () => {
   let t: TestApp;
   let sink: SmtpSink;

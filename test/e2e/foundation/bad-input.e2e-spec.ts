@@ -2,11 +2,11 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 /**
- * Decisions §5, "bad input never reaches a 5xx", by class: JSON nesting, strings PostgreSQL cannot
+ * "bad input never reaches a 5xx", by class: JSON nesting, strings PostgreSQL cannot
  * store, numbers past their column, path ids that cannot exist and query integers out of range,
  * each handled where input enters. fuzz.e2e-spec.ts generates the rest.
  */
-describe('bad input (decisions §5)', () => {
+describe('bad input', () => {
   let t: TestApp;
   let seller: TestSeller;
   let product: { id: number; pid: string };
@@ -108,7 +108,7 @@ describe('bad input (decisions §5)', () => {
       expect(Object.keys(res.body.errors)).toEqual(['email']);
     });
 
-    it('comes after authentication (decisions §6 order of checks)', async () => {
+    it('comes after authentication (in the order the contract checks)', async () => {
       await t.http
         .post('/v1/orders')
         .send(order({ name: '\u0000' }))

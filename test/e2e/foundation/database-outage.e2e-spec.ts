@@ -51,7 +51,7 @@ class CuttableProxy {
   }
 }
 
-describe('PostgreSQL outage (decisions §5)', () => {
+describe('PostgreSQL outage', () => {
   let database: TestDatabase;
   let app: App;
   let proxy: CuttableProxy;

@@ -7,7 +7,7 @@ import { createTestDatabase, TestDatabase } from '../../utils/test-database';
 import { TestClock } from '../../utils/test-clock';
 
 /*
- * Generated hostile input over every route the application registers (decisions §5: bad input never
+ * Generated hostile input over every route the application registers (bad input never
  * reaches a 5xx). The route list comes from Fastify's own registrations, so a new route is fuzzed
  * without touching this file; request bodies start from the operation's OpenAPI schema (when it
  * has one) and get junk at random paths. The generator is seeded: a failure names the seed and

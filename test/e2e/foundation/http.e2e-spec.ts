@@ -125,7 +125,7 @@ describe('HTTP layer', () => {
     });
   });
 
-  it("types the spec's integer fields as integer in the OpenAPI schemas and parameters (spec §2)", async () => {
+  it("types the spec's integer fields as integer in the OpenAPI schemas and parameters", async () => {
     const doc = (await t.http.get('/docs-json').expect(200)).body;
     const INTEGER = [
       'id',

@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from '../../utils/test-app';
 import { oauthFixture, OAuthFixture, REDIRECT_URI } from './support/oauth';
 import { csrfFrom, submit, webAgent } from './support/web';
 
-describe('GET|POST /web/oauth/authorize (decisions §2.3)', () => {
+describe('GET|POST /web/oauth/authorize', () => {
   let t: TestApp;
   let f: OAuthFixture;
   const query = (extra: Record<string, string> = {}) => ({

@@ -3,7 +3,7 @@ import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { authorize, codeExchange, oauthFixture, OAuthFixture, pkcePair } from './support/oauth';
 
-/** decisions §3.1: what lets standard clients work without hand-written endpoints. */
+/** What lets standard clients work without hand-written endpoints. */
 describe('OAuth discovery and challenges', () => {
   let t: TestApp;
   let f: OAuthFixture;

@@ -19,7 +19,7 @@ describe('POST /v1/oauth/token', () => {
   });
   afterAll(() => t.close());
 
-  it('exchanges a code for the tokens of spec 2.9 plus scope, never cached', async () => {
+  it('exchanges a code for the tokens (the OpenAPI description) plus scope, never cached', async () => {
     const { code, state } = await authorize(f);
     expect(state).toBe('xyz-state');
     expect(code).toMatch(/^[A-Za-z0-9_-]{32,}$/);
@@ -66,7 +66,7 @@ describe('POST /v1/oauth/token', () => {
     expect(res.body.token_type).toBe('Bearer');
   });
 
-  describe('errors of spec §7 in the order of decisions §3.1', () => {
+  describe('errors in the order of the security schemes of the OpenAPI description', () => {
     it('401 Invalid credentials for a wrong secret, an unknown client, or missing credentials', async () => {
       const { code } = await authorize(f);
       for (const body of [

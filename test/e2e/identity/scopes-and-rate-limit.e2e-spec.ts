@@ -46,7 +46,7 @@ describe('GET /v1/scopes', () => {
   });
 });
 
-describe('rate limit per token (decisions §9)', () => {
+describe('rate limit per token', () => {
   let t: TestApp;
 
   beforeAll(async () => {

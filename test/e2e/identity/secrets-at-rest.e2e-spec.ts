@@ -13,7 +13,7 @@ const IDENTITY_TABLES = [
   'web_sessions',
 ];
 
-describe('no secret is stored in clear (decisions §3)', () => {
+describe('no secret is stored in clear', () => {
   let t: TestApp;
 
   beforeAll(async () => {

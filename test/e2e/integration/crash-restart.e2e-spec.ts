@@ -14,7 +14,7 @@ const answerOk = (_req: unknown, res: ServerResponse) =>
 
 /**
  * Issue #7, done when: the service (`src/main.ts`, its webhook worker on as by default) is killed
- * right after real approvals commit, restarted, and every event reaches the receiver. Decisions §7:
+ * right after real approvals commit, restarted, and every event reaches the receiver. (README, *Choices where the contract is silent*):
  * at least once; an attempt the crash cut short is made again with the same `webhook-id`.
  */
 describe('SIGKILL of the service right after approvals commit', () => {
@@ -75,7 +75,7 @@ describe('SIGKILL of the service right after approvals commit', () => {
     const second = spawnService(env);
     services.push(second);
     await waitForHealthy(second);
-    // The queued ones, and again the ones the dead worker had claimed (decisions §7: at least once).
+    // The queued ones, and again the ones the dead worker had claimed (at least once).
     await r.waitFor(ORDERS + WORKER_CONCURRENCY, 20_000);
     await waitUntil(
       async () => (await deliveryStates(t.dataSource, seller.storeId)).success === ORDERS,

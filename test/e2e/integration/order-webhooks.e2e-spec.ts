@@ -15,12 +15,12 @@ import { ReceivedRequest, Receiver, startReceiver, waitUntil } from '../webhooks
 
 /*
  * Issues #5–#8 end to end: everything is created through the API, paid through the hosted checkout,
- * and the spec §6.3 payload is read where a seller reads it, at a real HTTP receiver.
+ * and the webhook payload is read where a seller reads it, at a real HTTP receiver.
  */
 
 const NO_TRACKING = { utm_source: null, utm_campaign: null, utm_medium: null, utm_content: null, utm_term: null };
 
-/** spec §6.3 for a one-time product: every plan_subscriber field null but the portal URL. */
+/** (the webhooks of the OpenAPI description) for a one-time product: every plan_subscriber field null but the portal URL. */
 const oneTimeSubscriber = (portalUrl: string) => ({
   plan_name: null,
   start_date: null,
@@ -39,7 +39,7 @@ function signatureCount(headers: IncomingHttpHeaders): number {
   return String(headers['webhook-signature']).split(' ').length;
 }
 
-describe('order → webhook payload (spec §6.3), across billing, catalog, discounts, affiliates and webhooks', () => {
+describe('order → webhook payload, across billing, catalog, discounts, affiliates and webhooks', () => {
   let t: TestApp;
   let seller: TestSeller;
   let api: SellerApi;
@@ -309,7 +309,7 @@ describe('order → webhook payload (spec §6.3), across billing, catalog, disco
     });
     expect(verify(everyEvent.secret, request)).toEqual(payload);
 
-    // The catalog sees the sale: a subscriber of the plan (spec 2.7), and the plan can no longer go.
+    // The catalog sees the sale: a subscriber of the plan (the OpenAPI description), and the plan can no longer go.
     const subscribers = (await t.http.get(`/v1/plans/${monthly.plan_id}/subscribers`).set(seller.auth).expect(200))
       .body;
     expect(subscribers).toEqual({

@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from '../../utils/test-app';
 import { recordEvents } from '../billing/fixtures';
 
 /**
- * The catalog lets a seller delete a product that has no sales (decisions §7), even when abandoned
+ * The catalog lets a seller delete a product that has no sales (README, *Choices where the contract is silent*), even when abandoned
  * checkouts of it exist; billing keeps those orders readable and their checkout closed.
  */
 describe('orders of a deleted product', () => {

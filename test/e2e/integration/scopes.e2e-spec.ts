@@ -3,7 +3,7 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 /*
- * Spec §7's full 403 body. The module suites already check it whole for products, files, plans,
+ * The contract's full 403 body. The module suites already check it whole for products, files, plans,
  * webhooks, discounts, affiliates and user; orders and customers only matched parts of it.
  */
 describe('403 with the full scope body on the orders and customers routes', () => {

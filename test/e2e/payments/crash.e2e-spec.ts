@@ -9,7 +9,7 @@ import { FakeMpesa } from './fakes/mpesa-fake';
 jest.setTimeout(180_000);
 
 /**
- * decisions §10: the service dies between claiming an attempt and the gateway's answer (the
+ * The service dies between claiming an attempt and the gateway's answer (the
  * customer confirmed, M-Pesa took the money, nobody heard it). After a restart, reconciliation asks
  * M-Pesa by the third-party reference and approves the order, once.
  */

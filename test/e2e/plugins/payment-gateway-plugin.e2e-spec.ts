@@ -137,7 +137,7 @@ describe('a payment gateway added by a plugin', () => {
     expect(gateway.refunds.map((r) => r.transactionId)).toEqual([`VCH-${charge.reference}`]);
   });
 
-  it("records the gateway's refusal in its words, and the order is cancelled (decisions §10)", async () => {
+  it("records the gateway's refusal in its words, and the order is cancelled", async () => {
     const { pay, read } = await checkout('spent@example.com');
     const refused = await pay('01234567');
     expect(refused.body.order_status).toBe('cancelled');

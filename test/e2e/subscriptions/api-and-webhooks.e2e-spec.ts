@@ -18,7 +18,7 @@ import type { DomainEvent } from '../../../src/common/events/domain-event';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const KINDS = ['subscription_past_due', 'subscription_cancelled', 'subscription_expired'];
 
-describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions §11)', () => {
+describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
   let t: TestApp;
   let seller: TestSeller;
   let receiver: Receiver;
@@ -55,7 +55,7 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     return matching();
   }
 
-  /** spec §6.3, field by field, for a subscription event about `orderNumber`. */
+  /** Field by field, for a subscription event about `orderNumber`. */
   function expectPayload(
     payload: any,
     s: Subscribed,
@@ -111,7 +111,7 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
     expect(payload.image).toBe('https://img.example.com/p.png');
   }
 
-  it('npm run cli -- subscriptions:sweep --at: renewal, past_due and expiry, each reaching webhooks once as spec §6.3', async () => {
+  it('npm run cli -- subscriptions:sweep --at: renewal, past_due and expiry, each reaching webhooks once as (the webhooks of the OpenAPI description)', async () => {
     const s = await subscribe(t, seller, { at: new Date('2031-07-20T15:00:00.000Z'), paymentNumber: '841230003' });
     const end = new Date(s.subscription.end_date);
     expect(end.toISOString()).toBe('2031-08-20T15:00:00.000Z');
@@ -304,7 +304,7 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks (decisions 
       paymentNumber: '841230001',
     });
     expect(ofSubscription(events, s.subscriptionId)).toEqual(['subscription.renewal_due', 'subscription.cancelled']);
-    // Spec §4.9: still one subscriber row for this plan.
+    // Still one subscriber row for this plan.
     const subscribers = (await t.http.get(`/v1/plans/${s.plan.planId}/subscribers`).set(seller.auth).expect(200)).body;
     expect(subscribers.subscribers.map((x: any) => x.order_number)).toEqual([s.orderNumber]);
   });

@@ -25,7 +25,7 @@ function runSweepProcess(env: Record<string, string>) {
   );
 }
 
-describe('The sweep raced and killed half-way (decisions §11: every step idempotent)', () => {
+describe('The sweep raced and killed half-way (every step idempotent)', () => {
   let t: TestApp;
   let seller: TestSeller;
   let receiver: Receiver;

@@ -14,7 +14,7 @@ import {
   sweepFor,
 } from './helpers';
 
-describe('Subscriptions that renew (decisions §11): the sweep with the test clock', () => {
+describe('Subscriptions that renew: the sweep with the test clock', () => {
   let t: TestApp;
   let seller: TestSeller;
   let events: DomainEvent[];
@@ -121,7 +121,7 @@ describe('Subscriptions that renew (decisions §11): the sweep with the test clo
     }
     expect(ofSubscription(events, s.subscriptionId)).toEqual(Array(12).fill('subscription.renewal_due'));
 
-    // Spec §4.9: one subscriber, however many renewal orders.
+    // One subscriber, however many renewal orders.
     const subscribers = (await t.http.get(`/v1/plans/${s.plan.planId}/subscribers`).set(seller.auth).expect(200)).body;
     expect(subscribers.total).toBe(1);
     expect(subscribers.subscribers.map((x: { order_number: string }) => x.order_number)).toEqual([s.orderNumber]);

@@ -11,7 +11,7 @@ const answerOk = (_req: unknown, res: ServerResponse) =>
   res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
 
 /**
- * Decisions §7: every committed event reaches every subscribed URL at least once, whatever point
+ * Every committed event reaches every subscribed URL at least once, whatever point
  * of the delivery path a SIGKILL lands on (before the job is fetched, between fetch and claim,
  * between claim and answer, after the answer), with one instance restarted or another still alive.
  * A repeat carries the same `webhook-id`.

@@ -112,7 +112,7 @@ export async function insertProduct(
   return { id: row.id, pid, name };
 }
 
-/** The keys of a spec §6.3 order payload, in the order they are sent. */
+/** The keys of an order's webhook payload (the webhooks of the OpenAPI description), in the order they are sent. */
 export const ORDER_PAYLOAD_KEYS = [
   'order_type',
   'order_number',
@@ -135,7 +135,7 @@ export const ORDER_PAYLOAD_KEYS = [
   'test',
 ];
 
-/** A complete spec §6.3 payload, as billing builds it. */
+/** A complete the webhook payload, as billing builds it. */
 export function buildPayload(
   kind: OrderEventKind,
   orderNumber: string,

@@ -3,7 +3,7 @@ import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { insertProduct, ORDER_PAYLOAD_KEYS, Receiver, startReceiver } from './helpers';
 
-/** decisions §9: `POST /v1/webhooks/{id}/test`. */
+/** `POST /v1/webhooks/{id}/test`. */
 describe('POST /v1/webhooks/{id}/test', () => {
   let t: TestApp;
   let seller: TestSeller;

@@ -19,7 +19,7 @@ type Form = Record<string, unknown>;
 const WAITING_REFRESH_SECONDS = 3;
 
 /**
- * The hosted checkout (decisions §8, §10) on the `{pay_url}` surface. No bearer token: the pay_token
+ * The hosted checkout (README, *Taking payments*) on the `{pay_url}` surface. No bearer token: the pay_token
  * in the path is the credential. Customer pages, so they are not part of the API's OpenAPI document.
  */
 @ApiExcludeController()
@@ -98,7 +98,7 @@ export class CheckoutController {
   }
 
   /**
-   * decisions §10: `{status, order_number, order_status, payment_status}` for JSON clients; for
+   * `{status, order_number, order_status, payment_status}` for JSON clients; for
    * browsers the waiting page while the payment is open, otherwise where the payment led.
    */
   @Get('status')
@@ -119,7 +119,7 @@ export class CheckoutController {
     return this.answer(req, res, payToken, { outcome, order });
   }
 
-  /** JSON: `{status, order_number, order_status}` (202 with `payment_status` while waiting). Browsers: 303 as decisions §8 lays out. */
+  /** JSON: `{status, order_number, order_status}` (202 with `payment_status` while waiting). Browsers: 303 (README, *Taking payments*). */
   private async answer(req: FastifyRequest, res: FastifyReply, payToken: string, result: PaymentResult): Promise<void> {
     const { order, outcome } = result;
     if (outcome === 'not_pending') {
@@ -154,7 +154,7 @@ export class CheckoutController {
     };
   }
 
-  /* ---- payments: the "Confirm the payment on your phone" page (decisions §10) ---- */
+  /* ---- payments: the "Confirm the payment on your phone" page (README, *Taking payments*) ---- */
   private renderWaiting(res: FastifyReply, payToken: string, order: Order, attempt: PaymentAttempt | null): void {
     this.views.render(res, 'waiting', {
       order,

@@ -7,7 +7,7 @@ import { CheckoutService } from './checkout.service';
 import { PortalController } from './portal.controller';
 import { CheckoutViews } from './views.service';
 
-/** The hosted checkout and order portal under `{pay_url}` (decisions §8). */
+/** The hosted checkout and order portal under `{pay_url}` (README, *Taking payments*). */
 @Module({
   imports: [BillingModule],
   controllers: [CheckoutController, PortalController, CheckoutAssetsController],

@@ -53,7 +53,7 @@ export function maskedEmail(email: string): string {
 export type PayForm =
   { attempt: PayRequest; errors?: undefined } | { attempt?: undefined; errors: Record<string, string[]> };
 
-/* ---- payments: how the checkout names the methods the gateways offer (decisions §10) ---- */
+/* ---- payments: how the checkout names the methods the gateways offer (README, *Taking payments*) ---- */
 const METHOD_LABELS: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'Card' };
 
 export interface PaymentChoices {
@@ -63,7 +63,7 @@ export interface PaymentChoices {
 }
 /* ---- end payments ---- */
 
-/** What the customer's pages show, and reading their forms (decisions §8). */
+/** What the customer's pages show, and reading their forms (README, *Taking payments*). */
 @Injectable()
 export class CheckoutService {
   constructor(
@@ -85,7 +85,7 @@ export class CheckoutService {
     return `${this.payUrl}/token/${encodeURIComponent(payToken)}`;
   }
 
-  /** The route the waiting page polls (decisions §10), also where a hosted payment page returns. */
+  /** The route the waiting page polls (README, *Taking payments*), also where a hosted payment page returns. */
   statusUrl(payToken: string): string {
     return `${this.checkoutUrl(payToken)}/status`;
   }
@@ -113,7 +113,7 @@ export class CheckoutService {
   }
 
   /**
-   * The checkout page. `utm_*` of the link are kept on a pending order's tracking (decisions §8):
+   * The checkout page. `utm_*` of the link are kept on a pending order's tracking (README, *Taking payments*):
    * campaign attribution only, never the order's state, amounts or token.
    */
   async page(payToken: string, query: Record<string, unknown>): Promise<CheckoutPage> {
@@ -221,7 +221,7 @@ export class CheckoutService {
   }
 
   /**
-   * The portal's cancel button (decisions §11): cancels the order's subscription at the end of the
+   * The portal's cancel button (billing README, `subscriptions/`): cancels the order's subscription at the end of the
    * paid period; pressed again, or on a subscription that already ended, it changes nothing.
    */
   async cancelSubscription(orderNumber: string, transactionId: unknown): Promise<Order> {

@@ -1,6 +1,6 @@
 /**
  * The checkout page speaks to the customer, not to a developer: each field error of the pay form
- * in words a buyer understands (the JSON answer keeps the API's messages, decisions §8).
+ * in words a buyer understands (the JSON answer keeps the API's messages, README, *Taking payments*).
  */
 const FIELD_MESSAGES: Record<string, string> = {
   payment_method: 'Choose how you want to pay: M-Pesa or e-Mola.',

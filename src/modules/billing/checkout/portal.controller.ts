@@ -7,7 +7,7 @@ import { CheckoutService } from './checkout.service';
 import { wantsJson } from './content-negotiation';
 import { CheckoutViews } from './views.service';
 
-/** The customer's order portal (decisions §8), keyed by order number and transaction id. */
+/** The customer's order portal (README, *Taking payments*), keyed by order number and transaction id. */
 @ApiExcludeController()
 @Public()
 @UseFilters(CheckoutErrorsFilter)

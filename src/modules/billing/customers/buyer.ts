@@ -6,7 +6,7 @@ export interface Buyer {
 }
 
 /**
- * The buyer details of an order: as given with it (decisions §15 "An order keeps its buyer"), or,
+ * The buyer details of an order: as given with it (billing README, `checkout/`: "An order keeps its buyer"), or,
  * for an order made before orders kept them, the customer record's.
  */
 export function buyerOf(

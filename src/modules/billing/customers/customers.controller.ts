@@ -40,7 +40,7 @@ export class CustomersController {
 
   @Get(':id/orders')
   @RequireScopes('customers.read')
-  @ApiOperation({ summary: "The customer's orders (spec §4.11), newest first" })
+  @ApiOperation({ summary: "The customer's orders, newest first" })
   @ApiIdParam('id', 'Customer id.')
   @ApiOkResponse({ type: OrderSummaryListDto })
   @ApiNotFound('`No orders found for this customer.`', 'No orders found for this customer.')

@@ -7,7 +7,7 @@ import { OrdersRepository } from '../orders/orders.repository';
 import { Customer } from './customer.entity';
 import { CustomersRepository } from './customers.repository';
 
-/** Customers of a store (decisions §7): created and updated by order creation, read here. */
+/** Customers of a store (README, *Choices where the contract is silent*): created and updated by order creation, read here. */
 @Injectable()
 export class CustomersService {
   constructor(
@@ -37,7 +37,7 @@ export class CustomersService {
     return this.customers.findOfStore(order.storeId, order.customerId);
   }
 
-  /** Spec §4.11: only this customer's orders; an unknown or foreign customer is the spec's 404. */
+  /** Only this customer's orders; an unknown or foreign customer is the spec's 404. */
   async orders(
     storeId: number,
     id: string,

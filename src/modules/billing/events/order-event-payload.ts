@@ -10,7 +10,7 @@ import type { Order, OrderTracking } from '../orders/order.entity';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import type { OrderEventKind, OrderEventPayload, PlanSubscriberPayload, TrackingPayload } from './order-events';
 
-/** Everything the spec §6.3 payload is made of, loaded in the transaction of the change. */
+/** Everything the webhook payload is made of, loaded in the transaction of the change. */
 export interface OrderEventContext {
   order: Order;
   product: Product;
@@ -36,7 +36,7 @@ export function trackingPayload(tracking: Partial<OrderTracking> | null | undefi
   };
 }
 
-/** `{pay_url}/order/<order_number>?transaction_id=<transaction_id>` (spec §6.3). */
+/** `{pay_url}/order/<order_number>?transaction_id=<transaction_id>` (the webhooks of the OpenAPI description). */
 export function portalUrl(payUrl: string, orderNumber: string, transactionId: string | null): string {
   return `${payUrl}/order/${encodeURIComponent(orderNumber)}?transaction_id=${encodeURIComponent(transactionId ?? '')}`;
 }
@@ -45,7 +45,7 @@ export function bumpsTotal(bumps: Pick<OrderBumpItem, 'price'>[]): Cents {
   return bumps.reduce((sum, bump) => sum + bump.price, 0);
 }
 
-/** spec §6.3 `plan_subscriber` of an order without a plan: every field null but the portal link. */
+/** (the webhooks of the OpenAPI description) `plan_subscriber` of an order without a plan: every field null but the portal link. */
 export function noPlanSubscriber(portal: string): PlanSubscriberPayload {
   return {
     plan_name: null,
@@ -61,7 +61,7 @@ export function noPlanSubscriber(portal: string): PlanSubscriberPayload {
 
 function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
   const url = portalUrl(ctx.payUrl, ctx.order.orderNumber, ctx.order.transactionId);
-  // spec §6.3: only recurring products carry subscriber details.
+  // Only recurring products carry subscriber details.
   if (ctx.product.type !== 'recurring' || !ctx.plan) return noPlanSubscriber(url);
   const sub = ctx.subscription;
   return {
@@ -76,7 +76,7 @@ function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
   };
 }
 
-/** The webhook payload of spec §6.3 for an order as it stands after the change. */
+/** The webhook payload (the webhooks of the OpenAPI description) for an order as it stands after the change. */
 export function buildOrderEventPayload(kind: OrderEventKind, ctx: OrderEventContext): OrderEventPayload {
   const { order, product, customer } = ctx;
   const buyer = buyerOf(order, customer);

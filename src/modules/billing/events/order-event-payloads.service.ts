@@ -8,7 +8,7 @@ import { buildOrderEventPayload } from './order-event-payload';
 import type { OrderEventKind, OrderEventPayload } from './order-events';
 
 /**
- * The spec §6.3 payload of an order as it stands in `manager`'s transaction: what billing offers the
+ * The webhook payload of an order as it stands in `manager`'s transaction: what billing offers the
  * listeners of its domain events (the webhook outbox builds its deliveries with it).
  */
 @Injectable()

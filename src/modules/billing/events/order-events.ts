@@ -5,7 +5,7 @@ import type { Order } from '../orders/order.entity';
 /**
  * The domain events of an order's state changes (`order.approved`, …): ids and states, published
  * by `OrderTransitionsService` inside the transaction of the change (see common/events). The
- * webhook payload of spec §6.3 is not part of the event; listeners build it with
+ * webhook payload (the webhooks of the OpenAPI description) is not part of the event; listeners build it with
  * `OrderEventPayloads` when they need it.
  */
 export const ORDER_EVENT_NAMES = {
@@ -15,7 +15,7 @@ export const ORDER_EVENT_NAMES = {
 } as const;
 
 /**
- * The subscription events that reach webhooks (decisions §11); their payload is spec §6.3 for the
+ * The subscription events that reach webhooks (billing README, `subscriptions/`); their payload is the webhook payload (the webhooks of the OpenAPI description) for the
  * subscription's latest order (`refs.orderId`) with `order_type` the kind.
  */
 export const SUBSCRIPTION_EVENT_NAMES = {
@@ -26,12 +26,12 @@ export const SUBSCRIPTION_EVENT_NAMES = {
 
 const EVENT_NAMES = { ...ORDER_EVENT_NAMES, ...SUBSCRIPTION_EVENT_NAMES };
 
-/** The kinds of an order's own state changes (spec §6.2). */
+/** The kinds of an order's own state changes (the webhooks of the OpenAPI description). */
 export type OrderTransitionKind = keyof typeof ORDER_EVENT_NAMES;
 
 /**
- * The event kinds webhooks select and `order_type` names: spec §6.2's and the subscription kinds of
- * decisions §11.
+ * The event kinds webhooks select and `order_type` names: the contract's order kinds (the webhooks of the OpenAPI description) and the subscription kinds of
+ * (billing README, `subscriptions/`).
  */
 export type OrderEventKind = keyof typeof EVENT_NAMES;
 
@@ -93,7 +93,7 @@ export interface OrderBumpPayload {
   price: number;
 }
 
-/** The webhook payload of spec §6.3, built by billing at the moment of the change. */
+/** The webhook payload (the webhooks of the OpenAPI description), built by billing at the moment of the change. */
 export interface OrderEventPayload {
   order_type: OrderEventKind;
   order_number: string;
@@ -107,7 +107,7 @@ export interface OrderEventPayload {
   original_amount: number;
   tracking: TrackingPayload;
   plan_subscriber: PlanSubscriberPayload;
-  /** `price` is a string with two decimals ("100.00", decisions §8). */
+  /** `price` is a string with two decimals ("100.00", README, *Taking payments*). */
   product: { name: string; price: string; pid: string };
   customer: { email: string; name: string; mobile_number: string; payment_number: string | null };
   affiliate: AffiliatePayload[];

@@ -29,14 +29,14 @@ const money = { type: 'numeric', precision: 12, scale: 2, transformer: centsColu
 @Index(['customerId', 'createdAt', 'id'])
 @Index(['customerId', 'status', 'createdAt', 'id'])
 @Index(['planId', 'storeId', 'createdAt', 'id'], { where: `"status" IN ('approved', 'refunded')` })
-// Decisions §7, single use: one pending or approved order per customer (store + email) and coupon.
+// Single use: one pending or approved order per customer (store + email) and coupon.
 // The statement that creates an order checks it, but cannot see an order committed by a racing
 // statement after its own snapshot; this index refuses the second of two such orders.
 @Index(ORDER_SINGLE_USE_COUPON_INDEX, ['discountId', 'customerId'], {
   unique: true,
   where: `"coupon_single_use" AND "status" IN ('pending', 'approved')`,
 })
-// decisions §11: one order per period of a subscription, however many sweeps race to create it.
+// One order per period of a subscription, however many sweeps race to create it.
 @Index(['subscriptionId', 'subscriptionPeriod'], { unique: true })
 export class Order extends Timestamped {
   @PrimaryGeneratedColumn()

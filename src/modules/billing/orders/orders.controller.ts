@@ -81,7 +81,7 @@ export class OrdersController {
   @ApiResponse({
     status: 502,
     description:
-      '`Payment provider error.` — the gateway that took the payment refused the refund or could not be reached; nothing changed (decisions §10).',
+      '`Payment provider error.` — the gateway that took the payment refused the refund or could not be reached; nothing changed.',
     schema: {
       type: 'object',
       required: ['status', 'message', 'provider_code', 'provider_message'],

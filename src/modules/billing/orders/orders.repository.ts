@@ -69,7 +69,7 @@ export class OrdersRepository {
   };
   /** What a new checkout session answers with. */
   private readonly created: PickedColumns<Order, 'id' | 'orderNumber'>;
-  /** What a customer's order list shows of an order (spec §2.4). */
+  /** What a customer's order list shows of an order (the OpenAPI description). */
   private readonly summary: PickedColumns<Order, (typeof ORDER_SUMMARY_COLUMNS)[number]>;
   private readonly statements: {
     viewByIdOrNumber: PreparedStatement;
@@ -179,7 +179,7 @@ export class OrdersRepository {
   }
 
   /**
-   * A new checkout session in one statement, with the order-creation rules (spec §4.1, decisions §7)
+   * A new checkout session in one statement, with the order-creation rules (OpenAPI: `POST /v1/orders`; README, *Choices where the contract is silent*)
    * written once, in it: the store's product by pid with the store's currency, its plan by plan_id
    * when one is given, the affiliate when one is given, the coupon when one is given (its rules from
    * `coupon-rules.ts`), then — only when every rule holds — the coupon's use, the customer
@@ -215,7 +215,7 @@ export class OrdersRepository {
     const rules = [`WHEN p.id IS NULL THEN 'product_not_found'`];
     if (withPlan)
       rules.push(`WHEN pl.id IS NULL THEN 'plan_not_found'`, `WHEN pl.product_id <> p.id THEN 'plan_of_other_product'`);
-    // spec §4.1: plan_id is required for recurring products.
+    // Plan_id is required for recurring products.
     else rules.push(`WHEN p.type = 'recurring' THEN 'plan_required'`);
     if (withAffiliate)
       rules.push(
@@ -302,7 +302,7 @@ export class OrdersRepository {
     return rows.length ? this.columns.hydrateTracked(rows[0]) : null;
   }
 
-  /** A store's order by numeric id or `order_number` (decisions §6). */
+  /** A store's order by numeric id or `order_number` (the OpenAPI description). */
   findOfStore(storeId: number, ref: string, manager?: EntityManager): Promise<Order | null> {
     const qb = this.m(manager).createQueryBuilder(Order, 'o').where('o.store_id = :storeId', { storeId });
     if (/^\d{1,9}$/.test(ref)) qb.andWhere('(o.id = :id OR o.order_number = :ref)', { id: Number(ref), ref });

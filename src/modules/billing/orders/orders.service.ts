@@ -30,12 +30,12 @@ export interface CheckoutSession {
   reused: boolean;
 }
 
-/** 32 base62 characters: about 190 random bits (decisions §6 asks for 128+). */
+/** 32 base62 characters: about 190 random bits (the contract asks for 128+). */
 export const newPayToken = (): string => randomBase62(32);
 
 const newOrderNumber = (): string => `ORD-${randomBase62(12)}`;
 
-/** Why a checkout is refused, by the rule `OrdersRepository.insertCheckout` reports broken (spec §4.1, decisions §7). */
+/** Why a checkout is refused, by the rule `OrdersRepository.insertCheckout` reports broken (OpenAPI: `POST /v1/orders`; README, *Choices where the contract is silent*). */
 const CHECKOUT_REJECTIONS: Record<CheckoutRejection, () => Error> = {
   product_not_found: () => new NotFoundError('Product not found.'),
   plan_not_found: () => new NotFoundError('Plan not found.'),
@@ -69,7 +69,7 @@ export class OrdersService {
       .digest();
   }
 
-  /** `POST /v1/orders` (spec §4.1): a new checkout session, or the reuse of `from_order`. */
+  /** `POST /v1/orders` (OpenAPI description): a new checkout session, or the reuse of `from_order`. */
   async create(storeId: number, input: CreateOrderDto): Promise<CheckoutSession> {
     if (input.from_order) return this.reuse(storeId, input.from_order);
 
@@ -159,7 +159,7 @@ export class OrdersService {
       let order = (await this.orders.lockById(manager, found.id))!;
       if (order.status === 'approved' || order.status === 'refunded')
         throw new ConflictError('Order cannot be reused.');
-      // A renewal order is cancelled only with its subscription's end (decisions §11): it stays closed.
+      // A renewal order is cancelled only with its subscription's end (billing README, `subscriptions/`): it stays closed.
       if (order.status === 'cancelled' && order.subscriptionId !== null)
         throw new ConflictError('Order cannot be reused.');
       if (order.status === 'cancelled') order = (await this.transitions.transition(order.id, 'pending', {}, manager))!;
@@ -207,7 +207,7 @@ export class OrdersService {
   }
 
   /**
-   * `POST /v1/orders/{id}/refund` (decisions §9, §10): approved → refunded through the gateway that
+   * `POST /v1/orders/{id}/refund` (README, *Choices where the contract is silent*; README, *Taking payments*): approved → refunded through the gateway that
    * took the payment, sending `order_refund`; the gateway's refusal is a 502 and changes nothing.
    */
   async refund(storeId: number, ref: string): Promise<OrderView> {

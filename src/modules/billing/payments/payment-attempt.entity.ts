@@ -5,13 +5,13 @@ export type PaymentAttemptStatus = 'processing' | 'succeeded' | 'failed' | 'unkn
 export const PAYMENT_ATTEMPT_STATUSES: PaymentAttemptStatus[] = ['processing', 'succeeded', 'failed', 'unknown'];
 
 /**
- * One press of "Pay" (or one renewal charge): decisions §10. `processing` → `succeeded` | `failed`
+ * One press of "Pay" (or one renewal charge): (README, *Taking payments*). `processing` → `succeeded` | `failed`
  * | `unknown`, and `unknown` → `succeeded` | `failed` by reconciliation. Whichever outcome is applied
  * first wins: every change is a conditional UPDATE on the status.
  */
 @Entity('payment_attempts')
 @Index(['orderId', 'createdAt'])
-// decisions §10: one `processing` attempt per order, whatever races.
+// One `processing` attempt per order, whatever races.
 @Index('UQ_payment_attempts_processing_order', ['orderId'], { unique: true, where: `"status" = 'processing'` })
 // Reconciliation reads the open attempts only.
 @Index('IDX_payment_attempts_open', ['createdAt'], { where: `"status" IN ('processing', 'unknown')` })
@@ -48,7 +48,7 @@ export class PaymentAttempt {
   @Column({ type: 'varchar', length: 16 })
   status: PaymentAttemptStatus;
 
-  /** A renewal charged without the customer (decisions §11): a failure leaves the order pending. */
+  /** A renewal charged without the customer (billing README, `subscriptions/`): a failure leaves the order pending. */
   @Column({ default: false })
   offSession: boolean;
 

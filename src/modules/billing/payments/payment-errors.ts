@@ -1,6 +1,6 @@
 import { AppError } from '../../../common/errors/app-error';
 
-/** decisions §5: a refund the payment provider refused, or could not take (unreachable). Nothing changed. */
+/** A refund the payment provider refused, or could not take (unreachable). Nothing changed. */
 export class PaymentProviderError extends AppError {
   readonly httpStatus = 502;
   constructor(providerCode: string, providerMessage: string) {

@@ -16,7 +16,7 @@ export const PAYMENT_GATEWAYS = new ExtensionPoint<PaymentGateway>('payment gate
 const METHOD_ORDER = ['mpesa', 'emola', 'card'];
 
 /**
- * The gateways of this process, by payment method and by provider (decisions §10). Gateway modules
+ * The gateways of this process, by payment method and by provider (README, *Taking payments*). Gateway modules
  * register themselves in `onModuleInit` when configured; the payments core only ever asks this
  * registry. A real gateway takes a method over from a fallback (the sandbox).
  *

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Cents } from '../../../common/money';
 
 /**
- * The public contract between the payments core and a payment gateway (decisions §10). A gateway is
+ * The public contract between the payments core and a payment gateway (README, *Taking payments*). A gateway is
  * a Nest provider in a module of its own that calls {@link PaymentGatewayRegistry.register} when it
  * is configured; core code never names one. Everything a gateway needs to know about an order comes
  * in these types, and everything it reports goes back through them.
@@ -20,7 +20,7 @@ export interface PaymentGateway {
   /** The checkout's `payment_method` values this gateway takes (`mpesa`, `card`, …). */
   readonly methods: readonly string[];
   /**
-   * A fallback serves a method only while no other gateway does (the sandbox, decisions §1). A
+   * A fallback serves a method only while no other gateway does (the sandbox, README, *Configuration*). A
    * registry holding a fallback shows the "Test payment: no money moves" notice at the checkout.
    */
   readonly fallback?: boolean;
@@ -28,7 +28,7 @@ export interface PaymentGateway {
   readonly needsPaymentNumber: boolean;
   /**
    * False when the gateway cannot charge without the customer at its page (Stripe Checkout): a
-   * subscription renewed through it is paid by the renewal's checkout link (decisions §11).
+   * subscription renewed through it is paid by the renewal's checkout link (billing README, `subscriptions/`).
    */
   readonly chargesOffSession?: boolean;
   /**
@@ -57,7 +57,7 @@ export interface PaymentGateway {
    */
   verifyCallback?(rawBody: Buffer, headers: IncomingHttpHeaders): CallbackNotification | null;
 
-  /** A transaction id for a checkout the customer cancelled before paying (decisions §8). */
+  /** A transaction id for a checkout the customer cancelled before paying (README, *Taking payments*). */
   cancellationTransactionId?(): string;
 }
 
@@ -74,7 +74,7 @@ export interface ChargeRequest {
   /** What is bought, for the gateway's own page or statement. */
   description: string;
   /**
-   * True for a renewal charged without the customer at the page (decisions §11): a USSD push to the
+   * True for a renewal charged without the customer at the page (billing README, `subscriptions/`): a USSD push to the
    * saved number, a saved card off-session. A gateway that cannot do that answers `failed`.
    */
   offSession: boolean;

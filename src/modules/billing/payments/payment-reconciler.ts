@@ -9,7 +9,7 @@ import { GatewayOutcome } from './payment-gateway';
 import { PaymentsService } from './payments.service';
 
 export const RECONCILE_QUEUE = 'payment-reconcile';
-/** decisions §10: an attempt nobody can confirm within an hour is failed with `unconfirmed`. */
+/** An attempt nobody can confirm within an hour is failed with `unconfirmed`. */
 export const UNCONFIRMED_AFTER_MS = 60 * 60_000;
 const BATCH = 100;
 
@@ -19,7 +19,7 @@ export interface ReconcileReport {
 }
 
 /**
- * Reconciliation (decisions §10): every `PAYMENT_RECONCILE_SECONDS` (30) the open attempts whose
+ * Reconciliation (README, *Taking payments*): every `PAYMENT_RECONCILE_SECONDS` (30) the open attempts whose
  * answer is missing are looked up at their gateway; an hour after the start an attempt still not
  * confirmed is failed (`unconfirmed`). A periodic queue of the durable job queue
  * ({@link JobQueue.every}): one process runs each round however many instances run. Each outcome

@@ -50,11 +50,11 @@ export interface PaymentResult {
 export interface StartAttemptOptions {
   method: string;
   paymentNumber: string | null;
-  /** True (the default) for a charge without the customer at the page: a renewal (decisions §11). */
+  /** True (the default) for a charge without the customer at the page: a renewal (billing README, `subscriptions/`). */
   offSession?: boolean;
 }
 
-/** decisions §10: the pay route waits this long for an outcome before showing the waiting page. */
+/** The pay route waits this long for an outcome before showing the waiting page. */
 export const PAY_WAIT_MS = 5_000;
 /** A refund claimed by a process that died is free again after this long. */
 const REFUND_CLAIM_STALE_MS = 10 * 60_000;
@@ -62,7 +62,7 @@ const REFUND_CLAIM_STALE_MS = 10 * 60_000;
 const newReference = (): string => randomBase62(20);
 
 /**
- * The attempt engine (decisions §10): the one path every gateway goes through, for the checkout
+ * The attempt engine (README, *Taking payments*): the one path every gateway goes through, for the checkout
  * (through CheckoutPaymentsService), renewals, callbacks, reconciliation and refunds. An attempt
  * is claimed in a short transaction (one `processing` attempt per order), the gateway is called
  * with no transaction or row lock held, and the outcome is applied in a second transaction through
@@ -129,7 +129,7 @@ export class PaymentsService implements OnApplicationBootstrap {
   }
 
   /**
-   * Charges `order` without the checkout page: renewals (decisions §11) call this with the last
+   * Charges `order` without the checkout page: renewals (billing README, `subscriptions/`) call this with the last
    * successful method and saved number. It waits for the gateway's answer (at most the gateway's own
    * timeout, 120 s for M-Pesa); the result's `attempt.status` tells what happened. With
    * `offSession` (the default) a failure leaves the order `pending` rather than `cancelled`.
@@ -188,9 +188,9 @@ export class PaymentsService implements OnApplicationBootstrap {
   }
 
   /**
-   * Refunds an approved order through the gateway that took its payment (decisions §10): only when
+   * Refunds an approved order through the gateway that took its payment (README, *Taking payments*): only when
    * the gateway accepts does the order become `refunded` (with `order_refund`); a refusal or an
-   * unreachable gateway is the 502 of decisions §5 and changes nothing. No lock is held across the
+   * unreachable gateway is the 502 (the errors of the OpenAPI description) and changes nothing. No lock is held across the
    * gateway call; a refund of the attempt already with the gateway is a 409. An approved order with
    * no recorded payment (approved before payment attempts existed) is refunded without a gateway.
    */
@@ -278,7 +278,7 @@ export class PaymentsService implements OnApplicationBootstrap {
       // Another source applied an outcome first: this one changes and sends nothing.
       if (!changed) return this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
       const details = {
-        // decisions §8: every attempt, declined ones too, gives the order a transaction id.
+        // Every attempt, declined ones too, gives the order a transaction id.
         transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
         paymentMethod: changed.method,
         paymentNumber: changed.paymentNumber,
@@ -295,7 +295,7 @@ export class PaymentsService implements OnApplicationBootstrap {
         }
         return this.resultOf(approved ?? locked, changed);
       }
-      // decisions §11: a failed attempt on a renewal order leaves it pending (the customer can still
+      // A failed attempt on a renewal order leaves it pending (the customer can still
       // pay it by its link, dunning tries again), and the subscription hears of it.
       if (locked.subscriptionId !== null) {
         await this.subscriptions.paymentFailed(manager, locked, now);

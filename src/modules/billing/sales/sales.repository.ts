@@ -10,7 +10,7 @@ import { Order } from '../orders/order.entity';
 import { Plan } from '../../catalog';
 import type { OrderStatus } from '../orders/order-status';
 
-/** Orders that count as sales: approved once, whether or not refunded since (decisions §5, §7). */
+/** Orders that count as sales: approved once, whether or not refunded since (the errors of the OpenAPI description; README, *Choices where the contract is silent*). */
 const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
 /**
  * The same as SQL literals, so the planner can use the partial index of a plan's sales (an
@@ -19,8 +19,8 @@ const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
 const IS_SALE = `status IN (${SALE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /**
- * Spec §4.9 lists subscribers, not payments: a subscription's renewal orders (period 2 on,
- * decisions §11) are sales of the plan but not new subscribers, so each subscription shows once,
+ * (OpenAPI: `GET /v1/plans/{id}/subscribers`) lists subscribers, not payments: a subscription's renewal orders (period 2 on,
+ * billing README, `subscriptions/`) are sales of the plan but not new subscribers, so each subscription shows once,
  * as the order that started it.
  */
 const NOT_A_RENEWAL = `(o.subscription_period IS NULL OR o.subscription_period = 1)`;
@@ -35,7 +35,7 @@ export interface SubscriberRow {
   updatedAt: Date;
 }
 
-/** A plan as its subscriber list shows it (spec 4.9): its public id, name and product's pid. */
+/** A plan as its subscriber list shows it (OpenAPI: `GET /v1/plans/{id}/subscribers`): its public id, name and product's pid. */
 export interface SubscribedPlan {
   plan: { id: number; planId: string; name: string };
   productPid: string;

@@ -9,7 +9,7 @@ import type { SavedPaymentMethod } from './subscriptions.repository';
 export type RenewalChargeOutcome = 'approved' | 'declined' | 'pending' | 'not_pending';
 
 /**
- * The automatic charge of a renewal order with the subscription's saved method (decisions §11):
+ * The automatic charge of a renewal order with the subscription's saved method (billing README, `subscriptions/`):
  * the one place the sweep meets payments. It is an off-session payment attempt
  * (`PaymentsService.startAttempt`): claimed, the gateway called with no transaction held, the
  * outcome applied through the order state machine. Approved → the order's approval renews the

@@ -4,7 +4,7 @@ import type { Order } from '../orders/order.entity';
 import type { Subscription } from './subscription.entity';
 
 /**
- * A subscription's domain events (decisions §11, published inside the transaction of the change).
+ * A subscription's domain events (billing README, `subscriptions/`, published inside the transaction of the change).
  * `refs`: `subscriptionId`, `orderId` (the renewal order for `renewal_due`, `payment_failed` and
  * `past_due`; the subscription's latest order for `cancelled` and `expired`), `productId`, `planId`.
  * The last three reach webhooks as `subscription_past_due`, `subscription_cancelled` and

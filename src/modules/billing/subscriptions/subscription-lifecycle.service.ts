@@ -23,7 +23,7 @@ export interface ClaimedAttempt {
 
 /**
  * What changes a subscription from outside an order's approval or refund: the customer's or
- * seller's cancel, and each step of the sweep (decisions §11). Every method is one short
+ * seller's cancel, and each step of the sweep (billing README, `subscriptions/`). Every method is one short
  * transaction that locks, re-checks and changes; run again, it changes nothing more.
  */
 @Injectable()
@@ -59,7 +59,7 @@ export class SubscriptionLifecycle {
 
   /**
    * Step 1: the renewal order of the next period, for the subscription's customer and plan at the
-   * plan's current price, no coupon, with its own order number and pay token (decisions §11), and
+   * plan's current price, no coupon, with its own order number and pay token (billing README, `subscriptions/`), and
    * `subscription.renewal_due`. The order's unique (subscription_id, subscription_period) makes a
    * second one impossible even without the lock.
    */

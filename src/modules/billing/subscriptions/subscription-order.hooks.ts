@@ -4,7 +4,7 @@ import { OrderProcess } from '../orders/order-process';
 import { SubscriptionsService } from './subscriptions.service';
 
 /**
- * What an order's transitions do to subscriptions (decisions §11): an approved plan order starts
+ * What an order's transitions do to subscriptions (billing README, `subscriptions/`): an approved plan order starts
  * one, an approved renewal order pays its next period, and a refund cancels the subscription at
  * once with its open renewal order (after the order is saved, so `subscription_cancelled` shows it
  * refunded, and before its event, so `order_refund` shows the subscription cancelled).

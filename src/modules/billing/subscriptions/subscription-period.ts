@@ -1,7 +1,7 @@
 import type { PlanInterval } from '../../catalog';
 
 /**
- * `start` plus `count` intervals, in UTC calendar arithmetic (decisions §8): a month from Jan 31 is
+ * `start` plus `count` intervals, in UTC calendar arithmetic (README, *Taking payments*): a month from Jan 31 is
  * the last day of February, a year from Feb 29 is Feb 28. Days and weeks are whole calendar days.
  */
 export function addInterval(start: Date, interval: PlanInterval, count = 1): Date {

@@ -10,7 +10,7 @@ import { SubscriptionsRepository } from './subscriptions.repository';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** decisions §11: automatic attempts again 1 and 3 days after end_date. */
+/** Automatic attempts again 1 and 3 days after end_date. */
 const RETRY_AFTER_DAYS = [1, 3];
 const MAX_ATTEMPTS = 1 + RETRY_AFTER_DAYS.length;
 /** Subscriptions looked at per step and sweep; the next sweep goes on with the rest. */
@@ -28,7 +28,7 @@ export interface SweepReport {
 }
 
 /**
- * The subscription sweep of decisions §11, run every `SUBSCRIPTION_SWEEP_SECONDS` on one process
+ * The subscription sweep (billing README, `subscriptions/`), run every `SUBSCRIPTION_SWEEP_SECONDS` on one process
  * (JobQueue.every) and by `npm run cli -- subscriptions:sweep [--at]`. Each step of each
  * subscription is its own short transaction that re-checks its condition under the row lock, so a
  * sweep that dies half-way and runs again (or two that race) creates no second renewal order and
@@ -127,7 +127,7 @@ export class SubscriptionSweep implements OnModuleInit {
 
 /**
  * How many automatic attempts are due on the open renewal order at `at`: one as soon as it exists,
- * then one more 1 and 3 days after `end_date` while `past_due` (decisions §11).
+ * then one more 1 and 3 days after `end_date` while `past_due` (billing README, `subscriptions/`).
  */
 export function dueAttempts(subscription: Pick<Subscription, 'status' | 'endDate'>, at: Date): number {
   if (subscription.status !== 'past_due') return 1;

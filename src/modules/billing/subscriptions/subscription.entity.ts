@@ -2,14 +2,14 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Timestamped } from '../../../common/entities/timestamps';
 import type { PlanInterval } from '../../catalog';
 
-/** decisions §11: `active` (paid up), `past_due` (renewal unpaid after end_date), then `expired`; or `cancelled`. */
+/** `active` (paid up), `past_due` (renewal unpaid after end_date), then `expired`; or `cancelled`. */
 export type SubscriptionStatus = 'active' | 'past_due' | 'cancelled' | 'expired';
 
 export const SUBSCRIPTION_STATUSES: SubscriptionStatus[] = ['active', 'past_due', 'cancelled', 'expired'];
 
 /**
- * Started by the approval of an order with a plan (decisions §8), renewed by one order per period
- * (decisions §11). Every order of the subscription carries its `subscription_id` and the period it
+ * Started by the approval of an order with a plan (README, *Taking payments*), renewed by one order per period
+ * (billing README, `subscriptions/`). Every order of the subscription carries its `subscription_id` and the period it
  * pays for (`orders.subscription_period`: 1 for the order that started it).
  */
 @Entity('subscriptions')

@@ -23,7 +23,7 @@ const IDEMPOTENCY_HEADER = {
     'A new one for each new request (for example a UUID); repeated with the same body it replays the first response for 24 h.',
 };
 
-/** decisions §11: subscriptions and their periods' orders; cancel now or at period end. */
+/** Subscriptions and their periods' orders; cancel now or at period end. */
 @ApiTags('Subscriptions')
 @Controller('v1/subscriptions')
 export class SubscriptionsController {

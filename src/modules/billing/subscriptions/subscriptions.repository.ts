@@ -134,7 +134,7 @@ export class SubscriptionsRepository {
     return order ? { method: order.paymentMethod!, paymentNumber: order.paymentNumber! } : null;
   }
 
-  // The sweep's questions (decisions §11). Each returns ids only: every step re-reads and locks its
+  // The sweep's questions (billing README, `subscriptions/`). Each returns ids only: every step re-reads and locks its
   // subscription in its own transaction and checks again, so a stale answer changes nothing.
 
   /** Active, renewing subscriptions ending by `before` whose next period has no order yet. */

@@ -19,7 +19,7 @@ import { SubscriptionFilters, SubscriptionsRepository } from './subscriptions.re
 export const isEnded = (s: Pick<Subscription, 'status'>): boolean => s.status === 'cancelled' || s.status === 'expired';
 
 /**
- * The subscription's own state changes (decisions §8, §11), each in the caller's transaction with
+ * The subscription's own state changes (README, *Taking payments*; billing README, `subscriptions/`), each in the caller's transaction with
  * its domain event. Lock order, everywhere: the open renewal order first, then the subscription —
  * the order in which an approval of that order locks them — so the two never deadlock.
  */
@@ -93,7 +93,7 @@ export class SubscriptionsService {
   }
 
   /**
-   * The approval of a renewal order (decisions §11): the next period is paid, `end_date` moves one
+   * The approval of a renewal order (billing README, `subscriptions/`): the next period is paid, `end_date` moves one
    * interval on (counted from the start), status `active`. The caller holds the order's lock.
    */
   async renew(manager: EntityManager, order: Order): Promise<Subscription | null> {
@@ -143,7 +143,7 @@ export class SubscriptionsService {
   }
 
   /**
-   * Cancel at period end (decisions §11): `cancelled_at` now, status `active` until `end_date`, when
+   * Cancel at period end (billing README, `subscriptions/`): `cancelled_at` now, status `active` until `end_date`, when
    * the sweep makes it `cancelled`. The open renewal order, if any, is cancelled now: the customer
    * is not asked to pay for a period that will not come. Null when the subscription already ended.
    */
@@ -176,7 +176,7 @@ export class SubscriptionsService {
     return saved;
   }
 
-  /** An automatic attempt on a renewal order failed: the order stays pending (decisions §11). */
+  /** An automatic attempt on a renewal order failed: the order stays pending (billing README, `subscriptions/`). */
   async paymentFailed(manager: EntityManager, order: Order, now: Date): Promise<void> {
     const subscription = await this.subscriptions.findById(order.subscriptionId!, manager);
     if (!subscription) return;

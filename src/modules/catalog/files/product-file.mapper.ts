@@ -5,7 +5,7 @@ import { extensionOf } from './storage/content-type';
 
 const BYTES_PER_MB = 1_048_576;
 
-/** Megabytes with two decimals (decisions §7), computed on integers so 0.005 MB rounds half up. */
+/** Megabytes with two decimals (README, *Choices where the contract is silent*), computed on integers so 0.005 MB rounds half up. */
 export function megabytes(bytes: number): number {
   return Math.floor((bytes * 100 + BYTES_PER_MB / 2) / BYTES_PER_MB) / 100;
 }

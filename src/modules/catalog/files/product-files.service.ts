@@ -102,7 +102,7 @@ export class ProductFilesService {
     return { productPid: product.pid, file };
   }
 
-  /** The files a buyer of the product may download (order portal), as spec 2.6 objects. */
+  /** The files a buyer of the product may download (order portal), as product file objects of the OpenAPI description. */
   async filesOfProduct(storeId: number, productId: number): Promise<ProductFileDto[]> {
     const files = await this.files.listForProduct(storeId, productId);
     return files.map((file) => this.toDto(file));

@@ -26,7 +26,7 @@ export class ProductLookupRepository {
     return (manager ?? this.dataSource.manager).findOne(Product, { select: SUMMARY, where: { storeId, pid } });
   }
 
-  /** By numeric `id`, else by `pid` (decisions §6: a path `{id}` accepts both). */
+  /** By numeric `id`, else by `pid` (a path `{id}` accepts both). */
   findByRef(storeId: number, ref: string, manager?: EntityManager): Promise<ProductSummary | null> {
     const parsed = parseRef(ref);
     return 'id' in parsed

@@ -25,7 +25,7 @@ const planDto = (view: PlanView) => toPlanDto(view.plan, view.productPid, view.c
 export class PlansController {
   constructor(private readonly plans: PlansService) {}
 
-  /** `POST /v1/plan` is the spec's name (§4.12); `/v1/plans` matches the other routes. */
+  /** `POST /v1/plan` is the contract's name; `/v1/plans` matches the other routes. */
   @Post(['plans', 'plan'])
   @Idempotent()
   @RequireScopes('plans.write')
@@ -89,7 +89,7 @@ export class PlansController {
 
   @Get('plans/:id/subscribers')
   @RequireScopes('plans.read')
-  @ApiOperation({ summary: "The plan's subscribers: its approved or refunded orders, newest first (spec §4.9)" })
+  @ApiOperation({ summary: "The plan's subscribers: its approved or refunded orders, newest first" })
   @ApiCatalogId('plan')
   @ApiOkResponse({ type: SubscriberListResponseDto })
   @ApiValidationFailed()

@@ -84,7 +84,7 @@ export class PlansService {
     return this.view(storeId, await this.plans.save(plan));
   }
 
-  /** decisions §5: a plan that was ever sold (approved or refunded) stays. */
+  /** A plan that was ever sold (approved or refunded) stays. */
   async delete(storeId: number, ref: string): Promise<Plan> {
     return inTransaction(this.dataSource, async (manager) => {
       const plan = await this.plans.lockByRef(storeId, parseRef(ref), manager);
@@ -97,7 +97,7 @@ export class PlansService {
     });
   }
 
-  /** spec 4.9: the plan's sales, newest first, one page at a time. */
+  /** The plan's sales, newest first, one page at a time. */
   async subscribers(
     storeId: number,
     ref: string,

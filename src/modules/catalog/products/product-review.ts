@@ -2,7 +2,7 @@ import { Cents } from '../../../common/money';
 import type { Product, ProductReviewStatus } from './product.entity';
 
 /**
- * The review state machine of `status_2` (decisions §7): draft → pending on publish → approved or
+ * The review state machine of `status_2` (README, *Choices where the contract is silent*): draft → pending on publish → approved or
  * rejected by review. A rejected product may be submitted again once fixed.
  */
 export type ReviewTrigger = 'publish' | 'approve' | 'reject';
@@ -18,7 +18,7 @@ export function nextReviewStatus(from: ProductReviewStatus, trigger: ReviewTrigg
   return TRANSITIONS[trigger][from] ?? null;
 }
 
-/** spec §8: stores selling in MZN need a price of at least 50 to go to review. */
+/** Stores selling in MZN need a price of at least 50 to go to review. */
 export const MZN_MINIMUM_PRICE: Cents = 5000;
 
 export interface PublishFacts {
@@ -34,7 +34,7 @@ export interface PublishFacts {
 const blank = (value: string | null | undefined): boolean => !value || value.trim() === '';
 
 /**
- * Every unmet requirement of spec §4.6, keyed by the names of decisions §7, so the seller sees
+ * Every unmet requirement (OpenAPI: `POST /v1/products/{id}/publish`), keyed by the names (README, *Choices where the contract is silent*), so the seller sees
  * all of them at once rather than one per attempt.
  */
 export function missingPublishFields({

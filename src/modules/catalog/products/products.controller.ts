@@ -128,7 +128,7 @@ export class ProductsController {
   @HttpCode(200)
   @RequireScopes('products.write')
   @ApiOperation({
-    summary: 'Submit the product for review (spec §4.6)',
+    summary: 'Submit the product for review',
     description:
       'Requires name, price (at least 50 in MZN stores), sale page, image, category, subcategory, ' +
       'contact number, at least one file and, for recurring products, a plan. `status_2` becomes `pending`.',

@@ -111,7 +111,7 @@ export class ProductsService {
     return product;
   }
 
-  /** spec §4.6: submits the product for review once every requirement holds. */
+  /** Submits the product for review once every requirement holds. */
   async publish(storeId: number, idOrPid: string): Promise<Product> {
     // Read before the transaction: every query inside it must go through its connection.
     const currency = await this.currencyOf(storeId);

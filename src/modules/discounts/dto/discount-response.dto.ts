@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiNullable, ApiTimestamp } from '../../../common/http/api-docs';
 import { PageEnvelopeDto } from '../../../common/pagination/pagination';
 
-/** Spec §2.5, exactly. */
+/** Exactly. */
 export class DiscountDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'SAVE10', description: 'As the seller wrote it; unique per store ignoring case.' })

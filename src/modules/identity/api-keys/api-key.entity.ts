@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { Scope } from '../scopes';
 
-/** An API key (decisions §3): only its SHA-256 hash and a display prefix are stored. */
+/** An API key (the security schemes of the OpenAPI description): only its SHA-256 hash and a display prefix are stored. */
 @Entity('api_keys')
 export class ApiKey {
   @PrimaryGeneratedColumn()

@@ -24,7 +24,7 @@ export const ANY_TOKEN_KEY = 'auth:any-token';
 export const Public = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(PUBLIC_KEY, true), SetMetadata(DECORATORS.API_SECURITY, [{}]));
 
-/** The three 401s of decisions §3, with the challenge each carries (§3.1). */
+/** The three 401s (the security schemes of the OpenAPI description), with the challenge each carries. */
 const UNAUTHORIZED_EXAMPLES = {
   'no-token': { summary: 'No Authorization header', value: { status: 'error', message: 'Token not provided' } },
   'not-bearer': {

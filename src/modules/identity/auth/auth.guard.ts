@@ -34,7 +34,7 @@ export class AuthGuard implements CanActivate {
     if (!principal) throw challenge(reply, 'Invalid token', 'invalid_token');
     request.principal = principal;
 
-    // decisions §9: counted per token once it is known to be valid; the headers go on every answer,
+    // Counted per token once it is known to be valid; the headers go on every answer,
     // the 403 and 429 included.
     const limit = await this.rateLimit.consume(match[1]);
     reply
@@ -61,7 +61,7 @@ export class AuthGuard implements CanActivate {
   }
 }
 
-/** The realm of every bearer challenge (decisions §3.1). */
+/** The realm of every bearer challenge (the security schemes of the OpenAPI description). */
 export { AUTH_REALM } from '../../../common/http/auth-challenge';
 
 /**

@@ -4,7 +4,7 @@ import { Principal } from './principal';
 
 /**
  * Resolves a bearer token to its principal. Each kind of token is recognised by its prefix
- * (decisions §3), and API keys and OAuth access tokens behave identically afterwards (spec §5.1).
+ * (the security schemes of the OpenAPI description), and API keys and OAuth access tokens behave identically afterwards (the OpenAPI description).
  */
 export interface TokenVerifier {
   readonly prefix: string;

@@ -6,7 +6,7 @@ import { OAuthError } from './oauth-error';
 
 /**
  * Token responses must never be cached (RFC 6749 §5.1), errors included. A 401 carries the
- * `Bearer realm` challenge of every /v1 401 (decisions §3.1); a client that tried HTTP Basic and
+ * `Bearer realm` challenge of every /v1 401 (the security schemes of the OpenAPI description); a client that tried HTTP Basic and
  * failed is also told so with a `Basic` challenge, first (RFC 6749 §5.2).
  */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Timestamped } from '../../../common/entities/timestamps';
 
-/** An OAuth client registered by a seller in the dashboard (spec §4.2). */
+/** An OAuth client registered by a seller in the dashboard (OpenAPI: `POST /v1/oauth/token`). */
 @Entity('oauth_apps')
 export class OAuthApp extends Timestamped {
   @PrimaryGeneratedColumn()
@@ -22,11 +22,11 @@ export class OAuthApp extends Timestamped {
   @Column()
   clientId: string;
 
-  /** argon2id (decisions §3); the secret itself is shown once. */
+  /** argon2id (the security schemes of the OpenAPI description); the secret itself is shown once. */
   @Column()
   clientSecretHash: string;
 
-  /** Exact strings a redirect_uri must equal (decisions §2.3.1). */
+  /** Exact strings a redirect_uri must equal (README, *Operating it*). */
   @Column({ type: 'text', array: true })
   redirectUris: string[];
 

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** An authorization code (decisions §3): only its SHA-256 hash is stored. Single use, 10 minutes. */
+/** An authorization code (the security schemes of the OpenAPI description): only its SHA-256 hash is stored. Single use, 10 minutes. */
 @Entity('oauth_authorization_codes')
 export class OAuthAuthorizationCode {
   @PrimaryGeneratedColumn()
@@ -20,7 +20,7 @@ export class OAuthAuthorizationCode {
   @Column()
   redirectUri: string;
 
-  /** The `state` of the authorization request; the exchange must present the same (spec §4.2.3). */
+  /** The `state` of the authorization request; the exchange must present the same (the OpenAPI description). */
   @Column({ type: 'varchar', nullable: true })
   state: string | null;
 

@@ -7,10 +7,10 @@ import { OAuthApp } from './oauth-app.entity';
 import { OAuthAppsService } from './oauth-apps.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 
-/** spec §8: an authorization code is valid for 10 minutes. */
+/** An authorization code is valid for 10 minutes. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 
-/** The query of `{web_url}/oauth/authorize` (decisions §2.3), echoed back by the consent form. */
+/** The query of `{web_url}/oauth/authorize` (README, *Operating it*), echoed back by the consent form. */
 export interface AuthorizationParams {
   client_id?: string;
   redirect_uri?: string;
@@ -20,7 +20,7 @@ export interface AuthorizationParams {
   code_challenge_method?: string;
 }
 
-/** A request the screen must refuse with an error page and no redirect (decisions §2.3). */
+/** A request the screen must refuse with an error page and no redirect (README, *Operating it*). */
 export class AuthorizationRequestError extends Error {}
 
 export interface ValidAuthorization {
@@ -41,7 +41,7 @@ export class OAuthAuthorizationService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** decisions §2.3.1: checked before anything else, so a bad request never redirects anywhere. */
+  /** Checked before anything else, so a bad request never redirects anywhere. */
   async resolveClient(params: AuthorizationParams): Promise<{ app: OAuthApp; redirectUri: string }> {
     const app = await this.apps.findActive(single(params.client_id));
     if (!app) throw new AuthorizationRequestError('Unknown or inactive application.');

@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors/app-error';
 
 /**
- * A token-endpoint error (decisions §3.1): the contract's message plus the RFC 6749 `error` code,
+ * A token-endpoint error (the security schemes of the OpenAPI description): the contract's message plus the RFC 6749 `error` code,
  * rendered by the one exception filter as `{status, message, error, error_description}`.
  */
 export class OAuthError extends AppError {

@@ -5,7 +5,7 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { ALL_SCOPES } from '../scopes';
 
-/** RFC 8414 §2: what a standard client needs to find every endpoint by itself (decisions §3.1). */
+/** RFC 8414 §2: what a standard client needs to find every endpoint by itself (the security schemes of the OpenAPI description). */
 export interface AuthorizationServerMetadata {
   issuer: string;
   authorization_endpoint: string;

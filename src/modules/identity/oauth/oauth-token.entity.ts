@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { Scope } from '../scopes';
 
-/** An access/refresh token pair issued for a grant; both stored as SHA-256 hashes (decisions §3). */
+/** An access/refresh token pair issued for a grant; both stored as SHA-256 hashes (the security schemes of the OpenAPI description). */
 @Entity('oauth_tokens')
 export class OAuthToken {
   @PrimaryGeneratedColumn()

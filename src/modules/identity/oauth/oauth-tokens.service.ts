@@ -12,7 +12,7 @@ import { OAuthError } from './oauth-error';
 import { OAuthGrant } from './oauth-grant.entity';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
 
-/** spec §5.3: access tokens expire after 30 days. */
+/** Access tokens expire after 30 days. */
 export const ACCESS_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 export interface TokenRequest {
@@ -26,7 +26,7 @@ export interface TokenRequest {
   refresh_token?: string;
 }
 
-/** spec 2.9 plus `scope` (decisions §3.1). */
+/** The OAuth token response of the OpenAPI description plus `scope` (the security schemes of the OpenAPI description). */
 export interface TokenResponse {
   access_token: string;
   refresh_token: string;
@@ -40,7 +40,7 @@ export interface TokenResponse {
 const INVALID_CODE = 'Invalid or expired code';
 const INVALID_REFRESH = 'Invalid refresh token';
 
-/** The token endpoint's grants (decisions §3.1), revocation (RFC 7009) and `at_` authentication. */
+/** The token endpoint's grants (the security schemes of the OpenAPI description), revocation (RFC 7009) and `at_` authentication. */
 @Injectable()
 export class OAuthTokensService implements OnModuleInit {
   constructor(
@@ -51,7 +51,7 @@ export class OAuthTokensService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    // spec §5.1: OAuth access tokens go through the same guard as API keys.
+    // OAuth access tokens go through the same guard as API keys.
     this.auth.register({ prefix: 'at_', authenticate: (token) => this.authenticate(token) });
   }
 
@@ -62,7 +62,7 @@ export class OAuthTokensService implements OnModuleInit {
     throw new OAuthError(400, 'Unsupported grant type', 'unsupported_grant_type');
   }
 
-  /** Checks in the order of decisions §3.1; a code is consumed only by a successful exchange. */
+  /** Checks in the order (the security schemes of the OpenAPI description); a code is consumed only by a successful exchange. */
   async exchangeCode(request: TokenRequest): Promise<TokenResponse> {
     const app = await this.authenticateClient(request);
     const now = this.clock.now();
@@ -181,7 +181,7 @@ export class OAuthTokensService implements OnModuleInit {
 }
 
 /**
- * decisions §3.1: a `state` that differs from the authorization's is refused. Leaving it out is
+ * A `state` that differs from the authorization's is refused. Leaving it out is
  * accepted only for a PKCE code: standard RFC 6749 clients (oauth4webapi) check `state` at their
  * callback and never send it here, and the verifier already binds the exchange to the client that
  * started the authorization.

@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 
 /**
  * Builds rate limiters: in memory by default, in Redis when `REDIS_URL` is set so every instance
- * shares the counters (decisions §9). A Redis outage falls back to a per-process limiter rather
+ * shares the counters (README, *Choices where the contract is silent*). A Redis outage falls back to a per-process limiter rather
  * than failing requests.
  */
 @Injectable()

@@ -13,7 +13,7 @@ export interface RateLimitState {
   resetSeconds: number;
 }
 
-/** `RATE_LIMIT_PER_MINUTE` requests per token per minute (decisions §9). */
+/** `RATE_LIMIT_PER_MINUTE` requests per token per minute (README, *Choices where the contract is silent*). */
 @Injectable()
 export class TokenRateLimitService {
   private readonly limiter: RateLimiterAbstract;

@@ -14,7 +14,7 @@ export interface RouteAccess {
   public: boolean;
   anyToken: boolean;
   scopes: Scope[] | undefined;
-  /** Marked `@Idempotent()`: takes an `Idempotency-Key` (decisions §9). */
+  /** Marked `@Idempotent()`: takes an `Idempotency-Key` (README, *Choices where the contract is silent*). */
   idempotent: boolean;
 }
 
@@ -25,7 +25,7 @@ export function undeclaredRoutes(routes: RouteAccess[]): RouteAccess[] {
   return routes.filter((route) => underV1(route) && !route.public && !route.anyToken && !route.scopes);
 }
 
-/** Authenticated POSTs under `/v1` without `@Idempotent()`: decisions §9 gives each of them a key. */
+/** Authenticated POSTs under `/v1` without `@Idempotent()`: (README, *Choices where the contract is silent*) gives each of them a key. */
 export function postsWithoutIdempotency(routes: RouteAccess[]): RouteAccess[] {
   return routes.filter((route) => route.method === 'POST' && underV1(route) && !route.public && !route.idempotent);
 }

@@ -12,7 +12,7 @@ export interface ScopeDefinition {
 export const SCOPE_EXTENSIONS = new ExtensionPoint<ScopeDefinition>('scopes');
 
 /**
- * The scopes of this app: the contract's (spec §5.4), then the plugins', in registration order.
+ * The scopes of this app: the contract's (the OpenAPI description), then the plugins', in registration order.
  * API keys, OAuth requests, `GET /v1/scopes`, the dashboard's checkboxes and the route catalog all
  * read it, so a plugin scope is grantable and enforced like any other.
  */

@@ -14,7 +14,7 @@ export class Seller extends Timestamped {
   @Column()
   email: string;
 
-  /** argon2id (decisions §3). */
+  /** argon2id (the security schemes of the OpenAPI description). */
   @Column()
   passwordHash: string;
 }

@@ -74,7 +74,7 @@ export class SellersService {
     await this.sellers.setPasswordHash(sellerId, await argon2.hash(next, { type: argon2.argon2id }));
   }
 
-  /** Dashboard "Email my customers" (decisions §12). */
+  /** Dashboard "Email my customers" (README, *Customer emails*). */
   setEmailCustomers(storeId: number, on: boolean): Promise<void> {
     return this.sellers.setEmailCustomers(storeId, on);
   }

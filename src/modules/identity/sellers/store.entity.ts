@@ -39,7 +39,7 @@ export class Store extends Timestamped {
   @Column({ type: 'char', length: 3, default: 'MZN' })
   currency: string;
 
-  /** Dashboard "Email my customers" (decisions §12): off when the store's own app sends them. */
+  /** Dashboard "Email my customers" (README, *Customer emails*): off when the store's own app sends them. */
   @Column({ default: true })
   emailCustomers: boolean;
 }

@@ -7,7 +7,7 @@ import { ViewsService } from './views.service';
 import { formList, formString, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
 
-/** Settings → API: the seller's API keys (decisions §2.1). */
+/** Settings → API: the seller's API keys (README, *Operating it*). */
 @DashboardPages('settings/api')
 export class ApiKeysPagesController {
   constructor(

@@ -6,7 +6,7 @@ import { ViewsService } from './views.service';
 import { formString, liveSession, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
 
-/** OAuth app registration (decisions §2.1): client_id and a client_secret shown once. */
+/** OAuth app registration (README, *Operating it*): client_id and a client_secret shown once. */
 @DashboardPages('apps')
 export class AppsPagesController {
   constructor(

@@ -8,7 +8,7 @@ import { formList, formString, liveSession, SellerSession } from './web-auth';
 import { CurrentSeller, DashboardPages, ReturnAfterLogin } from './dashboard-pages';
 import { formOf, OAuthClientGuard, pick } from './oauth-client.guard';
 
-/** The consent screen `{web_url}/oauth/authorize` (decisions §2.3). */
+/** The consent screen `{web_url}/oauth/authorize` (README, *Operating it*). */
 @DashboardPages('oauth/authorize', { before: [OAuthClientGuard] })
 export class AuthorizeController {
   constructor(

@@ -6,7 +6,7 @@ import { ViewsService } from './views.service';
 import { sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
 
-/** Settings → Emails: the store's "Email my customers" switch (decisions §12). */
+/** Settings → Emails: the store's "Email my customers" switch (README, *Customer emails*). */
 @DashboardPages('settings/emails')
 export class EmailSettingsPagesController {
   constructor(

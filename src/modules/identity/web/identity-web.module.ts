@@ -18,7 +18,7 @@ import { ViewsService } from './views.service';
 import { WebExceptionFilter } from './web-exception.filter';
 
 /**
- * The seller dashboard under `{web_url}` (decisions §2.1, §2.3). Another web module with pages
+ * The seller dashboard under `{web_url}` (README, *Operating it*). Another web module with pages
  * imports this one, declares its controllers with `@DashboardPages()` (session required unless
  * `@AnonymousPage()`, CSRF on every POST, error pages) and applies `WebSessionMiddleware` to them;
  * handlers get the seller with `@CurrentSeller()`.

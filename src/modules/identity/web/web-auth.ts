@@ -66,7 +66,7 @@ export function sellerOf(req: FastifyRequest): SellerSession {
 }
 
 /**
- * decisions §2.1: `?next=` is honoured only for a path on the web surface, never another origin
+ * `?next=` is honoured only for a path on the web surface, never another origin
  * (`//evil.example`, `/\evil`, absolute URLs) or another surface.
  */
 export function safeNext(next: unknown, webPath: string): string | undefined {

@@ -26,7 +26,7 @@ const SUBJECTS: Record<CustomerMessageKind, (m: CustomerMessage, plan: string) =
 };
 
 /**
- * The six messages of decisions §12 as email: one eta template per kind in HTML (escaped, table
+ * The six messages (README, *Customer emails*) as email: one eta template per kind in HTML (escaped, table
  * layout, inline styles, no remote images, no scripts: what common mail clients show alike) and
  * one in plain text.
  */

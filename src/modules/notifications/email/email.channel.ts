@@ -14,7 +14,7 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_00
 
 /**
  * The built-in channel: email through the SMTP server of `SMTP_URL`, or, without it, an `.eml`
- * file per message under `$DATA_DIR/outbox/` (decisions §12), so development shows what would go.
+ * file per message under `$DATA_DIR/outbox/` (README, *Customer emails*), so development shows what would go.
  * Messages of test orders always go to the outbox, with or without `SMTP_URL`.
  *
  * A message counts as sent when the SMTP server accepted it (its 250 after DATA): a refusal or a

@@ -33,7 +33,7 @@ export class CustomerMessageComposer {
       request.orderId,
     );
     if (!store || !product || !customer) return { skip: 'The order refers to a missing store, product or customer.' };
-    // decisions §12: the store's switch, read when the job runs.
+    // The store's switch, read when the job runs.
     if (!store.emailCustomers) return { skip: 'The store does not email its customers.' };
     if (order.storeId !== event.storeId) return { skip: 'The order is not of the event’s store.' };
 

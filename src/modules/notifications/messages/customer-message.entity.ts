@@ -9,7 +9,7 @@ import type { CustomerMessageKind } from './customer-message';
 export type CustomerMessageState = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
 
 /**
- * One message of decisions §12 on one channel: the once-only record. `sent` is written when the
+ * One message (README, *Customer emails*) on one channel: the once-only record. `sent` is written when the
  * channel's provider accepted the message (the SMTP server's 250), and a sent message is never
  * sent again, however often its job runs. No content is kept: links carry capabilities (a fresh pay
  * token, a transaction id) that the database stores only hashed or not at all beside the order.

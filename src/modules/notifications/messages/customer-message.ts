@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../../../common/events/domain-event';
 import type { Cents } from '../../../common/money';
 
-/** The six messages of decisions §12. */
+/** The six messages (README, *Customer emails*). */
 export const CUSTOMER_MESSAGE_KINDS = [
   'receipt',
   'refund',
@@ -22,7 +22,7 @@ const MESSAGE_OF_EVENT: Record<string, { kind: CustomerMessageKind; keyedOn: 'or
   'order.approved': { kind: 'receipt', keyedOn: 'orderId' },
   'order.refunded': { kind: 'refund', keyedOn: 'orderId' },
   'subscription.renewal_due': { kind: 'renewal_due', keyedOn: 'orderId' },
-  // One "payment failed / past due" message per renewal order (decisions §12, the events contract).
+  // One "payment failed / past due" message per renewal order (README, *Customer emails*, the events contract).
   'subscription.payment_failed': { kind: 'payment_failed', keyedOn: 'orderId' },
   'subscription.past_due': { kind: 'payment_failed', keyedOn: 'orderId' },
   'subscription.cancelled': { kind: 'subscription_cancelled', keyedOn: 'subscriptionId' },

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, isIPv4 } from 'node:net';
 
 /**
- * SSRF protection (decisions §7): under `NODE_ENV=production` a webhook may not reach loopback,
+ * SSRF protection (README, *Choices where the contract is silent*): under `NODE_ENV=production` a webhook may not reach loopback,
  * private, link-local, CGNAT, metadata or otherwise non-public addresses. The address a hostname
  * resolves to is checked and then used for the connection itself, so a DNS answer that changes
  * between the check and the connection cannot smuggle in an internal address.

@@ -3,7 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { DestinationRefusedError, resolveDestination } from './destination-guard';
 
-/** Spec §6.1.5 and §8: one attempt, 10 seconds in total (DNS, connect, request and response). */
+/** One attempt, 10 seconds in total (DNS, connect, request and response). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer is kept for the report. */
 export const RESPONSE_EXCERPT_CHARS = 2048;

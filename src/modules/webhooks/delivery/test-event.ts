@@ -1,7 +1,7 @@
 import { randomBase62 } from '../../../common/crypto';
 import { noPlanSubscriber, type OrderEventKind, type OrderEventPayload, portalUrl } from '../../billing';
 
-/** The spec §6.3 payload of a test event, marked so no receiver mistakes it for a sale (decisions §9). */
+/** The webhook payload of a test event, marked so no receiver mistakes it for a sale (README, *Choices where the contract is silent*). */
 export type TestEventPayload = OrderEventPayload & { test: true };
 
 export interface TestEventInput {
@@ -23,7 +23,7 @@ const STATUS_OF: Record<OrderEventKind, string> = {
 };
 
 /**
- * A sample one-time order of 100.00 in the store's currency, with every field of spec §6.3 in the
+ * A sample one-time order of 100.00 in the store's currency, with every field (the webhooks of the OpenAPI description) in the
  * order billing writes them, `order_number` starting `TEST-` and `test: true` last.
  */
 export function buildTestEventPayload(input: TestEventInput): TestEventPayload {

@@ -12,7 +12,7 @@ const USER_AGENT = 'CommerceAPI-Webhooks/1.0';
 /**
  * Makes the attempt of a delivery and records it on the delivery (so on every webhook of its
  * group). An attempt cut short by the death of its process (nothing recorded) is made again by a
- * live worker with the same `webhook-id` (decisions §7): every committed event reaches every
+ * live worker with the same `webhook-id` (README, *Choices where the contract is silent*): every committed event reaches every
  * subscribed URL at least once.
  */
 @Injectable()

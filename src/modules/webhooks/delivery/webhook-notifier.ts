@@ -10,9 +10,9 @@ import { WebhookQueue } from './webhook-queue';
 import { generateMessageId } from './webhook-signer';
 
 /**
- * The transactional outbox (decisions §7): on a domain event of a webhook event kind (the order
+ * The transactional outbox (README, *Choices where the contract is silent*): on a domain event of a webhook event kind (the order
  * kinds, and the plugins'), inside the transaction of the change, one delivery row and one queue
- * job per URL group of the matching webhooks (spec §6.1.3). An error here rolls the change back
+ * job per URL group of the matching webhooks (the webhooks of the OpenAPI description). An error here rolls the change back
  * rather than lose its webhooks.
  */
 @Injectable()
@@ -41,7 +41,7 @@ export class WebhookNotifier implements OnModuleInit {
     if (!subscribed.length) return;
     const groups = new Map<string, Webhook[]>();
     for (const webhook of subscribed) groups.set(webhook.url, [...(groups.get(webhook.url) ?? []), webhook]);
-    // Order kinds: spec §6.3 as billing builds it for the order as it stands in this transaction.
+    // Order kinds: (the webhooks of the OpenAPI description) as billing builds it for the order as it stands in this transaction.
     const payload = await this.kinds.buildPayload(kind, event, manager);
     for (const [url, group] of groups) {
       const delivery = await this.deliveries.createForGroup(

@@ -81,7 +81,7 @@ class DeliveryRequestDto {
     additionalProperties: true,
     example: { order_type: 'order_approved', order_number: 'ORD-7Q2K9X', status: 'approved', amount: 100, test: false },
     description:
-      'The spec §6.3 payload, as sent. Its last field `test` (boolean) is true for an order of the ' +
+      'The webhook payload, as sent. Its last field `test` (boolean) is true for an order of the ' +
       "store's test mode and for a test event, false for a live order.",
   })
   payload: object;

@@ -4,7 +4,7 @@ import { WebhookDelivery } from './webhook-delivery.entity';
 
 /**
  * The webhooks a grouped delivery was sent for: its result shows in the report and `summary` of
- * each of them (spec §6.1.3, §6.1.7).
+ * each of them (the webhooks of the OpenAPI description).
  */
 @Entity('webhook_delivery_targets')
 @Index(['webhookId', 'deliveryId'])

@@ -3,12 +3,12 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 /**
  * pending → sending (claimed by one worker) → success | failed. A `sending` row whose worker died
  * (its lease is gone, see worker-lease.ts) goes back to `sending` under a live worker: the
- * attempt is made again, with the same `webhook-id` (decisions §7, at least once).
+ * attempt is made again, with the same `webhook-id` (README, *Choices where the contract is silent*, at least once).
  */
 export type DeliveryState = 'pending' | 'sending' | 'success' | 'failed';
 
 /**
- * One attempt to POST one event to one URL group (spec §6.1.3): the outbox row written with the
+ * One attempt to POST one event to one URL group (the webhooks of the OpenAPI description): the outbox row written with the
  * order change, then the record of the attempt. A redelivery is a new row pointing at the first.
  */
 @Entity('webhook_deliveries')
@@ -32,7 +32,7 @@ export class WebhookDelivery {
   @Column({ type: 'text' })
   url: string;
 
-  /** `json`, not `jsonb`: the body keeps billing's field order byte for byte (spec §6.3 for order kinds). */
+  /** `json`, not `jsonb`: the body keeps billing's field order byte for byte (the webhooks of the OpenAPI description, for order kinds). */
   @Column({ type: 'json' })
   payload: object;
 

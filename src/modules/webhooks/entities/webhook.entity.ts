@@ -4,7 +4,7 @@ import { Timestamped } from '../../../common/entities/timestamps';
 export type WebhookStatus = 'active' | 'inactive';
 
 /**
- * A URL the store wants order events (and the plugins' webhook event kinds) posted to (spec §6.1). Several webhooks of a store may share
+ * A URL the store wants order events (and the plugins' webhook event kinds) posted to (the webhooks of the OpenAPI description). Several webhooks of a store may share
  * a URL; they are then delivered to as one group.
  */
 @Entity('webhooks')
@@ -21,10 +21,10 @@ export class Webhook extends Timestamped {
   url: string;
 
   @Column({ type: 'text', array: true })
-  /** Webhook event kinds: spec §6.2's, or a plugin's (WebhookEventKinds). */
+  /** Webhook event kinds: the contract's (the webhooks of the OpenAPI description), or a plugin's (WebhookEventKinds). */
   events: string[];
 
-  /** Null: every product of the store (spec §6.1.2). */
+  /** Null: every product of the store (the webhooks of the OpenAPI description). */
   @Column({ type: 'int', nullable: true })
   productId: number | null;
 
@@ -36,7 +36,7 @@ export class Webhook extends Timestamped {
 
   /**
    * `whsec_<base64>`, stored as issued: it is a symmetric signing key the service must read back
-   * to sign every delivery, and decisions §7 shows it on every read of the webhook, so it cannot be
+   * to sign every delivery, and the API shows it on every read of the webhook (README, *Choices where the contract is silent*), so it cannot be
    * hashed the way bearer tokens are.
    */
   @Column()

@@ -15,7 +15,7 @@ export function addKnownKinds(kinds: readonly string[]): void {
 
 export const knownKindsMessage = (): string => `events must be among ${[...known].join(', ')}.`;
 
-/** Each item is a webhook event kind (spec §6.2's, or a plugin's). */
+/** Each item is a webhook event kind (the contract's, the webhooks of the OpenAPI description, or a plugin's). */
 export function IsWebhookEventKind(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {

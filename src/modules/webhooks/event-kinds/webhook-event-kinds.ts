@@ -77,7 +77,7 @@ export class WebhookEventKinds {
     return this.byEventType.get(type);
   }
 
-  /** 422 on `events` when one of them is not a kind of this app (spec §6.2 and the plugins'). */
+  /** 422 on `events` when one of them is not a kind of this app (the webhooks of the OpenAPI description, and the plugins'). */
   assertKnown(events: readonly string[] | undefined): void {
     if (events?.some((kind) => !this.byKind.has(kind))) {
       throw ValidationError.field('events', `events must be among ${this.kinds().join(', ')}.`);

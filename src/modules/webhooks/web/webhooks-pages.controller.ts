@@ -21,7 +21,7 @@ interface WebhookForm {
 const EMPTY_FORM: WebhookForm = { name: '', url: '', events: ['order_approved'], product: '', status: 'active' };
 
 /**
- * Dashboard → Webhooks (decisions §2.1): register, edit and delete webhooks, send a test event,
+ * Dashboard → Webhooks (README, *Operating it*): register, edit and delete webhooks, send a test event,
  * read each delivery (payload, response) and redeliver it. The same service and validation as
  * the API; the forms post back here and the pages redirect after a change (no resubmission).
  */

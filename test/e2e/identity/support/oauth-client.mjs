@@ -17,7 +17,7 @@ try {
     params,
     job.redirectUri,
     job.codeVerifier,
-    // No state here: oauth4webapi checked it at the callback, and the code carries a PKCE challenge (decisions §3.1).
+    // No state here: oauth4webapi checked it at the callback, and the code carries a PKCE challenge (the security schemes of the OpenAPI description).
     options,
   );
   const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);

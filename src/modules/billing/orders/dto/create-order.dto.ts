@@ -87,7 +87,7 @@ export class TrackingDto {
   utm_term?: string | null;
 }
 
-/** The order-creation request of spec §2.1, plus `tracking` (decisions §7). */
+/** The order-creation request (the OpenAPI description), plus `tracking` (README, *Choices where the contract is silent*). */
 export class CreateOrderDto {
   @ApiProperty({ example: 1500, minimum: 10, description: 'Charged before the discount; at most two decimals.' })
   @IsNumber(AMOUNT_OPTIONS, { message: 'amount must be a number.' })

@@ -73,7 +73,7 @@ export class OrderSubscriptionDto {
   @ApiTimestamp({ example: null, nullable: true }) cancelled_at: string | null;
 }
 
-/** decisions §10: one payment attempt of the order. */
+/** One payment attempt of the order. */
 export class OrderPaymentDto {
   @ApiProperty({ example: 'mpesa', description: 'The checkout payment method.' }) method: string;
   @ApiProperty({ example: 'mpesa', description: 'The gateway that handled it (`sandbox`, `mpesa`, `stripe`, …).' })
@@ -91,7 +91,7 @@ export class OrderPaymentDto {
   @ApiTimestamp({ example: '2026-01-31T10:01:40.000000Z' }) created_at: string;
 }
 
-/** Spec §2.4: the order summary of the customer-orders list. */
+/** The order summary of the customer-orders list. */
 export class OrderSummaryDto {
   @ApiProperty({ type: 'integer', example: 41 }) id: number;
   @ApiProperty({ example: 'ORD-8K2M4Q7XPA3Z' }) order_number: string;
@@ -102,7 +102,7 @@ export class OrderSummaryDto {
   @ApiTimestamp({ example: '2026-01-31T10:02:11.000000Z' }) updated_at: string;
 }
 
-/** The whole order (decisions §7): product, plan, customer, amounts, discount, tracking, transaction. */
+/** The whole order (README, *Choices where the contract is silent*): product, plan, customer, amounts, discount, tracking, transaction. */
 export class OrderDto extends OrderSummaryDto {
   @ApiProperty({ example: 1500, description: 'The request amount plus accepted bumps.' }) original_amount: number;
   @ApiProperty({ example: 150 }) discount_amount: number;
@@ -126,8 +126,7 @@ export class OrderDto extends OrderSummaryDto {
   @ApiProperty({
     type: [OrderPaymentDto],
     required: false,
-    description:
-      'The payment attempts, newest first (decisions §10). On `GET /v1/orders/{id}` and the refund answer; not in lists.',
+    description: 'The payment attempts, newest first. On `GET /v1/orders/{id}` and the refund answer; not in lists.',
   })
   payments?: OrderPaymentDto[];
 }

@@ -26,7 +26,7 @@ export class SubscriptionCustomerDto {
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
 }
 
-/** decisions §11: a subscription and the orders of its periods. */
+/** A subscription and the orders of its periods. */
 export class SubscriptionDto {
   @ApiProperty({ type: 'integer', example: 12 }) id: number;
   @ApiProperty({ enum: SUBSCRIPTION_STATUSES, example: 'active' }) status: SubscriptionStatus;

@@ -34,7 +34,7 @@ export class CreateProductFileDto {
   file?: unknown;
 }
 
-/** Spec 2.6. */
+/** The product file of the OpenAPI description. */
 export class ProductFileDto {
   @ApiProperty({ type: 'integer', example: 7 }) id: number;
   @ApiProperty({ example: 'Guia completo.pdf' }) name: string;

@@ -39,7 +39,7 @@ const BY_EXTENSION: Record<string, string> = {
 
 const DECLARED = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/i;
 
-/** The extension, lower-cased and without the dot (`format` of spec 2.6); `bin` when there is none. */
+/** The extension, lower-cased and without the dot (the product file's `format`); `bin` when there is none. */
 export function extensionOf(filename: string): string {
   const ext = extname(filename).slice(1).toLowerCase();
   return /^[a-z0-9]{1,16}$/.test(ext) ? ext : 'bin';

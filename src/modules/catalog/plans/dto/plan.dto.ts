@@ -146,7 +146,7 @@ class SubscriberCustomerDto {
   @ApiProperty({ example: '+258841234567' }) mobile_number: string;
 }
 
-/** Spec 2.7. */
+/** The plan subscriber list item of the OpenAPI description. */
 export class SubscriberDto {
   @ApiProperty({ example: 'ORD-20250131-8F3K2Q' }) order_number: string;
   @ApiProperty({ example: 500 }) amount: number;
@@ -163,7 +163,7 @@ class SubscriberPlanDto {
   @ApiProperty({ example: 'prod_4fQ9xZ2LmN8pR1sT' }) product_pid: string;
 }
 
-/** Spec 2.11 with `plan` and `subscribers`. */
+/** The list envelope of the OpenAPI description with `plan` and `subscribers`. */
 export class SubscriberListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: SubscriberPlanDto }) plan: SubscriberPlanDto;
   @ApiProperty({ type: [SubscriberDto] }) subscribers: SubscriberDto[];

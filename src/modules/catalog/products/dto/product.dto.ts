@@ -159,7 +159,7 @@ class PublishDataDto {
   @ApiProperty({ example: 'pending', enum: ['pending'] }) status: 'pending';
 }
 
-/** Spec 2.8. */
+/** The product publish result of the OpenAPI description. */
 export class PublishResponseDto {
   @ApiProperty({ example: 'success' }) status: 'success';
   @ApiProperty({ example: 'Product submitted for review.' }) message: string;

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 
-/** Body of `POST /v1/oauth/token`, as JSON or form fields (decisions §3.1). */
+/** Body of `POST /v1/oauth/token`, as JSON or form fields (the security schemes of the OpenAPI description). */
 export class TokenRequestDto {
   @ApiPropertyOptional({
     enum: ['authorization_code', 'refresh_token'],

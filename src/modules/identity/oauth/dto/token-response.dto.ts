@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiTimestamp } from '../../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../../common/http/error-response.dto';
 
-/** spec 2.9 plus `scope` (decisions §3.1). */
+/** The OAuth token response of the OpenAPI description plus `scope` (the security schemes of the OpenAPI description). */
 export class TokenResponseDto {
   @ApiProperty({ example: 'at_Ab3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s' }) access_token: string;
   @ApiProperty({ example: 'rt_Zy8xW6vU4tS2rQ0pO8nM6lK4jI2hG0fE8dC6bA4z' }) refresh_token: string;

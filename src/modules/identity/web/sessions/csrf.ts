@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { FastifyRequest } from 'fastify';
 import { sessionOf } from '../web-auth';
 
-/** Synchronizer-token CSRF (decisions §2.1): the token lives in the session, forms echo it in `_csrf`. */
+/** Synchronizer-token CSRF (README, *Operating it*): the token lives in the session, forms echo it in `_csrf`. */
 const csrf = csrfSync({
   getTokenFromRequest: (req) => (typeof req.body?._csrf === 'string' ? req.body._csrf : undefined),
 });

@@ -20,7 +20,7 @@ export class WebSessionMiddleware implements NestMiddleware {
 }
 
 /**
- * decisions §2.1: a POST without the session's CSRF token gets 403 before the handler runs, so it
+ * A POST without the session's CSRF token gets 403 before the handler runs, so it
  * changes nothing. A guard rather than middleware: the form body is parsed by then.
  */
 @Injectable()

@@ -24,7 +24,7 @@ declare module 'express-session' {
 const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
- * Dashboard sessions (decisions §2.1) stored in PostgreSQL (`web_sessions`, created by a migration),
+ * Dashboard sessions (README, *Operating it*) stored in PostgreSQL (`web_sessions`, created by a migration),
  * so every instance shares them. One handler per process: the secret and the store are shared by
  * every controller the middleware is applied to.
  */

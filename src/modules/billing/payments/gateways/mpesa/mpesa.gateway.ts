@@ -33,7 +33,7 @@ type Sent =
   | { kind: 'lost'; error: unknown };
 
 /**
- * M-Pesa Mozambique (decisions §10): C2B single stage for payments (a USSD push; the answer comes
+ * M-Pesa Mozambique (README, *Taking payments*): C2B single stage for payments (a USSD push; the answer comes
  * when the customer has typed the PIN, within 120 s), the transaction status query for
  * reconciliation and the reversal for refunds. Registered for `mpesa` when `MPESA_API_KEY`,
  * `MPESA_PUBLIC_KEY` and `MPESA_SERVICE_PROVIDER_CODE` are set.
@@ -126,7 +126,7 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
   }
 
   /**
-   * decisions §10: the status query by the attempt's third-party reference. `Completed` is a
+   * The status query by the attempt's third-party reference. `Completed` is a
    * payment; a final failure status ends the attempt; anything else (still pending, not found yet,
    * an error code) leaves it unknown. An `INS-0` answer only says the query itself worked.
    */
@@ -160,7 +160,7 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
     };
   }
 
-  /** decisions §10: the reversal of `output_TransactionID` for the full amount. */
+  /** The reversal of `output_TransactionID` for the full amount. */
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const { initiatorIdentifier, securityCredential } = this.config;
     if (!initiatorIdentifier || !securityCredential) {

@@ -22,7 +22,7 @@ export function signSandboxCallback(secret: string, rawBody: Buffer | string): s
 }
 
 /**
- * The test gateway (decisions §8, §11): a payment number ending in `0002` is declined; one ending
+ * The test gateway (README, *Taking payments*; billing README, `subscriptions/`): a payment number ending in `0002` is declined; one ending
  * in `0003` is approved on a first payment and declined on every renewal (off-session charge); any
  * other is approved at once. It serves `mpesa` and `emola` while no real gateway does. Callbacks
  * carry `{order_number, transaction_id, status}` signed as {@link signSandboxCallback} in the

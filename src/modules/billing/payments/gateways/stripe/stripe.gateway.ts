@@ -44,7 +44,7 @@ export function stripeAmount(cents: number, currency: string): number {
 }
 
 /**
- * Card payments through Stripe Checkout (decisions §10): one Checkout Session per attempt (the
+ * Card payments through Stripe Checkout (README, *Taking payments*): one Checkout Session per attempt (the
  * attempt's reference as idempotency key, `metadata.order_number`, back to `{pay_url}` on success
  * or cancel), its outcome from the signed webhook at `POST /v1/payments/stripe/callback`, a lookup
  * of the session when no webhook came within 30 minutes, and refunds of the PaymentIntent.
@@ -180,7 +180,7 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
   }
 
   /**
-   * decisions §10: completed and paid → succeeded with the PaymentIntent id; expired or an
+   * Completed and paid → succeeded with the PaymentIntent id; expired or an
    * asynchronous payment that failed → failed; anything else is not an outcome yet.
    */
   private outcomeOf(
