@@ -70,6 +70,8 @@ const env = z.object({
     .default(72),
   SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(366).default(7),
   SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  DOWNLOAD_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  DELIVERY_SECRET: z.string().min(32).optional(),
 });
 
 /** Never echoed in a configuration error: they carry credentials. */
@@ -77,6 +79,7 @@ const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'SESSION_SECRET',
   'PAYMENT_SANDBOX_SECRET',
+  'DELIVERY_SECRET',
   'S3_SECRET_ACCESS_KEY',
   'DATABASE_URL',
   'REDIS_URL',
@@ -105,6 +108,11 @@ export interface AppConfig {
   sessionSecret?: string;
   /** Renewal orders `renewalLeadHours` before end_date, `expired` `graceDays` after it. */
   subscriptions: { renewalLeadHours: number; graceDays: number; sweepSeconds: number };
+  /**
+   * Buyers' download links and license keys (decisions §16): `limit` downloads per order and file;
+   * `secret` signs the links and encrypts the keys (unset: a key file under `$DATA_DIR`, see README).
+   */
+  delivery: { limit: number; secret?: string; secretFile: string };
   /**
    * Where uploaded product files live: `$DATA_DIR/files`, an S3-compatible bucket, or a plugin's
    * driver (its own settings come with the plugin; `directory` is offered to drivers on disk).
@@ -181,6 +189,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       graceDays: e.SUBSCRIPTION_GRACE_DAYS,
       sweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
     },
+    delivery: { limit: e.DOWNLOAD_LIMIT, secret: e.DELIVERY_SECRET, secretFile: join(e.DATA_DIR, 'delivery.key') },
     storage,
     mail: {
       smtpUrl: e.SMTP_URL,

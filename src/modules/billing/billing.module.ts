@@ -6,6 +6,10 @@ import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';
 import { CustomersService } from './customers/customers.service';
+import { DeliveryKeys } from './delivery/delivery-keys';
+import { DownloadsController } from './downloads/downloads.controller';
+import { DownloadsRepository } from './downloads/downloads.repository';
+import { DownloadsService } from './downloads/downloads.service';
 import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CheckoutRules } from './orders/checkout-rules';
@@ -49,7 +53,14 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     SalesModule,
     PaymentGatewayRegistryModule,
   ],
-  controllers: [OrdersController, CustomersController, PaymentsController, SubscriptionsController, ReportsController],
+  controllers: [
+    OrdersController,
+    DownloadsController,
+    CustomersController,
+    PaymentsController,
+    SubscriptionsController,
+    ReportsController,
+  ],
   providers: [
     CatalogReadRepository,
     OrdersRepository,
@@ -72,8 +83,12 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     PaymentReconciler,
     SalesReportRepository,
     SalesReportService,
+    DeliveryKeys,
+    DownloadsRepository,
+    DownloadsService,
   ],
   exports: [
+    DownloadsService,
     OrderEventPayloads,
     OrdersService,
     OrderTransitionsService,

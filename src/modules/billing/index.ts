@@ -50,6 +50,7 @@ export { OrderEventPayloads } from './events/order-event-payloads.service';
 export { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 export { OrdersRepository } from './orders/orders.repository';
 export { OrdersService } from './orders/orders.service';
+export { DownloadsService } from './downloads/downloads.service';
 export { CheckoutPaymentsService } from './payments/checkout-payments.service';
 export { SubscriptionSweep } from './subscriptions/subscription-sweep.service';
 

@@ -1,6 +1,7 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { SalesModule } from '../billing';
 import { IdentityModule } from '../identity';
+import { FileResponder } from './cdn/file-responder';
 import { OrderBumpsModule } from './order-bumps/order-bumps.module';
 import { FileUploadInterceptor } from './files/file-upload.interceptor';
 import { ProductFilesController } from './files/product-files.controller';
@@ -35,7 +36,8 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
     ProductFilesService,
     PlansService,
     FileUploadInterceptor,
+    FileResponder,
   ],
-  exports: [ProductsService, PlansService, ProductFilesService],
+  exports: [ProductsService, PlansService, ProductFilesService, FileResponder],
 })
 export class CatalogModule {}

@@ -275,7 +275,9 @@ describe('hosted checkout, payments and the order portal', () => {
     const portal = await t.http
       .get(`/pay/order/${created.order_number}?transaction_id=${paid.transaction_id}`)
       .expect(200);
-    expect(portal.text).toContain(`${t.config.urls.cdn}/k/abc123/Aula%201.pdf`);
+    // decisions §16: a signed download link of the pay surface, never the file's `{cdn_url}` address.
+    expect(portal.text).toMatch(new RegExp(`href="${t.config.urls.pay}/download/[A-Za-z0-9_-]{38}"[^>]*>Aula 1.pdf<`));
+    expect(portal.text).not.toContain(t.config.urls.cdn);
     expect(portal.text).toContain('https://files.example.com/presets.zip');
     expect(portal.text).not.toContain('k/album');
 

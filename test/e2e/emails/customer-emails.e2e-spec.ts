@@ -71,12 +71,10 @@ describe('customer emails over SMTP', () => {
 
     const [tx] = await t.dataSource.query('SELECT transaction_id FROM orders WHERE id = $1', [order.id]);
     const portal = `${t.config.urls.pay}/order/${order.order_number}?transaction_id=${encodeURIComponent(tx.transaction_id)}`;
-    const [file] = await t.dataSource.query('SELECT storage_key FROM product_files WHERE product_id = $1', [
-      product.id,
-    ]);
-    const download = `${t.config.urls.cdn}/${file.storage_key}/${encodeURIComponent('Guia completo.pdf')}`;
-
+    // decisions §16: a signed link of the pay surface (24 hours from this email), never the `{cdn_url}` one.
     const text = parsed.text ?? '';
+    const download = new RegExp(`Guia completo: (${t.config.urls.pay}/download/[A-Za-z0-9_-]{38})`).exec(text)![1];
+    expect(text).not.toContain(t.config.urls.cdn);
     expect(text).toContain(BRAND);
     expect(text).toContain(order.order_number);
     expect(text).toContain('Paid: 250.00 MZN');
@@ -93,7 +91,9 @@ describe('customer emails over SMTP', () => {
     expect(page.status).toBe(200);
     const pageHtml = await page.text();
     expect(pageHtml).toContain(order.order_number);
-    expect(pageHtml).toContain(download);
+    // The portal gives fresh links of its own.
+    expect(pageHtml).toMatch(new RegExp(`${t.config.urls.pay}/download/[A-Za-z0-9_-]{38}`));
+    expect(pageHtml).not.toContain(t.config.urls.cdn);
     const downloaded = await get(download);
     expect(downloaded.status).toBe(200);
     expect(Buffer.from(await downloaded.arrayBuffer())).toEqual(pdf);

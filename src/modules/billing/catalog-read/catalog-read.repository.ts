@@ -100,6 +100,11 @@ export class CatalogReadRepository {
       .filter((row): row is { bump: OrderBump; product: Product } => row.product?.storeId === storeId);
   }
 
+  /** One file of the store by id (a download link names it). */
+  findFile(storeId: number, id: number, manager?: EntityManager): Promise<ProductFile | null> {
+    return this.m(manager).findOneBy(ProductFile, { storeId, id });
+  }
+
   /** The files of these products, by product then upload (every receipt lists them). */
   async findFilesOfProducts(storeId: number, productIds: number[], manager?: EntityManager): Promise<ProductFile[]> {
     if (!productIds.length) return [];

@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '../../catalog';
 import { BillingModule } from '../billing.module';
 import { CheckoutAssetsController } from './assets.controller';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
+import { DownloadController } from './download.controller';
 import { PortalController } from './portal.controller';
 import { CheckoutViews } from './views.service';
 
-/** The hosted checkout and order portal under `{pay_url}` (README, *Taking payments*). */
+/** The hosted checkout, the order portal and buyers' download links under `{pay_url}`. */
 @Module({
-  imports: [BillingModule],
-  controllers: [CheckoutController, PortalController, CheckoutAssetsController],
+  imports: [BillingModule, CatalogModule],
+  controllers: [CheckoutController, PortalController, CheckoutAssetsController, DownloadController],
   providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter],
 })
 export class CheckoutModule {}

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../../common/errors/app-error';
 import { Cents } from '../../../common/money';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { fileLink, type Plan, type Product, type ProductFile } from '../../catalog';
+import type { Plan, Product } from '../../catalog';
 import type { Store } from '../../identity';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { bumpsTotal, portalUrl, UTM_KEYS } from '../events/order-event-payload';
@@ -18,6 +18,7 @@ import { SubscriptionLifecycle } from '../subscriptions/subscription-lifecycle.s
 import { isEnded, SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { OrdersService } from '../orders/orders.service';
 import { CustomersService } from '../customers/customers.service';
+import { DownloadsService } from '../downloads/downloads.service';
 
 export interface CheckoutPage {
   order: Order;
@@ -74,6 +75,7 @@ export class CheckoutService {
     private readonly lifecycle: SubscriptionLifecycle,
     private readonly ordersService: OrdersService,
     private readonly customers: CustomersService,
+    private readonly downloads: DownloadsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -203,10 +205,8 @@ export class CheckoutService {
     ]);
     if (!store || !product) throw new NotFoundError();
     const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
-    const files =
-      order.status === 'approved'
-        ? await this.catalog.findFilesOfProducts(order.storeId, [order.productId, ...bumps.map((b) => b.productId)])
-        : [];
+    // decisions §16: fresh signed links each time the portal is opened, never the `{cdn_url}` address.
+    const downloads = await this.downloads.linksFor(order);
     return {
       order,
       store,
@@ -215,7 +215,7 @@ export class CheckoutService {
       subscription,
       renewal,
       bumps,
-      downloads: files.map((f) => ({ name: f.name, url: this.fileUrl(f) })),
+      downloads,
       receiptTo: store.emailCustomers && customer ? maskedEmail(customer.email) : null,
     };
   }
@@ -248,13 +248,5 @@ export class CheckoutService {
       throw new NotFoundError();
     }
     return order;
-  }
-
-  /**
-   * An upload is served under `{cdn_url}` by its download name (with its extension, as the CDN
-   * checks), the same link as the API's and the receipt's; a link file is the seller's own URL.
-   */
-  private fileUrl(file: ProductFile): string {
-    return fileLink(file, this.config.urls.cdn);
   }
 }

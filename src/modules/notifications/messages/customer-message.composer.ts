@@ -4,8 +4,7 @@ import { DataSource } from 'typeorm';
 import type { DomainEvent } from '../../../common/events/domain-event';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { buyerOf, CatalogReadRepository, OrdersRepository, OrdersService, portalUrl } from '../../billing';
-import { fileLink } from '../../catalog';
+import { buyerOf, DownloadsService, OrdersRepository, OrdersService, portalUrl } from '../../billing';
 import type { CustomerMessage, MessageRequest } from './customer-message';
 
 export type Composed = { message: CustomerMessage } | { skip: string };
@@ -23,7 +22,7 @@ export class CustomerMessageComposer {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
     private readonly ordersService: OrdersService,
-    private readonly catalog: CatalogReadRepository,
+    private readonly downloads: DownloadsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -42,10 +41,8 @@ export class CustomerMessageComposer {
       checkout = await this.ordersService.checkoutUrlFor(order.id);
       if (!checkout) return { skip: `Order ${order.orderNumber} is no longer pending: nothing to pay.` };
     }
-    const files =
-      request.kind === 'receipt' && order.status === 'approved'
-        ? await this.catalog.findFilesOfProducts(order.storeId, [order.productId, ...bumps.map((b) => b.productId)])
-        : [];
+    // decisions §16: signed links valid 24 hours from this email, never the `{cdn_url}` address.
+    const downloads = request.kind === 'receipt' ? await this.downloads.linksFor(order) : [];
     const bumpsTotal = bumps.reduce((sum, b) => sum + b.price, 0);
     const buyer = buyerOf(order, customer);
     return {
@@ -76,9 +73,7 @@ export class CustomerMessageComposer {
         links: {
           portal: order.transactionId ? portalUrl(this.config.urls.pay, order.orderNumber, order.transactionId) : null,
           checkout,
-          downloads: files
-            .map((f) => ({ name: f.name, url: fileLink(f, this.config.urls.cdn) }))
-            .filter((d) => d.url !== ''),
+          downloads: downloads.map((d) => ({ name: d.name, url: d.url })),
         },
         occurredAt: event.occurredAt,
       },
