@@ -99,6 +99,7 @@ describe('customer messages', () => {
         checkout: null,
         downloads: [{ name: 'a"b', url: 'https://cdn.example/k/a.pdf' }],
       },
+      licenseKeys: [],
       occurredAt: '2030-01-01T00:00:00.000Z',
     };
     const email = new EmailRenderer().render(message);

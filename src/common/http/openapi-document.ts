@@ -16,6 +16,8 @@ export const API_TAGS: Record<string, string> = {
   Orders: 'Checkout sessions, orders and refunds.',
   Customers: 'Customers of the store and their orders.',
   Subscriptions: 'Subscriptions that renew, and their cancellation.',
+  Licenses:
+    "License keys: the seller's list, disable and enable; activate, validate and deactivate for the seller's software (no token: the key is the credential).",
   Files: 'Files and external links delivered with a product.',
   Webhooks: 'Event subscriptions, their delivery log and redelivery.',
   Discounts: 'Coupon codes.',

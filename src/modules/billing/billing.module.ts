@@ -10,6 +10,12 @@ import { DeliveryKeys } from './delivery/delivery-keys';
 import { DownloadsController } from './downloads/downloads.controller';
 import { DownloadsRepository } from './downloads/downloads.repository';
 import { DownloadsService } from './downloads/downloads.service';
+import { LicenseRateLimitGuard } from './licenses/license-rate-limit.guard';
+import { LicensesController } from './licenses/licenses.controller';
+import { LicensesRepository } from './licenses/licenses.repository';
+import { LicensesService } from './licenses/licenses.service';
+import { LicenseOrderHooks } from './licenses/license-order.hooks';
+import { PublicLicensesController } from './licenses/public-licenses.controller';
 import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CheckoutRules } from './orders/checkout-rules';
@@ -56,6 +62,8 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
   controllers: [
     OrdersController,
     DownloadsController,
+    PublicLicensesController,
+    LicensesController,
     CustomersController,
     PaymentsController,
     SubscriptionsController,
@@ -86,8 +94,13 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     DeliveryKeys,
     DownloadsRepository,
     DownloadsService,
+    LicensesRepository,
+    LicensesService,
+    LicenseOrderHooks,
+    LicenseRateLimitGuard,
   ],
   exports: [
+    LicensesService,
     DownloadsService,
     OrderEventPayloads,
     OrdersService,

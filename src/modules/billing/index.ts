@@ -51,6 +51,7 @@ export { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 export { OrdersRepository } from './orders/orders.repository';
 export { OrdersService } from './orders/orders.service';
 export { DownloadsService } from './downloads/downloads.service';
+export { LicensesService } from './licenses/licenses.service';
 export { CheckoutPaymentsService } from './payments/checkout-payments.service';
 export { SubscriptionSweep } from './subscriptions/subscription-sweep.service';
 

@@ -23,6 +23,8 @@ export { SellersService } from './sellers/sellers.service';
 export { StoreModes } from './sellers/store-modes.service';
 export { ApiKeysService } from './api-keys/api-keys.service';
 export { OAuthAppsService } from './oauth/oauth-apps.service';
+// Rate limiters (in memory, or shared through REDIS_URL): billing's public license API counts per IP.
+export { RateLimiterFactory } from './rate-limit/rate-limiter.factory';
 
 // Nest modules, last: they load the rest.
 export { IdentityModule } from './identity.module';

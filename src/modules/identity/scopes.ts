@@ -21,6 +21,8 @@ export const SCOPES = {
   'affiliates.write': 'Create and delete affiliates.',
   'subscriptions.read': 'List and read subscriptions and the orders of their periods.',
   'subscriptions.write': 'Cancel subscriptions.',
+  'licenses.read': 'List and read license keys and their activated instances.',
+  'licenses.write': 'Disable and enable license keys.',
 } as const;
 
 /** A scope of the contract. */

@@ -19,6 +19,7 @@ import { isEnded, SubscriptionsService } from '../subscriptions/subscriptions.se
 import { OrdersService } from '../orders/orders.service';
 import { CustomersService } from '../customers/customers.service';
 import { DownloadsService } from '../downloads/downloads.service';
+import { LicensesService, LicenseView } from '../licenses/licenses.service';
 
 export interface CheckoutPage {
   order: Order;
@@ -42,6 +43,8 @@ export interface PortalPage {
   downloads: Array<{ name: string; url: string }>;
   /** Where the receipt went, masked (`a***@example.com`); null when the store sends no emails. */
   receiptTo: string | null;
+  /** decisions §16: the order's license keys (a renewal's: its subscription's). */
+  licenseKeys: LicenseView[];
 }
 
 /** `ana@example.com` → `a***@example.com`: enough for the buyer to recognise, not to read. */
@@ -76,6 +79,7 @@ export class CheckoutService {
     private readonly ordersService: OrdersService,
     private readonly customers: CustomersService,
     private readonly downloads: DownloadsService,
+    private readonly licenses: LicensesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -207,6 +211,8 @@ export class CheckoutService {
     const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
     // decisions §16: fresh signed links each time the portal is opened, never the `{cdn_url}` address.
     const downloads = await this.downloads.linksFor(order);
+    const licenseKeys =
+      order.status === 'approved' || order.status === 'refunded' ? await this.licenses.viewsOfOrder(order) : [];
     return {
       order,
       store,
@@ -216,6 +222,7 @@ export class CheckoutService {
       renewal,
       bumps,
       downloads,
+      licenseKeys,
       receiptTo: store.emailCustomers && customer ? maskedEmail(customer.email) : null,
     };
   }

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AffiliatesService } from '../../affiliates';
+import { LicensesService } from '../licenses/licenses.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { buildOrderEventPayload } from './order-event-payload';
 import type { OrderEventKind, OrderEventPayload } from './order-events';
@@ -16,6 +17,7 @@ export class OrderEventPayloads {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly affiliates: AffiliatesService,
+    private readonly licenses: LicensesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -30,7 +32,7 @@ export class OrderEventPayloads {
       order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
     if (!product || !customer || !store)
       throw new Error(`Order ${orderId} refers to a missing product, customer or store`);
-    return buildOrderEventPayload(kind, {
+    const payload = buildOrderEventPayload(kind, {
       order,
       product,
       plan,
@@ -41,5 +43,10 @@ export class OrderEventPayloads {
       bumps,
       payUrl: this.config.urls.pay,
     });
+    if (order.status === 'approved') {
+      const keys = await this.licenses.viewsOfOrder(order, manager);
+      if (keys.length) payload.license_keys = keys;
+    }
+    return payload;
   }
 }

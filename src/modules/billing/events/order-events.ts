@@ -116,4 +116,19 @@ export interface OrderEventPayload {
   image: string;
   /** True for an order of a store's test mode (README, *Test mode*), false for a live one. */
   test: boolean;
+  /**
+   * decisions §16: the keys of an approved order that has some (absent otherwise, so the spec's
+   * payload is unchanged for every other order).
+   */
+  license_keys?: LicenseKeyPayload[];
+}
+
+export interface LicenseKeyPayload {
+  id: number;
+  key: string;
+  product_pid: string;
+  status: string;
+  activation_limit: number | null;
+  activations: number;
+  expires_at: string | null;
 }

@@ -8,6 +8,7 @@ import { CreateOrderDto, CreateOrderResponseDto } from './dto/create-order.dto';
 import './dto/create-order.fast-accept';
 import { ListOrdersQueryDto, OrderEnvelopeDto, OrderListDto, RefundResponseDto } from './dto/order-response.dto';
 import { toOrderDto } from './order.mapper';
+import { LicensesService } from '../licenses/licenses.service';
 import { OrdersService } from './orders.service';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
@@ -16,7 +17,10 @@ const ApiOrderRef = () => ApiRefParam('Order id or order_number.', 'ORD-8K2M4Q7X
 @ApiTags('Orders')
 @Controller('v1/orders')
 export class OrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly licenses: LicensesService,
+  ) {}
 
   @Post()
   @Idempotent()
@@ -63,7 +67,12 @@ export class OrdersController {
   @ApiOkResponse({ type: OrderEnvelopeDto })
   @ApiNotFound()
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<OrderEnvelopeDto> {
-    return { status: 'success', order: toOrderDto(await this.orders.get(principal.storeId, id)) };
+    const view = await this.orders.get(principal.storeId, id);
+    const licenseKeys = await this.licenses.viewsOfOrder({
+      id: view.order.id,
+      subscriptionId: view.subscription?.id ?? null,
+    });
+    return { status: 'success', order: { ...toOrderDto(view), license_keys: licenseKeys } };
   }
 
   @Post(':id/refund')

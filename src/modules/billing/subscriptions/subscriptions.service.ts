@@ -9,6 +9,7 @@ import { CustomersRepository } from '../customers/customers.repository';
 import type { Plan } from '../../catalog';
 import type { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
+import { LicensesService } from '../licenses/licenses.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent, SubscriptionEventType } from './subscription-events';
 import { Subscription } from './subscription.entity';
@@ -33,6 +34,7 @@ export class SubscriptionsService {
     private readonly catalog: CatalogReadRepository,
     private readonly customers: CustomersRepository,
     private readonly transitions: OrderTransitionsService,
+    private readonly licenses: LicensesService,
   ) {}
 
   /** `GET /v1/subscriptions`: the store's subscriptions, newest first. */
@@ -132,6 +134,8 @@ export class SubscriptionsService {
     subscription.status = to;
     if (to === 'cancelled') subscription.cancelledAt ??= now;
     const saved = await this.subscriptions.save(manager, subscription);
+    // decisions §16: the subscription's license keys end with it.
+    await this.licenses.onSubscriptionEnded(manager, saved.id);
     await this.publishWithLatest(
       manager,
       to === 'cancelled' ? SUBSCRIPTION_EVENTS.cancelled : SUBSCRIPTION_EVENTS.expired,

@@ -49,4 +49,12 @@ export class Product extends Timestamped {
 
   @Column({ name: 'status_2', type: 'varchar', length: 16, default: 'draft' })
   reviewStatus: ProductReviewStatus;
+
+  /** decisions §16: each approved order of the product gets a license key. */
+  @Column({ default: false })
+  licenseKeysEnabled: boolean;
+
+  /** Instances a key may activate; null = no limit. Copied onto each key when it is issued. */
+  @Column({ type: 'int', nullable: true })
+  licenseActivationLimit: number | null;
 }

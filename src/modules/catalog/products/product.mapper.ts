@@ -18,6 +18,7 @@ export function toProductDto(product: Product, currency: string): ProductDto {
     subcategory: product.subcategory,
     contact_number: product.contactNumber,
     status_2: product.reviewStatus,
+    license_keys: { enabled: product.licenseKeysEnabled, activation_limit: product.licenseActivationLimit },
     created_at: formatTimestamp(product.createdAt),
     updated_at: formatTimestamp(product.updatedAt),
   };
@@ -35,6 +36,8 @@ export function productChanges(dto: CreateProductDto | UpdateProductDto): Partia
     category: dto.category,
     subcategory: dto.subcategory,
     contactNumber: dto.contact_number,
+    licenseKeysEnabled: dto.license_keys?.enabled,
+    licenseActivationLimit: dto.license_keys ? (dto.license_keys.activation_limit ?? null) : undefined,
   };
   return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<Product>;
 }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { DomainEvent } from '../../../common/events/domain-event';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { buyerOf, DownloadsService, OrdersRepository, OrdersService, portalUrl } from '../../billing';
+import { buyerOf, DownloadsService, LicensesService, OrdersRepository, OrdersService, portalUrl } from '../../billing';
 import type { CustomerMessage, MessageRequest } from './customer-message';
 
 export type Composed = { message: CustomerMessage } | { skip: string };
@@ -23,6 +23,7 @@ export class CustomerMessageComposer {
     private readonly orders: OrdersRepository,
     private readonly ordersService: OrdersService,
     private readonly downloads: DownloadsService,
+    private readonly licenses: LicensesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -43,6 +44,8 @@ export class CustomerMessageComposer {
     }
     // decisions §16: signed links valid 24 hours from this email, never the `{cdn_url}` address.
     const downloads = request.kind === 'receipt' ? await this.downloads.linksFor(order) : [];
+    const licenseKeys =
+      request.kind === 'receipt' && order.status === 'approved' ? await this.licenses.viewsOfOrder(order) : [];
     const bumpsTotal = bumps.reduce((sum, b) => sum + b.price, 0);
     const buyer = buyerOf(order, customer);
     return {
@@ -75,6 +78,7 @@ export class CustomerMessageComposer {
           checkout,
           downloads: downloads.map((d) => ({ name: d.name, url: d.url })),
         },
+        licenseKeys: licenseKeys.map((k) => ({ key: k.key, productPid: k.product_pid })),
         occurredAt: event.occurredAt,
       },
     };

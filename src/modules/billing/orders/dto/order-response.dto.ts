@@ -3,6 +3,7 @@ import { ApiNullable, ApiTimestamp } from '../../../../common/http/api-docs';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { PageEnvelopeDto, PaginationQueryDto } from '../../../../common/pagination/pagination';
+import { LicenseKeyDto } from '../../licenses/dto/license.dto';
 import { ORDER_STATUSES, OrderStatus } from '../order-status';
 
 export class OrderProductDto {
@@ -129,6 +130,13 @@ export class OrderDto extends OrderSummaryDto {
     description: 'The payment attempts, newest first. On `GET /v1/orders/{id}` and the refund answer; not in lists.',
   })
   payments?: OrderPaymentDto[];
+  @ApiProperty({
+    type: [LicenseKeyDto],
+    required: false,
+    description:
+      'License keys the order delivered (decisions §16; a renewal shows its subscription’s). On `GET /v1/orders/{id}`; not in lists.',
+  })
+  license_keys?: LicenseKeyDto[];
 }
 
 export class OrderEnvelopeDto {

@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ApiNullable, ApiTimestamp } from '../../../../common/http/api-docs';
 import {
+  IsBoolean,
+  IsDefined,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsNumber,
   IsOptional,
@@ -12,7 +15,9 @@ import {
   MaxLength,
   Min,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { Trim } from '../../../../common/http/transforms';
 import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
 import type { ProductReviewStatus, ProductType } from '../product.entity';
@@ -20,6 +25,33 @@ import type { ProductReviewStatus, ProductType } from '../product.entity';
 const httpUrl = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 /** numeric(12,2) holds at most 9,999,999,999.99. */
 export const MAX_PRICE = 9_999_999_999.99;
+
+/** decisions §16: whether approved orders get a license key, and how many instances it activates. */
+export class LicenseKeysSettingsDto {
+  @ApiProperty({ example: true })
+  @IsDefined({ message: 'license_keys.enabled is required.' })
+  @IsBoolean({ message: 'license_keys.enabled must be a boolean.' })
+  enabled: boolean;
+
+  @ApiNullable({
+    type: 'integer',
+    example: 3,
+    minimum: 1,
+    maximum: 100000,
+    description: 'Instances one key may activate; `null` (the default) = no limit.',
+    required: false,
+  })
+  @IsOptional()
+  @IsInt({ message: 'license_keys.activation_limit must be an integer.' })
+  @Min(1, { message: 'license_keys.activation_limit must be at least 1.' })
+  @Max(100000, { message: 'license_keys.activation_limit must be at most 100000.' })
+  activation_limit?: number | null;
+}
+
+export class LicenseKeysDto {
+  @ApiProperty({ example: false }) enabled: boolean;
+  @ApiNullable({ type: 'integer', example: null }) activation_limit: number | null;
+}
 
 export class CreateProductDto {
   @ApiProperty({ example: 'Guia de Marketing Digital', maxLength: 255 })
@@ -89,6 +121,15 @@ export class CreateProductDto {
   @IsString({ message: 'contact_number must be a string.' })
   @Matches(/^\+?[0-9][0-9 ()-]{5,30}$/, { message: 'contact_number must be a phone number.' })
   contact_number?: string | null;
+
+  @ApiPropertyOptional({
+    type: LicenseKeysSettingsDto,
+    description: 'License keys for buyers (default disabled): one key per approved order of the product.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => LicenseKeysSettingsDto)
+  license_keys?: LicenseKeysSettingsDto;
 }
 
 /** Every field optional; `null` clears an optional field (not `name` or `type`, which always have a value). */
@@ -121,6 +162,7 @@ export class ProductDto {
   @ApiNullable({ example: 'Marketing', type: 'string' }) subcategory: string | null;
   @ApiNullable({ example: '+258841234567', type: 'string' }) contact_number: string | null;
   @ApiProperty({ enum: ['draft', 'pending', 'approved', 'rejected'], example: 'draft' }) status_2: ProductReviewStatus;
+  @ApiProperty({ type: LicenseKeysDto }) license_keys: LicenseKeysDto;
   @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) created_at: string;
   @ApiTimestamp({ example: '2025-01-31T12:00:00.000000Z' }) updated_at: string;
 }
