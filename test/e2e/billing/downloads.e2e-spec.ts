@@ -6,6 +6,7 @@ import S3rver from 's3rver';
 import type { Response } from 'supertest';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
+import { submit, webAgent } from '../identity/support/web';
 import { DAY, sweepAt, subscribe } from '../subscriptions/helpers';
 import { createOrder, insertProduct, orderBody, payJson } from './fixtures';
 
@@ -193,6 +194,35 @@ function downloadsOn(driver: string, env: () => Promise<Record<string, string>>,
       t.clock.set(new Date(start.getTime() + 3_600_000));
       const gone = await t.http.get(link).expect(410);
       expect(gone.text).toContain('Subscription expired');
+    });
+
+    it("the dashboard's order page shows the counts and resets them after a confirmation", async () => {
+      const { orderNumber, link } = await paidOrder();
+      await t.http.get(link).set('User-Agent', UA).expect(200);
+      const agent = webAgent(t);
+      const login = await submit(agent, '/web/login', '/web/login', { email: seller.email, password: seller.password });
+      expect(login.status).toBe(303);
+      const page = (await agent.get(`/web/orders/${orderNumber}`).expect(200)).text;
+      expect(page).toMatch(/data-testid="download-count">1 \/ 3</);
+      expect(page).toContain('127.0.0.0/24');
+      expect(page).toContain('Reset downloads…');
+      const confirm = await agent.get(`/web/orders/${orderNumber}/downloads/reset`).expect(200);
+      expect(confirm.text).toContain('Set the download counts');
+      const reset = await submit(
+        agent,
+        `/web/orders/${orderNumber}/downloads/reset`,
+        `/web/orders/${orderNumber}/downloads/reset`,
+        {},
+      );
+      expect(reset.status).toBe(303);
+      const after = (await agent.get(reset.headers.location.replace(t.config.urls.base, '')).expect(200)).text;
+      expect(after).toMatch(/data-testid="download-count">0 \/ 3</);
+      expect(after).toContain('Download counts reset');
+      expect((await audit(orderNumber))[0].count).toBe(0);
+      // Without the form's CSRF token nothing changes.
+      await t.http.get(link).expect(200);
+      await agent.post(`/web/orders/${orderNumber}/downloads/reset`).type('form').send({}).expect(403);
+      expect((await audit(orderNumber))[0].count).toBe(1);
     });
 
     it('a link that was never issued is a 404 page; the audit keeps to the store and its scopes', async () => {

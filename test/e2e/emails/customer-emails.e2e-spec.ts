@@ -304,6 +304,8 @@ describe('customer emails over SMTP', () => {
       expect(row.state).toBe('skipped');
       expect(row.detail).toContain('no longer pending');
       await jobsCompleted(t.dataSource, [row.event_id]);
+      // The receipt is a job of its own, which may still be on its way: wait for it to settle.
+      expect((await settledMessage(t.dataSource, 'receipt', id)).state).toBe('sent');
       expect(mailsTo('paid-early@example.com').map((m) => m.parsed.subject)).toEqual([
         `Your receipt from ${BRAND}: order ${session.order_number}`,
       ]);

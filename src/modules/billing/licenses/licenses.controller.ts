@@ -46,7 +46,7 @@ export class LicensesController {
   @ApiOkResponse({ type: LicenseEnvelopeDto })
   @ApiNotFound()
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<LicenseEnvelopeDto> {
-    return { status: 'success', license: (await this.licenses.get(principal.storeId, licenseId(id))) as never };
+    return { status: 'success', license: await this.licenses.get(principal.storeId, licenseId(id)) };
   }
 
   @Post(':id/disable')
@@ -59,7 +59,7 @@ export class LicensesController {
   @ApiNotFound()
   async disable(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<LicenseChangedDto> {
     const license = await this.licenses.setEnabled(principal.storeId, licenseId(id), false);
-    return { status: 'success', message: 'License key disabled.', license: license as never };
+    return { status: 'success', message: 'License key disabled.', license: license };
   }
 
   @Post(':id/enable')
@@ -78,6 +78,6 @@ export class LicensesController {
   })
   async enable(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<LicenseChangedDto> {
     const license = await this.licenses.setEnabled(principal.storeId, licenseId(id), true);
-    return { status: 'success', message: 'License key enabled.', license: license as never };
+    return { status: 'success', message: 'License key enabled.', license: license };
   }
 }

@@ -153,7 +153,7 @@ export class LicensesService {
     return [rows.map((k) => this.sellerView(k)), total];
   }
 
-  async get(storeId: number, id: number): Promise<SellerLicenseView> {
+  async get(storeId: number, id: number): Promise<SellerLicenseView & { instances: InstanceView[] }> {
     const key = await this.licenses.findOfStore(storeId, id);
     if (!key) throw new NotFoundError();
     const instances = await this.licenses.instancesOf(key.id);
@@ -161,7 +161,11 @@ export class LicensesService {
   }
 
   /** `disable` / `enable` by the seller; an expired key stays expired (its subscription ended). */
-  setEnabled(storeId: number, id: number, enabled: boolean): Promise<SellerLicenseView> {
+  setEnabled(
+    storeId: number,
+    id: number,
+    enabled: boolean,
+  ): Promise<SellerLicenseView & { instances: InstanceView[] }> {
     return inTransaction(this.dataSource, async (manager) => {
       const key = await this.licenses.findOfStore(storeId, id, manager);
       if (!key) throw new NotFoundError();

@@ -11,6 +11,8 @@ import { ListOrdersQueryDto } from '../orders/dto/order-response.dto';
 import { toOrderDto } from '../orders/order.mapper';
 import { ORDER_STATUSES } from '../orders/order-status';
 import { OrdersService } from '../orders/orders.service';
+import { DownloadsService } from '../downloads/downloads.service';
+import { LicensesService } from '../licenses/licenses.service';
 
 /** Read from `req.query`: the global validation pipe whitelists an untyped `@Query()` down to nothing. */
 type Query = Record<string, unknown>;
@@ -31,6 +33,8 @@ export class OrdersPagesController {
     private readonly orders: OrdersService,
     @Inject(forwardRef(() => WebhooksService)) private readonly webhooks: WebhooksService,
     private readonly views: ViewsService,
+    private readonly downloads: DownloadsService,
+    private readonly licenses: LicensesService,
   ) {}
 
   @Get()
@@ -88,6 +92,11 @@ export class OrdersPagesController {
     const view = await this.orders.get(storeId, orderRef(id));
     const order = toOrderDto(view);
     const deliveries = await this.webhooks.deliveriesOfOrder(storeId, order.id);
+    // decisions §16: the buyer's downloads (as `GET /v1/orders/{id}/downloads`) and license keys.
+    const [downloads, licenseKeys] = await Promise.all([
+      this.downloads.audit(storeId, order.order_number),
+      this.licenses.viewsOfOrder({ id: order.id, subscriptionId: view.subscription?.id ?? null }),
+    ]);
     const body = this.eta.render('order', {
       ...this.views.locals(req),
       order,
@@ -102,7 +111,13 @@ export class OrdersPagesController {
         transaction_id: p.transactionId,
       })),
       deliveries,
-      notice: query.refunded ? 'Order refunded; order_refund is on its way to your webhooks.' : null,
+      downloads,
+      licenseKeys,
+      notice: query.refunded
+        ? 'Order refunded; order_refund is on its way to your webhooks.'
+        : query.downloads_reset
+          ? 'Download counts reset: the buyer can download every file again.'
+          : null,
       date: (iso: string | null) => (iso ? new Date(iso) : null),
     });
     this.views.renderContent(req, res, `Order ${order.order_number}`, body);
@@ -120,6 +135,25 @@ export class OrdersPagesController {
       button: 'Refund order',
       cancel: this.views.url(`/orders/${order.order_number}`),
     });
+  }
+
+  @Get(':id/downloads/reset')
+  async confirmReset(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const order = toOrderDto(await this.orders.get(sellerOf(req).storeId, orderRef(id)));
+    this.views.confirm(req, res, {
+      title: 'Reset downloads',
+      message: `Set the download counts of ${order.order_number} back to 0? The buyer's links work again up to the limit.`,
+      action: this.views.url(`/orders/${order.order_number}/downloads/reset`),
+      button: 'Reset downloads',
+      cancel: this.views.url(`/orders/${order.order_number}`),
+    });
+  }
+
+  @Post(':id/downloads/reset')
+  async resetDownloads(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
+    const ref = orderRef(id);
+    await this.downloads.reset(sellerOf(req).storeId, ref);
+    res.redirect(this.views.url(`/orders/${encodeURIComponent(ref)}?downloads_reset=1`), 303);
   }
 
   @Post(':id/refund')
