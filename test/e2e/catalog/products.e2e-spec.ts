@@ -44,6 +44,7 @@ describe('Products', () => {
           subcategory: null,
           contact_number: null,
           status_2: 'draft',
+          license_keys: { enabled: false, activation_limit: null },
           created_at: expect.stringMatching(TIMESTAMP),
           updated_at: expect.stringMatching(TIMESTAMP),
         },

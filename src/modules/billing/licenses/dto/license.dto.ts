@@ -48,7 +48,7 @@ const RequiredId = (field: string) =>
     },
   });
 
-export const EXAMPLE_LICENSE_KEY = 'K7QX2-M4RT9-ZP3WN-H6VYC';
+export const EXAMPLE_LICENSE_KEY = 'K7QX2-M4RTZ-ZP3WN-H6VYC';
 
 /** A key as the order, webhooks and the public license API show it (decisions §16). */
 export class LicenseKeyDto {
