@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { CatalogModule } from '../../catalog';
 import { BillingModule } from '../billing.module';
 import { CheckoutAssetsController } from './assets.controller';
@@ -11,7 +11,8 @@ import { CheckoutViews } from './views.service';
 
 /** The hosted checkout, the order portal and buyers' download links under `{pay_url}`. */
 @Module({
-  imports: [BillingModule, CatalogModule],
+  // The catalog's index may still be loading when this file is (src/modules/billing/index.ts).
+  imports: [BillingModule, forwardRef(() => CatalogModule)],
   controllers: [CheckoutController, PortalController, CheckoutAssetsController, DownloadController],
   providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter],
 })
