@@ -109,7 +109,7 @@ export interface AppConfig {
   /** Renewal orders `renewalLeadHours` before end_date, `expired` `graceDays` after it. */
   subscriptions: { renewalLeadHours: number; graceDays: number; sweepSeconds: number };
   /**
-   * Buyers' download links and license keys (decisions §16): `limit` downloads per order and file;
+   * Buyers' download links and license keys: `limit` downloads per order and file;
    * `secret` signs the links and encrypts the keys (unset: a key file under `$DATA_DIR`, see README).
    */
   delivery: { limit: number; secret?: string; secretFile: string };

@@ -43,7 +43,7 @@ export interface PortalPage {
   downloads: Array<{ name: string; url: string }>;
   /** Where the receipt went, masked (`a***@example.com`); null when the store sends no emails. */
   receiptTo: string | null;
-  /** decisions §16: the order's license keys (a renewal's: its subscription's). */
+  /** the order's license keys (a renewal's: its subscription's). */
   licenseKeys: LicenseView[];
 }
 
@@ -209,7 +209,7 @@ export class CheckoutService {
     ]);
     if (!store || !product) throw new NotFoundError();
     const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
-    // decisions §16: fresh signed links each time the portal is opened, never the `{cdn_url}` address.
+    // fresh signed links each time the portal is opened, never the `{cdn_url}` address.
     const downloads = await this.downloads.linksFor(order);
     const licenseKeys =
       order.status === 'approved' || order.status === 'refunded' ? await this.licenses.viewsOfOrder(order) : [];

@@ -28,7 +28,7 @@ const GONE: Record<GoneReason, { heading: string; message: (limit: number) => st
 };
 
 /**
- * `{pay_url}/download/{token}` (decisions §16): the buyer's signed, counted link to one file of
+ * `{pay_url}/download/{token}`: the buyer's signed, counted link to one file of
  * one order. Served as `{cdn_url}` serves files; a HEAD or a `Range` that continues a download is
  * not counted. A link that no longer works is a 410 page that says why.
  */

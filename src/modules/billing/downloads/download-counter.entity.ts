@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** Downloads of one file of one order, counted against `DOWNLOAD_LIMIT` (decisions §16). */
+/** Downloads of one file of one order, counted against `DOWNLOAD_LIMIT`. */
 @Entity('download_counters')
 @Index(['orderId', 'fileId'], { unique: true })
 export class DownloadCounter {

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** How long a download link shown on a page or in an email stays valid (decisions §16). */
+/** How long a download link shown on a page or in an email stays valid. */
 export const DOWNLOAD_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface DownloadGrant {
@@ -40,7 +40,7 @@ export function verifyDownload(key: Buffer, token: string): DownloadGrant | null
   return { orderId: body.readUInt32BE(0), fileId: body.readUInt32BE(4), expiresAt: body.readUInt32BE(8) };
 }
 
-/** The network a download came from, never the address (decisions §16): `/24` of IPv4, `/48` of IPv6. */
+/** The network a download came from, never the address: `/24` of IPv4, `/48` of IPv6. */
 export function ipPrefix(ip: string | undefined): string | null {
   if (!ip) return null;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);

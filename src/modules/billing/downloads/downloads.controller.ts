@@ -8,7 +8,7 @@ import { DownloadsService } from './downloads.service';
 
 const ApiOrderRef = () => ApiRefParam('Order id or order_number.', 'ORD-8K2M4Q7XPA3Z');
 
-/** The seller's audit of an order's downloads (decisions §16). */
+/** The seller's audit of an order's downloads. */
 @ApiTags('Orders')
 @Controller('v1/orders/:id/downloads')
 export class DownloadsController {

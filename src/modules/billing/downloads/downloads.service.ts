@@ -15,7 +15,7 @@ import { SubscriptionsRepository } from '../subscriptions/subscriptions.reposito
 import { DOWNLOAD_LINK_TTL_MS, ipPrefix, signDownload, verifyDownload } from './download-link';
 import { DownloadsRepository } from './downloads.repository';
 
-/** Why a download link no longer works (decisions §16): the 410 page says it in words. */
+/** Why a download link no longer works: the 410 page says it in words. */
 export type GoneReason = 'limit' | 'expired' | 'refunded' | 'subscription_expired';
 
 export class DownloadGoneError extends AppError {
@@ -41,7 +41,7 @@ export interface DownloadAudit {
 }
 
 /**
- * Buyers' downloads (decisions §16): signed `{pay_url}/download/{token}` links per order and file,
+ * Buyers' downloads: signed `{pay_url}/download/{token}` links per order and file,
  * valid 24 hours from the page or email that shows them, counted against `DOWNLOAD_LIMIT`; and the
  * seller's audit of them. External link files are the seller's own URLs and are given as they are.
  */

@@ -117,7 +117,7 @@ export interface OrderEventPayload {
   /** True for an order of a store's test mode (README, *Test mode*), false for a live one. */
   test: boolean;
   /**
-   * decisions §16: the keys of an approved order that has some (absent otherwise, so the spec's
+   * the keys of an approved order that has some (absent otherwise, so the spec's
    * payload is unchanged for every other order).
    */
   license_keys?: LicenseKeyPayload[];

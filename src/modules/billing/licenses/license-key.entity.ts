@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Timestamped } from '../../../common/entities/timestamps';
 
-/** decisions §16: `active`, `disabled` (refund, or the seller), `expired` (its subscription ended). */
+/** `active`, `disabled` (refund, or the seller), `expired` (its subscription ended). */
 export type LicenseStatus = 'active' | 'disabled' | 'expired';
 export const LICENSE_STATUSES: LicenseStatus[] = ['active', 'disabled', 'expired'];
 

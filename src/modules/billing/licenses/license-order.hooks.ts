@@ -3,7 +3,7 @@ import { OrderProcess } from '../orders/order-process';
 import { LicensesService } from './licenses.service';
 
 /**
- * What an order's transitions do to license keys (decisions §16): an approval issues them (a
+ * What an order's transitions do to license keys: an approval issues them (a
  * renewal moves its subscription's keys to the new `end_date`), a refund disables them. Both run
  * after the order is saved and before its event, so the `order_approved` payload carries the keys.
  */

@@ -4,7 +4,7 @@ import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../../common/errors/app-error';
 import { RateLimiterFactory } from '../../identity';
 
-/** decisions §16: the public license API takes 60 requests a minute per IP. */
+/** the public license API takes 60 requests a minute per IP. */
 export const LICENSE_REQUESTS_PER_MINUTE = 60;
 
 /**

@@ -18,7 +18,7 @@ function licenseId(id: string): number {
   return Number(id);
 }
 
-/** The seller's license keys (decisions §16). */
+/** The seller's license keys. */
 @ApiTags('Licenses')
 @Controller('v1/licenses')
 export class LicensesController {

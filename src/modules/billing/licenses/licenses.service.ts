@@ -15,7 +15,7 @@ import type { LicenseInstance } from './license-instance.entity';
 import { LicenseKey, LicenseStatus } from './license-key.entity';
 import { LicensesRepository } from './licenses.repository';
 
-/** A key as the order, the receipt, the portal, webhooks and the license API show it (decisions §16). */
+/** A key as the order, the receipt, the portal, webhooks and the license API show it. */
 export interface LicenseView {
   id: number;
   key: string;
@@ -45,7 +45,7 @@ export type ValidationReason = null | 'disabled' | 'expired' | 'unknown_instance
 export const LICENSE_NOT_FOUND = 'License key not found.';
 
 /**
- * License keys (decisions §16): issued on approval inside the order's transaction (so the
+ * License keys: issued on approval inside the order's transaction (so the
  * `order_approved` payload carries them), disabled by a refund, expired with their subscription and
  * moved on by each renewal; the public activate / validate / deactivate API and the seller's.
  */

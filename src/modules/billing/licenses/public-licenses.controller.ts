@@ -27,7 +27,7 @@ const ApiPerIpLimit = () =>
   });
 
 /**
- * The license API the seller's software calls (decisions §16): no bearer token, the key is the
+ * The license API the seller's software calls: no bearer token, the key is the
  * credential; 60 requests a minute per IP. An unknown key, or anything that is not of a key's form,
  * is the same 404, so an answer never says how close a guess was.
  */

@@ -134,7 +134,7 @@ export class SubscriptionsService {
     subscription.status = to;
     if (to === 'cancelled') subscription.cancelledAt ??= now;
     const saved = await this.subscriptions.save(manager, subscription);
-    // decisions §16: the subscription's license keys end with it.
+    // the subscription's license keys end with it.
     await this.licenses.onSubscriptionEnded(manager, saved.id);
     await this.publishWithLatest(
       manager,

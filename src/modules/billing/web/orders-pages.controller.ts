@@ -92,7 +92,7 @@ export class OrdersPagesController {
     const view = await this.orders.get(storeId, orderRef(id));
     const order = toOrderDto(view);
     const deliveries = await this.webhooks.deliveriesOfOrder(storeId, order.id);
-    // decisions §16: the buyer's downloads (as `GET /v1/orders/{id}/downloads`) and license keys.
+    // the buyer's downloads (as `GET /v1/orders/{id}/downloads`) and license keys.
     const [downloads, licenseKeys] = await Promise.all([
       this.downloads.audit(storeId, order.order_number),
       this.licenses.viewsOfOrder({ id: order.id, subscriptionId: view.subscription?.id ?? null }),

@@ -65,7 +65,7 @@ export class FileResponder {
 }
 
 /**
- * Whether a `Range` header continues a download rather than starting one (decisions §16): a single
+ * Whether a `Range` header continues a download rather than starting one: a single
  * range that starts past byte 0. Such a request is not counted.
  */
 export function continuesDownload(header: string | undefined): boolean {

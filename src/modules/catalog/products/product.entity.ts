@@ -50,7 +50,7 @@ export class Product extends Timestamped {
   @Column({ name: 'status_2', type: 'varchar', length: 16, default: 'draft' })
   reviewStatus: ProductReviewStatus;
 
-  /** decisions §16: each approved order of the product gets a license key. */
+  /** each approved order of the product gets a license key. */
   @Column({ default: false })
   licenseKeysEnabled: boolean;
 

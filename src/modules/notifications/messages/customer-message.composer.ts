@@ -42,7 +42,7 @@ export class CustomerMessageComposer {
       checkout = await this.ordersService.checkoutUrlFor(order.id);
       if (!checkout) return { skip: `Order ${order.orderNumber} is no longer pending: nothing to pay.` };
     }
-    // decisions §16: signed links valid 24 hours from this email, never the `{cdn_url}` address.
+    // signed links valid 24 hours from this email, never the `{cdn_url}` address.
     const downloads = request.kind === 'receipt' ? await this.downloads.linksFor(order) : [];
     const licenseKeys =
       request.kind === 'receipt' && order.status === 'approved' ? await this.licenses.viewsOfOrder(order) : [];

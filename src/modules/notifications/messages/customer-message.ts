@@ -84,7 +84,7 @@ export interface CustomerMessage {
     /** The files of the product and of the accepted bumps (receipt only). */
     downloads: Array<{ name: string; url: string }>;
   };
-  /** decisions §16: the order's license keys (receipt only). */
+  /** the order's license keys (receipt only). */
   licenseKeys: Array<{ key: string; productPid: string }>;
   /** When the event happened (ISO-8601). */
   occurredAt: string;

@@ -50,7 +50,7 @@ const RequiredId = (field: string) =>
 
 export const EXAMPLE_LICENSE_KEY = 'K7QX2-M4RTZ-ZP3WN-H6VYC';
 
-/** A key as the order, webhooks and the public license API show it (decisions §16). */
+/** A key as the order, webhooks and the public license API show it. */
 export class LicenseKeyDto {
   @ApiProperty({ type: 'integer', example: 41 }) id: number;
   @ApiProperty({

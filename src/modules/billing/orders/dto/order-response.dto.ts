@@ -134,7 +134,7 @@ export class OrderDto extends OrderSummaryDto {
     type: [LicenseKeyDto],
     required: false,
     description:
-      'License keys the order delivered (decisions §16; a renewal shows its subscription’s). On `GET /v1/orders/{id}`; not in lists.',
+      'License keys the order delivered (a renewal shows its subscription’s). On `GET /v1/orders/{id}`; not in lists.',
   })
   license_keys?: LicenseKeyDto[];
 }

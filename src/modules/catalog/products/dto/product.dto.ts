@@ -26,7 +26,7 @@ const httpUrl = { protocols: ['http', 'https'], require_protocol: true, require_
 /** numeric(12,2) holds at most 9,999,999,999.99. */
 export const MAX_PRICE = 9_999_999_999.99;
 
-/** decisions §16: whether approved orders get a license key, and how many instances it activates. */
+/** whether approved orders get a license key, and how many instances it activates. */
 export class LicenseKeysSettingsDto {
   @ApiProperty({ example: true })
   @IsDefined({ message: 'license_keys.enabled is required.' })
