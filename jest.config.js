@@ -8,5 +8,5 @@ module.exports = {
   // Every e2e file starts the whole app on its own fresh database; two at a time suits 2 cores.
   maxWorkers: 2,
   testTimeout: 60000,
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/utils/boot-order.ts'],
 };
