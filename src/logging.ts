@@ -35,13 +35,13 @@ export function createLogger(config: AppConfig): Logger {
 
 /**
  * Human-readable lines (pino-pretty) for a person at a terminal in development; JSON lines for
- * anything else (a pipe, a file, a log collector, production).
+ * anything else (a pipe, a file, a log collector, production, or `LOG_FORMAT=json`).
  */
 export function prettyLogs(
-  config: Pick<AppConfig, 'nodeEnv'>,
+  config: Pick<AppConfig, 'nodeEnv'> & Partial<Pick<AppConfig, 'logFormat'>>,
   stdoutIsTTY: boolean = Boolean(process.stdout.isTTY),
 ): boolean {
-  return config.nodeEnv === 'development' && stdoutIsTTY;
+  return config.logFormat !== 'json' && config.nodeEnv === 'development' && stdoutIsTTY;
 }
 
 /**

@@ -33,6 +33,7 @@ const env = z.object({
   ...PAYMENT_PROVIDER_ENV,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  LOG_FORMAT: z.enum(['auto', 'json']).default('auto'),
   MAX_FILE_MB: z.coerce.number().positive().max(10240).default(100),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   REDIS_URL: z
@@ -94,6 +95,8 @@ export interface AppConfig {
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
   logLevel: string;
+  /** `json`: JSON lines even at a terminal; `auto`: readable lines at a terminal in development. */
+  logFormat: 'auto' | 'json';
   urls: { base: string; web: string; pay: string; cdn: string };
   /** Path each surface is mounted at ('' for the root), derived from its URL. */
   paths: { base: string; web: string; pay: string; cdn: string };
@@ -172,6 +175,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
     logLevel: e.LOG_LEVEL ?? defaultLogLevel(e.NODE_ENV),
+    logFormat: e.LOG_FORMAT,
     urls,
     paths: { base: pathOf(urls.base), web: pathOf(urls.web), pay: pathOf(urls.pay), cdn: pathOf(urls.cdn) },
     // 20 connections for the service by default, shared out among cluster workers (each pool is

@@ -40,5 +40,7 @@ describe('start-up summary', () => {
     expect(prettyLogs({ nodeEnv: 'development' }, false)).toBe(false);
     expect(prettyLogs({ nodeEnv: 'production' }, true)).toBe(false);
     expect(prettyLogs({ nodeEnv: 'test' }, true)).toBe(false);
+    expect(prettyLogs({ nodeEnv: 'development', logFormat: 'json' }, true)).toBe(false);
+    expect(prettyLogs({ nodeEnv: 'development', logFormat: 'auto' }, true)).toBe(true);
   });
 });
