@@ -99,11 +99,13 @@ describe('order representation: the single read, the list and the customer list 
       const byId = await t.http.get(`/v1/orders/${listed.id}`).set(seller.auth).expect(200);
       const byNumber = await t.http.get(`/v1/orders/${listed.order_number}`).set(seller.auth).expect(200);
       expect(byId.text).toBe(byNumber.text);
-      // The single read adds the payment attempts (README, *Taking payments*) after every field the list shows.
-      const { payments, ...shown } = byId.body.order as { payments: unknown[] };
+      // The single read adds the payment attempts (README, *Taking payments*) and the license keys
+      // (README, *Choices where the contract is silent*) after every field the list shows.
+      const { payments, license_keys, ...shown } = byId.body.order as { payments: unknown[]; license_keys: unknown[] };
       expect(Array.isArray(payments)).toBe(true);
+      expect(license_keys).toEqual([]);
       expect(bytesOf(shown)).toBe(bytesOf(listed));
-      expect(byId.text).toBe(bytesOf({ status: 'success', order: { ...listed, payments } }));
+      expect(byId.text).toBe(bytesOf({ status: 'success', order: { ...listed, payments, license_keys } }));
     }
   });
 
@@ -136,6 +138,7 @@ describe('order representation: the single read, the list and the customer list 
       'cancelled_at',
       'refunded_at',
       'payments',
+      'license_keys',
     ]);
     expect(order).toEqual({
       id: expect.any(Number),
@@ -185,6 +188,7 @@ describe('order representation: the single read, the list and the customer list 
           created_at: expect.stringMatching(TIMESTAMP),
         },
       ],
+      license_keys: [],
     });
   });
 
