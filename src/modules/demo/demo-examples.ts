@@ -97,6 +97,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   orders_get: { params: { id: (ids) => ids.orderNumber } },
   orders_refund: { params: { id: (ids) => ids.refundOrderNumber } },
+  downloads_list: { params: { id: (ids) => ids.orderNumber } },
+  downloads_reset: { params: { id: (ids) => ids.orderNumber } },
   customers_list: { params: { email: customer.email } },
   customers_get: { params: { id: (ids) => ids.customerId } },
   customers_orders: { params: { id: (ids) => ids.customerId, status: 'approved' } },
