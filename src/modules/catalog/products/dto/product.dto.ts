@@ -125,6 +125,7 @@ export class CreateProductDto {
   @ApiPropertyOptional({
     type: LicenseKeysSettingsDto,
     description: 'License keys for buyers (default disabled): one key per approved order of the product.',
+    example: { enabled: true, activation_limit: 3 },
   })
   @IsOptional()
   @ValidateNested()
