@@ -10,7 +10,7 @@ export { Seller } from './sellers/seller.entity';
 export { Store } from './sellers/store.entity';
 
 // The seller dashboard's shared pieces, for the pages other modules add to it.
-export { fieldErrorsOf, formNumber, formOptional, validateForm } from './web/form-validation';
+export { dashboardPage, fieldErrorsOf, formNumber, formOptional, validateForm } from './web/form-validation';
 export { formList, formString, sellerOf, type SellerSession } from './web/web-auth';
 export { AnonymousPage, CurrentSeller, DashboardPages, ReturnAfterLogin } from './web/dashboard-pages';
 export { ViewsService } from './web/views.service';

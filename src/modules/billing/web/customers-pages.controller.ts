@@ -4,8 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { centsToNumber } from '../../../common/money';
-import { PageRequest } from '../../../common/pagination/pagination';
-import { CurrentSeller, DashboardPages, formString, SellerSession, ViewsService } from '../../identity';
+import { CurrentSeller, dashboardPage, DashboardPages, formString, SellerSession, ViewsService } from '../../identity';
 import { CustomersService } from '../customers/customers.service';
 import { toOrderSummary } from '../orders/order.mapper';
 import { SalesReportService } from '../reports/sales-report.service';
@@ -41,7 +40,7 @@ export class CustomersPagesController {
     @Res() res: FastifyReply,
     @CurrentSeller() { storeId }: SellerSession,
   ) {
-    const page = pageOf(req);
+    const page = dashboardPage(req.query, PER_PAGE);
     const q = formString((req.query as Query).q).slice(0, 200);
     const [customers, total] = await this.customers.search(storeId, q, page);
     const body = this.eta.render('customers', {
@@ -92,7 +91,7 @@ export class CustomersPagesController {
     @Res() res: FastifyReply,
     @CurrentSeller() { storeId }: SellerSession,
   ) {
-    const page = pageOf(req);
+    const page = dashboardPage(req.query, PER_PAGE);
     const raw = formString((req.query as Query).status);
     const status = SUBSCRIPTION_STATUSES.includes(raw as SubscriptionStatus) ? (raw as SubscriptionStatus) : undefined;
     const [views, total] = await this.subscriptions.list(storeId, { status }, page);
@@ -181,12 +180,6 @@ export class CustomersPagesController {
     });
     this.views.renderContent(req, res, `Subscription ${subscription.id}`, body, status);
   }
-}
-
-function pageOf(req: FastifyRequest): PageRequest {
-  const raw = String((req.query as Query).page ?? '1');
-  const page = /^\d{1,6}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1;
-  return { page, perPage: PER_PAGE, offset: (page - 1) * PER_PAGE };
 }
 
 function numericId(value: string): number {

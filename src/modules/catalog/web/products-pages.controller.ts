@@ -3,7 +3,6 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../../common/errors/app-error';
-import { PageRequest } from '../../../common/pagination/pagination';
 import {
   CurrentSeller,
   DashboardPages,
@@ -14,6 +13,7 @@ import {
   SellerSession,
   validateForm,
   ViewsService,
+  dashboardPage,
 } from '../../identity';
 import { FileUploadInterceptor, StoredUpload, type UploadedFile } from '../files/file-upload.interceptor';
 import { CreateProductFileDto } from '../files/dto/product-file.dto';
@@ -73,7 +73,7 @@ export class ProductsPagesController {
 
   @Get()
   async list(@Req() req: FastifyRequest, @Res() res: FastifyReply, @CurrentSeller() { storeId }: SellerSession) {
-    const page = pageOf(req);
+    const page = dashboardPage(req.query, PER_PAGE);
     const [[products, total], currency] = await Promise.all([
       this.products.list(storeId, page),
       this.products.currencyOf(storeId),
@@ -389,12 +389,6 @@ export class ProductsPagesController {
     });
     this.views.renderContent(req, res, `Plans of ${product.name}`, body, status);
   }
-}
-
-function pageOf(req: FastifyRequest): PageRequest {
-  const raw = String((req.query as Form).page ?? '1');
-  const page = /^\d{1,6}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1;
-  return { page, perPage: PER_PAGE, offset: (page - 1) * PER_PAGE };
 }
 
 function readForm(body: Form): Record<string, string> {

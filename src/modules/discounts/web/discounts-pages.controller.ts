@@ -3,7 +3,6 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError } from '../../../common/errors/app-error';
-import { PageRequest } from '../../../common/pagination/pagination';
 import { ProductsService } from '../../catalog';
 import {
   CurrentSeller,
@@ -15,6 +14,7 @@ import {
   SellerSession,
   validateForm,
   ViewsService,
+  dashboardPage,
 } from '../../identity';
 import { toDiscountDto } from '../discount.mapper';
 import { DiscountsService } from '../discounts.service';
@@ -64,7 +64,7 @@ export class DiscountsPagesController {
 
   @Get()
   async list(@Req() req: FastifyRequest, @Res() res: FastifyReply, @CurrentSeller() { storeId }: SellerSession) {
-    const page = pageOf(req);
+    const page = dashboardPage(req.query, PER_PAGE);
     const [[discounts, total], currency] = await Promise.all([
       this.discounts.list(storeId, page),
       this.products.currencyOf(storeId),
@@ -200,12 +200,6 @@ function formErrorsOf(error: unknown): Errors {
   const errors = fieldErrorsOf(error);
   if (!errors) throw error;
   return errors;
-}
-
-function pageOf(req: FastifyRequest): PageRequest {
-  const raw = String((req.query as Form).page ?? '1');
-  const page = /^\d{1,6}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1;
-  return { page, perPage: PER_PAGE, offset: (page - 1) * PER_PAGE };
 }
 
 function readForm(body: Form): DiscountForm {

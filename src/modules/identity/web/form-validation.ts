@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError as ClassValidationError } from 'class-validator';
 import { ValidationError } from '../../../common/errors/app-error';
 import { inspectInput } from '../../../common/http/input-text';
+import type { PageRequest } from '../../../common/pagination/pagination';
 
 /**
  * A dashboard form checked with the API's own DTO (same rules, same messages): the DTO, or the
@@ -49,4 +50,14 @@ export function formNumber(value: unknown, empty: null | undefined = undefined):
 export function formOptional(value: unknown, empty: null | undefined = undefined): string | null | undefined {
   const text = typeof value === 'string' ? value.trim() : '';
   return text ? text : empty;
+}
+
+/**
+ * A dashboard list's `?page=` from the address bar: a page number, or the first page for anything
+ * else (a page past the last is the list's to say, with a link back).
+ */
+export function dashboardPage(query: unknown, perPage: number): PageRequest {
+  const raw = String((query as { page?: unknown } | undefined)?.page ?? '1');
+  const page = /^\d{1,6}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1;
+  return { page, perPage, offset: (page - 1) * perPage };
 }
