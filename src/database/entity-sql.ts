@@ -21,6 +21,17 @@ function comparable(value: unknown): unknown {
   return value;
 }
 
+/** The sources an `insertWith` reads its values from (see there). */
+export interface InsertSource<T extends ObjectLiteral> {
+  key: string;
+  with: string;
+  params: unknown[];
+  rows: string;
+  from: Partial<Record<keyof T & string, string>>;
+  /** Expressions selected before the inserted row's columns, over `from`, a source of exactly one row. */
+  report: { columns: readonly string[]; from: string };
+}
+
 export class EntityColumns<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
   /** INSERT and UPDATE statements by column list: a handful per entity. */
@@ -145,15 +156,7 @@ export class EntityColumns<T extends ObjectLiteral> {
   async insertWith<K extends keyof T & string>(
     manager: EntityManager,
     values: Partial<T>,
-    source: {
-      key: string;
-      with: string;
-      params: unknown[];
-      rows: string;
-      from: Partial<Record<keyof T & string, string>>;
-      /** Expressions selected before the inserted row's columns, over `from`, a source of exactly one row. */
-      report: { columns: readonly string[]; from: string };
-    },
+    source: InsertSource<T>,
     returning: PickedColumns<T, K>,
   ): Promise<{ inserted: Pick<T, K> | null; report: unknown[] }> {
     const statement = this.insertWithStatement(values, source, returning);
@@ -170,14 +173,7 @@ export class EntityColumns<T extends ObjectLiteral> {
    */
   insertWithStatement<K extends keyof T & string>(
     values: Partial<T>,
-    source: {
-      key: string;
-      with: string;
-      params: unknown[];
-      rows: string;
-      from: Partial<Record<keyof T & string, string>>;
-      report: { columns: readonly string[]; from: string };
-    },
+    source: InsertSource<T>,
     returning: PickedColumns<T, K>,
   ): { statement: PreparedStatement; params: unknown[] } {
     const params: unknown[] = [];
