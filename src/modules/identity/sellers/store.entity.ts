@@ -36,8 +36,17 @@ export class Store extends Timestamped {
   @Column()
   brand: string;
 
+  /** Fixed once the store (live or test side) has an order: orders keep the currency they were made in. */
   @Column({ type: 'char', length: 3, default: 'MZN' })
   currency: string;
+
+  /** The number buyers may call about their order, shown on the checkout and the order page. */
+  @Column({ type: 'varchar', nullable: true })
+  contactNumber: string | null;
+
+  /** An http(s) image shown above the brand on the checkout and the order page. */
+  @Column({ type: 'varchar', nullable: true })
+  logoUrl: string | null;
 
   /** Dashboard "Email my customers" (README, *Customer emails*): off when the store's own app sends them. */
   @Column({ default: true })
