@@ -62,8 +62,8 @@ export type PlanRef = { id: number } | { publicId: string };
 
 /**
  * Billing's read-only answers about its orders for other modules: the catalog's "does this product
- * have sales?", "who subscribed to this plan?", and the discounts' "does this customer hold this
- * coupon?". Others ask here rather than read billing's tables. It never writes.
+ * have sales?", "who subscribed to this plan?", the discounts' "does this customer hold this
+ * coupon?" and identity's "has this store an order?". Others ask here rather than read billing's tables. It never writes.
  */
 @Injectable()
 export class SalesRepository {
@@ -138,6 +138,20 @@ export class SalesRepository {
       [storeId, planId],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Which of these stores have an order, whatever its status: identity's store settings fix the
+   * currency from a store's first order (orders keep the currency they were made in).
+   */
+  async storesWithOrders(storeIds: number[], manager?: EntityManager): Promise<Set<number>> {
+    if (!storeIds.length) return new Set();
+    const rows: Array<{ id: number }> = await this.manager(manager).query(
+      `SELECT s.id FROM unnest($1::int[]) AS s(id)
+        WHERE EXISTS (SELECT 1 FROM orders o WHERE o.store_id = s.id)`,
+      [storeIds],
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   /**
