@@ -4,7 +4,7 @@ import { AppConfig } from './config/app-config';
 import { AffiliatesModule } from './modules/affiliates';
 import { BillingModule, BillingWebModule, CheckoutModule } from './modules/billing';
 import { CatalogModule, CatalogWebModule, CdnModule, OrderBumpsModule } from './modules/catalog';
-import { IdentityModule, IdentityWebModule } from './modules/identity';
+import { IdentityModule, IdentityWebModule, StoreSettingsWebModule } from './modules/identity';
 import { WebhooksModule, WebhooksWebModule } from './modules/webhooks';
 import { DiscountsModule, DiscountsWebModule } from './modules/discounts';
 import { HealthModule } from './modules/health';
@@ -30,6 +30,7 @@ export const API_MODULES: Type[] = [
 ];
 export const WEB_MODULES: Type[] = [
   IdentityWebModule,
+  StoreSettingsWebModule,
   WebhooksWebModule,
   BillingWebModule,
   CatalogWebModule,

@@ -29,3 +29,5 @@ export { RateLimiterFactory } from './rate-limit/rate-limiter.factory';
 // Nest modules, last: they load the rest.
 export { IdentityModule } from './identity.module';
 export { IdentityWebModule } from './web/identity-web.module';
+// Last: it loads billing's barrel, whose pages need everything above.
+export { StoreSettingsWebModule } from './web/store-settings-web.module';

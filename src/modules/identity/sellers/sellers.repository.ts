@@ -4,6 +4,9 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
 
+/** What Settings → Store edits: shared by a store's live and test sides. */
+export type StoreSettings = Pick<Store, 'name' | 'brand' | 'contactNumber' | 'logoUrl' | 'currency'>;
+
 @Injectable()
 export class SellersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -30,8 +33,8 @@ export class SellersRepository {
   }
 
   /**
-   * The test store of a live store, made on first use as a copy of its name, brand, currency and
-   * email setting. Two callers at once make one store (the unique index on `live_store_id`).
+   * The test store of a live store, made on first use as a copy of its settings (name, brand,
+   * contact number, logo, currency) and email setting. Two callers at once make one store (the unique index on `live_store_id`).
    */
   async findOrCreateTestStore(live: Store): Promise<Store> {
     await this.manager()
@@ -43,6 +46,8 @@ export class SellersRepository {
         liveStoreId: live.id,
         name: live.name,
         brand: live.brand,
+        contactNumber: live.contactNumber,
+        logoUrl: live.logoUrl,
         currency: live.currency,
         emailCustomers: live.emailCustomers,
       })
@@ -57,6 +62,19 @@ export class SellersRepository {
 
   async setPasswordHash(sellerId: number, passwordHash: string): Promise<void> {
     await this.manager().update(Seller, { id: sellerId }, { passwordHash });
+  }
+
+  /**
+   * Settings → Store: the live store and its test store (when it has one) take the same values in
+   * one statement, so buyers of either mode see the same store.
+   */
+  async updateStoreSettings(liveStoreId: number, settings: StoreSettings): Promise<void> {
+    await this.manager()
+      .createQueryBuilder()
+      .update(Store)
+      .set(settings)
+      .where('id = :id OR live_store_id = :id', { id: liveStoreId })
+      .execute();
   }
 
   async setEmailCustomers(storeId: number, on: boolean): Promise<void> {

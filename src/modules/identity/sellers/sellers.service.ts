@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import { ConflictError, ValidationError } from '../../../common/errors/app-error';
 import { Seller } from './seller.entity';
-import { SellersRepository } from './sellers.repository';
+import { SellersRepository, type StoreSettings } from './sellers.repository';
 import { Store } from './store.entity';
 
 export interface RegisterSeller {
@@ -72,6 +72,14 @@ export class SellersService {
     if (next.length < SellersService.MIN_PASSWORD_LENGTH) errors.new_password = ['Use at least 8 characters.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
     await this.sellers.setPasswordHash(sellerId, await argon2.hash(next, { type: argon2.argon2id }));
+  }
+
+  /**
+   * Settings → Store: the live store's name, brand, contact number, logo and currency, which its
+   * test store shares (README, *Test mode*). The page decides whether the currency may change.
+   */
+  updateStoreSettings(liveStoreId: number, settings: StoreSettings): Promise<void> {
+    return this.sellers.updateStoreSettings(liveStoreId, settings);
   }
 
   /** Dashboard "Email my customers" (README, *Customer emails*). */
