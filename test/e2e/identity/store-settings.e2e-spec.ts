@@ -251,5 +251,13 @@ describe('dashboard: Settings → Store', () => {
     expect(refused.status).toBe(422);
     expect(testId(refused.text, 'error-currency')).toBe('currency cannot change once the store has an order.');
     expect((await storeRows(seller.storeId)).map((row) => row.currency)).toEqual(['ZAR', 'ZAR']);
+
+    // Removing the test data frees it again (the live side has no order).
+    await t.http
+      .delete('/v1/test-data')
+      .set({ Authorization: `Bearer ${testKey.token}` })
+      .expect(200);
+    expect((await submit(agent, PAGE, PAGE, { ...valid, currency: 'USD' })).status).toBe(303);
+    expect((await storeRows(seller.storeId)).map((row) => row.currency)).toEqual(['USD', 'USD']);
   });
 });
