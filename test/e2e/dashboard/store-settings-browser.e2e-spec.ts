@@ -106,7 +106,9 @@ describe.each([1280, 390])('store settings in a real browser at %i px', (width) 
     expect(await page.locator('#brand').inputValue()).toBe('Lia Photo School');
     expect(await page.getByTestId('logo-preview').getAttribute('src')).toBe(logo);
     expect(
-      await page.getByTestId('logo-preview').evaluate((img: HTMLImageElement) => img.naturalWidth),
+      await page
+        .getByTestId('logo-preview')
+        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
     ).toBeGreaterThan(0);
     await shot('saved');
 
@@ -127,9 +129,9 @@ describe.each([1280, 390])('store settings in a real browser at %i px', (width) 
       .expect(201);
     await page.goto(created.body.checkout_url);
     expect(await page.getByTestId('brand').textContent()).toBe('Lia Photo School');
-    expect(await page.getByTestId('store-logo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(
-      0,
-    );
+    expect(
+      await page.getByTestId('store-logo').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0);
     expect(await page.getByTestId('store-contact').textContent()).toContain('+258 84 123 4567');
     await shot('checkout');
 
