@@ -1,8 +1,14 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import TestAgent from 'supertest/lib/agent';
+import { checkoutOf } from '../../factories/api';
 import { ApiKeysService } from '../../../src/modules/identity/api-keys/api-keys.service';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createOrder, insertProduct, orderBody, pathOf } from '../billing/fixtures';
+import { orderId, settledMessage } from '../emails/support';
 import { csrfFrom, submit, testId, webAgent } from './support/web';
 
 interface StoreRow {
@@ -18,9 +24,11 @@ interface StoreRow {
 /** Settings → Store (README, *Operating it*): the form, its messages, the currency lock, CSRF, tenancy, test mode. */
 describe('dashboard: Settings → Store', () => {
   let t: TestApp;
+  // Without SMTP_URL the emails are files under $DATA_DIR/outbox/ (README, *Customer emails*).
+  const dataDir = mkdtempSync(join(tmpdir(), 'store-settings-'));
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { DATA_DIR: dataDir } });
   });
   afterAll(() => t.close());
 
@@ -148,6 +156,30 @@ describe('dashboard: Settings → Store', () => {
     expect(checkout.text).toContain('src="https://img.example.com/aurora.png"');
     expect(checkout.text).toContain('href="tel:+258841234567"');
     expect(checkout.text).toContain('USD');
+  });
+
+  it('the receipt and the order page use the settings as they are when the buyer gets them', async () => {
+    const seller = await createSeller(t, { brand: 'First Brand' });
+    const agent = await loggedIn(seller);
+    const product = await insertProduct(t, seller.storeId, { name: 'Brand guide' });
+    const order = await createOrder(t, seller, orderBody(product.pid));
+    // Changed after the order was made, before it is paid.
+    expect((await submit(agent, PAGE, PAGE, { ...valid, currency: 'MZN', brand: 'Second Brand' })).status).toBe(303);
+    expect(await checkoutOf(t.http, order).pay({ payment_number: '841234567' })).toBe('approved');
+
+    const row = await settledMessage(t.dataSource, 'receipt', await orderId(t.dataSource, order.order_number));
+    expect(row.state).toBe('sent');
+    const mail = await simpleParser(readFileSync(row.detail!));
+    expect(mail.subject).toBe(`Your receipt from Second Brand: order ${order.order_number}`);
+    expect(mail.from?.value[0].name).toBe('Second Brand');
+    expect(mail.text).not.toContain('First Brand');
+
+    const portal = /\/pay\/order\/[^\s"<]+/.exec(mail.text ?? '')?.[0];
+    expect(portal).toBeDefined();
+    const page = await t.http.get(portal!.replace(/&amp;/g, '&')).expect(200);
+    expect(testId(page.text, 'brand')).toBe('Second Brand');
+    expect(page.text).toContain('src="https://img.example.com/aurora.png"');
+    expect(testId(page.text, 'store-contact')).toContain('Call Second Brand on');
   });
 
   it('locks the currency once the store has an order: shown read-only with the reason, a change refused', async () => {
