@@ -80,16 +80,6 @@ export class DiscountsRepository {
     });
   }
 
-  /** Which of `ids` are products of the store. */
-  async existingProductIds(storeId: number, ids: number[], manager?: EntityManager): Promise<number[]> {
-    if (!ids.length) return [];
-    const rows: { id: number }[] = await this.manager(manager).query(
-      'SELECT id FROM products WHERE store_id = $1 AND id = ANY($2::int[])',
-      [storeId, ids],
-    );
-    return rows.map((row) => row.id);
-  }
-
   /**
    * Inserts or updates; a code already taken in the store (any case) is a 409. The unique index
    * decides, so two requests racing for one code cannot both win.

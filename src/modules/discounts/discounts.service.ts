@@ -4,6 +4,7 @@ import { FieldErrors, NotFoundError, ValidationError } from '../../common/errors
 import { toCents } from '../../common/money';
 import { PageRequest } from '../../common/pagination/pagination';
 import { Clock, CLOCK } from '../../common/time';
+import { ProductsService } from '../catalog';
 import { Discount } from './discount.entity';
 import { codeKey, normaliseStatus, normaliseType, parseDateTime } from './discount-input';
 import { DiscountRef, DiscountsRepository } from './discounts.repository';
@@ -19,6 +20,7 @@ const MAX_PERCENT = 10_000;
 export class DiscountsService {
   constructor(
     private readonly discounts: DiscountsRepository,
+    private readonly products: ProductsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -136,7 +138,7 @@ export class DiscountsService {
     manager?: EntityManager,
   ): Promise<number[]> {
     const ids = [...new Set(input ?? [])];
-    const found = new Set(await this.discounts.existingProductIds(storeId, ids, manager));
+    const found = await this.products.findManyForStore(storeId, ids, manager);
     const unknown = ids.filter((id) => !found.has(id));
     if (unknown.length)
       errors.product_ids = [`product_ids contains ids that are not products of this store: ${unknown.join(', ')}.`];

@@ -1,6 +1,7 @@
-import { Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Product } from '../catalog';
+import { CatalogModule } from '../catalog';
+import { IdentityModule } from '../identity';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { WebhookNotifier } from './delivery/webhook-notifier';
 import { WebhookEventKinds } from './event-kinds/webhook-event-kinds';
@@ -23,11 +24,15 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
  * (issue #7). The worker runs here when `WEBHOOK_WORKER` is on, or alone via `npm run start:worker`.
  */
 @Module({
-  // Product is read (never written) to resolve `product_details` and show `product`.
+  // The catalog's ProductsService resolves `product_details` and shows `product`; identity's
+  // SellersService gives a test event the store's brand and currency. The catalog's barrel loads
+  // billing's, which loads this module's: its reference is resolved once all have loaded.
   imports: [
-    TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget, Product]),
+    TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryTarget]),
     IdempotencyModule,
     BillingModule,
+    IdentityModule,
+    forwardRef(() => CatalogModule),
   ],
   controllers: [WebhooksController],
   providers: [

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { parseIntId } from '../../common/http/path-id';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/entity-sql';
-import { Product } from '../catalog';
 import { Webhook } from './entities/webhook.entity';
 
 export interface WebhookProductRef {
@@ -27,7 +25,6 @@ export class WebhooksRepository {
 
   constructor(
     @InjectRepository(Webhook) private readonly repo: Repository<Webhook>,
-    @InjectRepository(Product) private readonly products: Repository<Product>,
     @InjectDataSource() dataSource: DataSource,
   ) {
     this.columns = new EntityColumns(dataSource, Webhook);
@@ -99,38 +96,6 @@ export class WebhooksRepository {
   findByIds(ids: number[], manager?: EntityManager): Promise<Webhook[]> {
     if (!ids.length) return Promise.resolve([]);
     return this.webhooks(manager).find({ where: { id: In(ids) }, order: { id: 'ASC' } });
-  }
-
-  /** The store's brand and currency, for a test event's sample order. */
-  async storeOf(storeId: number): Promise<{ brand: string; currency: string }> {
-    const rows: Array<{ brand: string; currency: string }> = await this.repo.manager.query(
-      `SELECT brand, currency FROM stores WHERE id = $1`,
-      [storeId],
-    );
-    return rows[0] ?? { brand: '', currency: 'MZN' };
-  }
-
-  /** A product of the store by numeric id or `pid`. */
-  async findStoreProduct(storeId: number, ref: number | string): Promise<WebhookProductRef | null> {
-    // An id outside int4 names no product (and must not reach PostgreSQL as one).
-    const id = parseIntId(String(ref));
-    const product =
-      id !== null
-        ? await this.products.findOne({ where: { storeId, id }, select: { id: true, pid: true, name: true } })
-        : null;
-    const found =
-      product ??
-      (typeof ref === 'string'
-        ? await this.products.findOne({ where: { storeId, pid: ref }, select: { id: true, pid: true, name: true } })
-        : null);
-    return found ? { id: found.id, pid: found.pid, name: found.name } : null;
-  }
-
-  async productsByIds(ids: number[]): Promise<Map<number, WebhookProductRef>> {
-    const unique = [...new Set(ids)];
-    if (!unique.length) return new Map();
-    const rows = await this.products.find({ where: { id: In(unique) }, select: { id: true, pid: true, name: true } });
-    return new Map(rows.map((p) => [p.id, { id: p.id, pid: p.pid, name: p.name }]));
   }
 
   /** The latest finished delivery of each webhook, for `summary` (the webhooks of the OpenAPI description). */

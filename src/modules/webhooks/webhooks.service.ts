@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ProductsService } from '../catalog';
+import { SellersService } from '../identity';
 import { ORDER_EVENT_KINDS, OrderEventKind } from '../billing';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -49,6 +51,8 @@ export class WebhooksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly kinds: WebhookEventKinds,
+    private readonly products: ProductsService,
+    private readonly sellers: SellersService,
   ) {}
 
   async create(storeId: number, dto: CreateWebhookDto): Promise<WebhookView> {
@@ -68,11 +72,11 @@ export class WebhooksService {
 
   async list(storeId: number, page: PageRequest): Promise<{ items: WebhookView[]; total: number }> {
     const [rows, total] = await this.webhooks.listForStore(storeId, page.offset, page.perPage);
-    return { items: await this.views(rows), total };
+    return { items: await this.views(storeId, rows), total };
   }
 
   async get(storeId: number, id: number): Promise<WebhookView> {
-    return (await this.views([await this.require(storeId, id)]))[0];
+    return (await this.views(storeId, [await this.require(storeId, id)]))[0];
   }
 
   async update(storeId: number, id: number, dto: UpdateWebhookDto): Promise<WebhookView> {
@@ -89,7 +93,7 @@ export class WebhooksService {
     if (dto.name !== undefined) webhook.name = dto.name;
     if (dto.status !== undefined) webhook.status = dto.status;
     const saved = await this.webhooks.save(webhook);
-    return (await this.views([saved]))[0];
+    return (await this.views(storeId, [saved]))[0];
   }
 
   async remove(storeId: number, id: number): Promise<{ id: number; url: string }> {
@@ -147,10 +151,10 @@ export class WebhooksService {
   async sendTest(storeId: number, id: number): Promise<DeliveryView> {
     const webhook = await this.require(storeId, id);
     const [store, product] = await Promise.all([
-      this.webhooks.storeOf(storeId),
+      this.storeOf(storeId),
       webhook.productId === null
         ? null
-        : this.webhooks.productsByIds([webhook.productId]).then((m) => m.get(webhook.productId!) ?? null),
+        : this.productsByIds(storeId, [webhook.productId]).then((m) => m.get(webhook.productId!) ?? null),
     ]);
     // A sample order fits the order kinds; a webhook listening only to a plugin's kinds gets order_approved.
     const orderKinds = webhook.events.filter((k): k is OrderEventKind => (ORDER_EVENT_KINDS as string[]).includes(k));
@@ -180,7 +184,7 @@ export class WebhooksService {
 
   /** Every webhook of the store with its `perWebhook` most recent deliveries (dashboard report page). */
   async deliveryReport(storeId: number, perWebhook = 20): Promise<WebhookReport[]> {
-    const views = await this.views(await this.webhooks.allForStore(storeId));
+    const views = await this.views(storeId, await this.webhooks.allForStore(storeId));
     const recent = await this.deliveries.recentForWebhooks(
       views.map((v) => v.webhook.id),
       perWebhook,
@@ -207,13 +211,27 @@ export class WebhooksService {
     ref: number | string | null | undefined,
   ): Promise<WebhookProductRef | null> {
     if (ref === undefined || ref === null) return null;
-    const product = await this.webhooks.findStoreProduct(storeId, ref);
+    // A number or a string alike: an id outside int4 names no product (catalog's parseRef).
+    const product = await this.products.findForStore(storeId, String(ref));
     if (!product)
       throw ValidationError.field(
         'product_details',
         'product_details must be the id or pid of a product of this store.',
       );
-    return product;
+    return { id: product.id, pid: product.pid, name: product.name };
+  }
+
+  /** The store's brand and currency, for a test event's sample order. */
+  private async storeOf(storeId: number): Promise<{ brand: string; currency: string }> {
+    const store = await this.sellers.findStore(storeId);
+    return store ? { brand: store.brand, currency: store.currency.trim() } : { brand: '', currency: 'MZN' };
+  }
+
+  /** What a webhook shows of the product it is limited to (catalog's products, by id). */
+  private async productsByIds(storeId: number, ids: number[]): Promise<Map<number, WebhookProductRef>> {
+    if (!ids.length) return new Map();
+    const found = await this.products.findManyForStore(storeId, ids);
+    return new Map([...found.values()].map((p) => [p.id, { id: p.id, pid: p.pid, name: p.name }]));
   }
 
   /** In production, a URL resolving to a non-public address is refused at registration. */
@@ -230,10 +248,13 @@ export class WebhooksService {
     }
   }
 
-  private async views(webhooks: Webhook[]): Promise<WebhookView[]> {
+  private async views(storeId: number, webhooks: Webhook[]): Promise<WebhookView[]> {
     const ids = webhooks.map((w) => w.id);
     const [products, last] = await Promise.all([
-      this.webhooks.productsByIds(webhooks.flatMap((w) => (w.productId === null ? [] : [w.productId]))),
+      this.productsByIds(
+        storeId,
+        webhooks.flatMap((w) => (w.productId === null ? [] : [w.productId])),
+      ),
       this.webhooks.lastDeliveries(ids),
     ]);
     return webhooks.map((webhook) => ({

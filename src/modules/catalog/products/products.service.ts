@@ -1,6 +1,6 @@
 import { forwardRef, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
@@ -49,6 +49,15 @@ export class ProductsService {
   /** A product of the store by numeric id or `product_pid`, or null. For other modules (orders, bumps). */
   findForStore(storeId: number, idOrPid: string | number): Promise<Product | null> {
     return this.products.findByRef(storeId, typeof idOrPid === 'number' ? { id: idOrPid } : parseRef(idOrPid));
+  }
+
+  /**
+   * The store's products among `ids` (another store's are not there), by id. For the modules that
+   * show or check the products they refer to (a webhook's product filter, a discount's products).
+   */
+  async findManyForStore(storeId: number, ids: number[], manager?: EntityManager): Promise<Map<number, Product>> {
+    const rows = await this.products.findByIds(storeId, [...new Set(ids)], manager);
+    return new Map(rows.map((product) => [product.id, product]));
   }
 
   /** Same as {@link findForStore} but a missing or foreign product is 404 `Resource not found.` */
