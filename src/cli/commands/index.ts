@@ -1,6 +1,7 @@
 import { CliCommand } from '../cli-command';
 import { apiKeyCreate } from './api-key-create.command';
 import { oauthAppCreate } from './oauth-app-create.command';
+import { operatorGrant, operatorRevoke } from './operator.command';
 import { productReviewCommand } from './product-review.command';
 import { seedDemo } from './seed-demo.command';
 import { sellerCreate } from './seller-create.command';
@@ -12,6 +13,8 @@ export const COMMANDS: CliCommand[] = [
   apiKeyCreate,
   oauthAppCreate,
   productReviewCommand,
+  operatorGrant,
+  operatorRevoke,
   seedDemo,
   subscriptionsSweep,
 ];

@@ -19,7 +19,7 @@ export { WebExceptionFilter } from './web/web-exception.filter';
 export { CsrfGuard, WebSessionMiddleware } from './web/sessions/web-session.middleware';
 
 // Services other modules, the CLI and the seed use.
-export { SellersService } from './sellers/sellers.service';
+export { SellersService, type ReviewStore } from './sellers/sellers.service';
 export { StoreModes } from './sellers/store-modes.service';
 export { ApiKeysService } from './api-keys/api-keys.service';
 export { OAuthAppsService } from './oauth/oauth-apps.service';

@@ -17,4 +17,11 @@ export class Seller extends Timestamped {
   /** argon2id (the security schemes of the OpenAPI description). */
   @Column()
   passwordHash: string;
+
+  /**
+   * May review products of every store in the dashboard (`{web_url}/review`). Granted and revoked
+   * only from the command line (`operator:grant`, `operator:revoke`; identity's README).
+   */
+  @Column({ default: false })
+  operator: boolean;
 }

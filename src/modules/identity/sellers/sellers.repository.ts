@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
 
@@ -75,6 +75,27 @@ export class SellersRepository {
       .set(settings)
       .where('id = :id OR live_store_id = :id', { id: liveStoreId })
       .execute();
+  }
+
+  /** The stores of these ids with their sellers (for pages that show several stores: the review queue). */
+  findStoresWithSellers(storeIds: number[]): Promise<Store[]> {
+    if (!storeIds.length) return Promise.resolve([]);
+    return this.manager().find(Store, { where: { id: In(storeIds) }, relations: { seller: true } });
+  }
+
+  /** Whether the seller may review products (read on each dashboard request, so a revoke counts at once). */
+  async isOperator(sellerId: number): Promise<boolean> {
+    const seller = await this.manager().findOne(Seller, {
+      where: { id: sellerId },
+      select: { id: true, operator: true },
+    });
+    return seller?.operator ?? false;
+  }
+
+  /** False when no seller has this email. */
+  async setOperator(email: string, operator: boolean): Promise<boolean> {
+    const result = await this.manager().update(Seller, { email: email.toLowerCase() }, { operator });
+    return (result.affected ?? 0) > 0;
   }
 
   async setEmailCustomers(storeId: number, on: boolean): Promise<void> {

@@ -14,6 +14,17 @@ export interface RegisterSeller {
   currency?: string;
 }
 
+/** A store as the operators' review queue and the review emails see it. */
+export interface ReviewStore {
+  id: number;
+  name: string;
+  brand: string;
+  currency: string;
+  /** The test side of a store (README, *Test mode*). */
+  test: boolean;
+  seller: { id: number; name: string; email: string };
+}
+
 @Injectable()
 export class SellersService {
   constructor(private readonly sellers: SellersRepository) {}
@@ -80,6 +91,40 @@ export class SellersService {
    */
   updateStoreSettings(liveStoreId: number, settings: StoreSettings): Promise<void> {
     return this.sellers.updateStoreSettings(liveStoreId, settings);
+  }
+
+  /**
+   * `operator:grant` / `operator:revoke` (identity's README, *Operators*): an operator reviews the
+   * products of every store at `{web_url}/review`. False when no seller has this email.
+   */
+  setOperator(email: string, operator: boolean): Promise<boolean> {
+    return this.sellers.setOperator(email, operator);
+  }
+
+  isOperator(sellerId: number): Promise<boolean> {
+    return this.sellers.isOperator(sellerId);
+  }
+
+  /**
+   * What the review queue shows of each store (store name, brand, currency, test side, and its
+   * seller's name and email), by store id. Only for operators' pages: the one read of identity that
+   * is not scoped to the caller's store.
+   */
+  async storesForReview(storeIds: number[]): Promise<Map<number, ReviewStore>> {
+    const stores = await this.sellers.findStoresWithSellers([...new Set(storeIds)]);
+    return new Map(
+      stores.map((store) => [
+        store.id,
+        {
+          id: store.id,
+          name: store.name,
+          brand: store.brand,
+          currency: store.currency.trim(),
+          test: store.liveStoreId !== null,
+          seller: { id: store.sellerId, name: store.seller?.name ?? '', email: store.seller?.email ?? '' },
+        },
+      ]),
+    );
   }
 
   /** Dashboard "Email my customers" (README, *Customer emails*). */
