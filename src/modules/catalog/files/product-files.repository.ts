@@ -25,6 +25,20 @@ export class ProductFilesRepository {
     return this.manager(manager).countBy(ProductFile, { storeId, productId });
   }
 
+  /** Files per product of these (store, product) pairs, for the review queue that spans stores. */
+  async countsForProducts(products: Array<{ storeId: number; id: number }>): Promise<Map<number, number>> {
+    if (!products.length) return new Map();
+    const rows = await this.manager()
+      .createQueryBuilder(ProductFile, 'f')
+      .select('f.productId', 'productId')
+      .addSelect('COUNT(*)::int', 'count')
+      .where('f.productId IN (:...ids)', { ids: products.map((p) => p.id) })
+      .andWhere('f.storeId IN (:...stores)', { stores: [...new Set(products.map((p) => p.storeId))] })
+      .groupBy('f.productId')
+      .getRawMany<{ productId: number; count: number }>();
+    return new Map(rows.map((row) => [Number(row.productId), Number(row.count)]));
+  }
+
   /** Whether any product of the store has a file (the dashboard's getting-started checklist). */
   existsInStore(storeId: number): Promise<boolean> {
     return this.manager().existsBy(ProductFile, { storeId });

@@ -8,6 +8,8 @@ export type ProductReviewStatus = 'draft' | 'pending' | 'approved' | 'rejected';
 
 @Entity('products')
 @Index(['storeId', 'createdAt'])
+// The operators' review queue across stores (catalog's README, *Review*): only pending products, oldest first.
+@Index('products_pending_review_idx', ['updatedAt', 'id'], { where: `"status_2" = 'pending'` })
 export class Product extends Timestamped {
   @PrimaryGeneratedColumn()
   id: number;
@@ -49,6 +51,10 @@ export class Product extends Timestamped {
 
   @Column({ name: 'status_2', type: 'varchar', length: 16, default: 'draft' })
   reviewStatus: ProductReviewStatus;
+
+  /** The reviewer's words with the last decision (required on a rejection); emailed to the seller. Null until reviewed. */
+  @Column({ type: 'text', nullable: true })
+  reviewReason: string | null;
 
   /** each approved order of the product gets a license key. */
   @Column({ default: false })

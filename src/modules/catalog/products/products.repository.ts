@@ -31,6 +31,24 @@ export class ProductsRepository {
     return manager.findOne(Product, { where: { pid }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /**
+   * The operators' review queue: pending products of every store, oldest change first (the partial
+   * index `products_pending_review_idx`). Cross-store on purpose; only the review pages call it.
+   */
+  listPendingReview(page: PageRequest, manager?: EntityManager): Promise<[Product[], number]> {
+    return this.manager(manager).findAndCount(Product, {
+      where: { reviewStatus: 'pending' },
+      order: { updatedAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.perPage,
+    });
+  }
+
+  /** A product by public id across stores, for the operators' review pages. */
+  findByPid(pid: string, manager?: EntityManager): Promise<Product | null> {
+    return this.manager(manager).findOneBy(Product, { pid });
+  }
+
   findByIds(storeId: number, ids: number[], manager?: EntityManager): Promise<Product[]> {
     if (!ids.length) return Promise.resolve([]);
     return this.manager(manager).findBy(Product, { storeId, id: In(ids) });

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, UnprocessableError, ValidationError } fro
 import { Clock, CLOCK } from '../../../common/time';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { inTransaction } from '../../../database/transaction';
-import { SellersService } from '../../identity';
+import { ReviewStore, SellersService } from '../../identity';
 import { CatalogRef, newProductPid, parseRef } from '../catalog-refs';
 import { ProductFilesRepository } from '../files/product-files.repository';
 import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
@@ -14,6 +14,7 @@ import { PlansRepository } from '../plans/plans.repository';
 import { SalesRepository } from '../../billing';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { productDeletedEvent } from './product-deleted.event';
+import { productReviewedEvent } from './product-reviewed.event';
 import { OrderBumpsService } from '../order-bumps/order-bumps.service';
 import { productChanges } from './product.mapper';
 import { Product, ProductReviewStatus } from './product.entity';
@@ -21,6 +22,17 @@ import { missingPublishFields, nextReviewStatus } from './product-review';
 import { ProductsRepository } from './products.repository';
 
 export type ReviewDecision = 'approve' | 'reject';
+
+/** A product waiting in the operators' review queue, with what a reviewer needs beside it. */
+export interface PendingReview {
+  product: Product;
+  /** Null only if the store vanished between the two reads. */
+  store: ReviewStore | null;
+  fileCount: number;
+}
+
+/** A product no longer pending review (decided by someone else meanwhile): nothing was changed. */
+export class NotPendingReviewError extends ConflictError {}
 
 @Injectable()
 export class ProductsService {
@@ -142,16 +154,53 @@ export class ProductsService {
     });
   }
 
-  /** The operator's review decision (`product:review`): pending → approved | rejected. */
-  review(pid: string, decision: ReviewDecision): Promise<Product> {
+  /**
+   * The operator's review decision, from `product:review` or the dashboard's review page: pending →
+   * approved | rejected, with the reviewer's reason (the page requires one to reject). The seller is
+   * emailed the decision after commit (`product.reviewed`).
+   */
+  review(pid: string, decision: ReviewDecision, reason?: string | null): Promise<Product> {
     return inTransaction(this.dataSource, async (manager) => {
       const product = await this.products.lockByPid(pid, manager);
       if (!product) throw new NotFoundError('Product not found.');
       const next: ProductReviewStatus | null = nextReviewStatus(product.reviewStatus, decision);
-      if (!next) throw new ConflictError(`Product is not pending review (status_2 is ${product.reviewStatus}).`);
+      if (!next)
+        throw new NotPendingReviewError(`Product is not pending review (status_2 is ${product.reviewStatus}).`);
       product.reviewStatus = next;
-      return this.products.save(product, manager);
+      product.reviewReason = reason?.trim() || null;
+      const saved = await this.products.save(product, manager);
+      await this.events.publish(productReviewedEvent(product.storeId, product.id, next, this.clock.now()), manager);
+      return saved;
     });
+  }
+
+  /**
+   * The review queue across stores (operators only: the review pages check the role first), with
+   * each product's store and file count.
+   */
+  async pendingReview(page: PageRequest): Promise<[PendingReview[], number]> {
+    const [products, total] = await this.products.listPendingReview(page);
+    const [stores, fileCounts] = await Promise.all([
+      this.sellers.storesForReview(products.map((p) => p.storeId)),
+      this.files.countsForProducts(products),
+    ]);
+    const items = products.map((product) => ({
+      product,
+      store: stores.get(product.storeId) ?? null,
+      fileCount: fileCounts.get(product.id) ?? 0,
+    }));
+    return [items, total];
+  }
+
+  /** One product of any store for the review pages, with its store and file count; 404 when unknown. */
+  async forReview(pid: string): Promise<PendingReview> {
+    const product = await this.products.findByPid(pid);
+    if (!product) throw new NotFoundError();
+    const [stores, fileCounts] = await Promise.all([
+      this.sellers.storesForReview([product.storeId]),
+      this.files.countsForProducts([product]),
+    ]);
+    return { product, store: stores.get(product.storeId) ?? null, fileCount: fileCounts.get(product.id) ?? 0 };
   }
 
   /** Products by id, for mapping plans to their `product_pid`. */
