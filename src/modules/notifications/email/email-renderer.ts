@@ -3,6 +3,7 @@ import { Eta } from 'eta';
 import { join } from 'node:path';
 import { Cents, centsToDecimal } from '../../../common/money';
 import type { CustomerMessage, CustomerMessageKind } from '../messages/customer-message';
+import type { SellerMessage } from '../messages/seller-message';
 
 export interface RenderedEmail {
   subject: string;
@@ -46,12 +47,22 @@ export class EmailRenderer {
     const planName = m.plan?.name ?? m.product.name;
     // Header values are one line: a brand or plan name cannot add headers.
     const subject = SUBJECTS[m.kind](m, planName).replace(/[\r\n]+/g, ' ');
-    const data = { m, subject, planName, occurredAt: m.occurredAt, money, date, methodName };
+    return this.both(m.kind, { m, subject, planName, occurredAt: m.occurredAt, money, date, methodName });
+  }
+
+  /** A message to a seller (`views/seller/`, `views/text/seller/`), in the dashboard's name rather than a store's brand. */
+  renderForSeller(m: SellerMessage): RenderedEmail {
+    const verdict = m.decision === 'approved' ? 'approved' : 'not approved';
+    const subject = `Review of ${m.product.name}: ${verdict}`.replace(/[\r\n]+/g, ' ');
+    return this.both(`seller/${m.kind}`, { m, subject });
+  }
+
+  private both(view: string, data: { subject: string } & Record<string, unknown>): RenderedEmail {
     return {
-      subject,
-      html: this.html.render(m.kind, data),
+      subject: data.subject,
+      html: this.html.render(view, data),
       text: `${this.text
-        .render(m.kind, data)
+        .render(view, data)
         .replace(/[ \t]+\n/g, '\n')
         .replace(/\n{3,}/g, '\n\n')
         .trim()}\n`,

@@ -7,7 +7,11 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { ChannelResult, NotificationChannel, NotificationChannels } from '../channels/notification-channel';
 import type { CustomerMessage } from '../messages/customer-message';
+import type { SellerMessage } from '../messages/seller-message';
 import { EmailRenderer } from './email-renderer';
+
+/** The sender's name on messages to sellers when `MAIL_FROM` names none: the dashboard they know. */
+const SELLER_SENDER = 'Seller dashboard';
 
 /** How long a silent or stalled SMTP server may hold one send before it counts as failed (and is retried). */
 export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
@@ -61,6 +65,32 @@ export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplic
     const path = await this.writeOutbox(message.id, info.message);
     this.logger.log({ path, kind: message.kind, order: message.order.number }, `Email written to ${path}`);
     return { outcome: 'sent', recipient: to, detail: path };
+  }
+
+  /**
+   * A message to a seller (notifications' README, *Messages to sellers*): the same transports and
+   * rules as the customers' (SMTP, or the outbox; a test store's only to the outbox), sent in the
+   * dashboard's name. Throws when the server refuses it, for the job to retry.
+   */
+  async sendToSeller(message: SellerMessage): Promise<{ recipient: string; detail: string }> {
+    const email = this.renderer.renderForSeller(message);
+    const mail = {
+      from: this.fromOf(SELLER_SENDER),
+      to: { name: message.seller.name, address: message.seller.email },
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      messageId: `<${message.id}@${this.config.mail.domain}>`,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    };
+    if (this.config.mail.smtpUrl && !message.store.test) {
+      const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
+      return { recipient: message.seller.email, detail: info.response ?? 'accepted' };
+    }
+    const info = (await this.outbox.sendMail(mail)) as { message: Buffer };
+    const path = await this.writeOutbox(message.id, info.message);
+    this.logger.log({ path, kind: message.kind, product: message.product.pid }, `Email written to ${path}`);
+    return { recipient: message.seller.email, detail: path };
   }
 
   /** `MAIL_FROM` as given when it names a sender; a bare address takes the store's brand as its name. */
