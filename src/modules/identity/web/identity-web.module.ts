@@ -46,7 +46,16 @@ import { WebExceptionFilter } from './web-exception.filter';
     WebExceptionFilter,
     LoginThrottleService,
   ],
-  exports: [WebSessionService, WebSessionMiddleware, CsrfGuard, SessionGuard, ViewsService, WebExceptionFilter],
+  // IdentityModule too: `SessionGuard` is instantiated in each page module and reads the seller's role.
+  exports: [
+    IdentityModule,
+    WebSessionService,
+    WebSessionMiddleware,
+    CsrfGuard,
+    SessionGuard,
+    ViewsService,
+    WebExceptionFilter,
+  ],
 })
 export class IdentityWebModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

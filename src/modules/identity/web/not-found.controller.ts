@@ -15,16 +15,6 @@ export class WebNotFoundController {
   @All('*')
   @AnonymousPage()
   notFound(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
-    this.views.render(
-      req,
-      res,
-      'error',
-      {
-        title: 'Page not found',
-        message: 'There is no page at this address.',
-        back: { href: this.views.url('/'), label: 'Back to the dashboard' },
-      },
-      404,
-    );
+    this.views.notFound(req, res);
   }
 }

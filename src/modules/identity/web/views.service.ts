@@ -6,7 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { ConfirmPage, TEMPLATE_HELPERS } from './format';
 import { csrfToken } from './sessions/csrf';
-import { currentStoreOf, safeNext, sessionOf } from './web-auth';
+import { currentStoreOf, safeNext, SellerRequest, sessionOf } from './web-auth';
 
 /**
  * Renders the dashboard's eta templates (one layout) with what every page needs: the web surface's
@@ -38,11 +38,31 @@ export class ViewsService {
       loggedIn: Boolean(sessionOf(req)?.sellerId),
       // The "Test mode" switch and banner of the layout, and where the switch brings the seller back.
       testMode: currentStoreOf(req)?.test ?? false,
+      // The navigation's "Review" link (identity's README, *Operators*), as `SessionGuard` found the role.
+      operator: (req as SellerRequest).seller?.operator ?? false,
       here: req.method === 'GET' ? (safeNext(req.url, this.webPath) ?? '') : '',
       ...TEMPLATE_HELPERS,
       ...data,
     });
     void res.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
+  }
+
+  /**
+   * The dashboard's 404 page, as for an unknown path: also what a page answers to a seller it is not
+   * for (the review pages to a non-operator), so that they cannot tell it exists.
+   */
+  notFound(req: FastifyRequest, res: FastifyReply): void {
+    this.render(
+      req,
+      res,
+      'error',
+      {
+        title: 'Page not found',
+        message: 'There is no page at this address.',
+        back: { href: this.url('/'), label: 'Back to the dashboard' },
+      },
+      404,
+    );
   }
 
   /**

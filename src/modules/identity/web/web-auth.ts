@@ -21,6 +21,11 @@ export interface SellerSession {
   liveStoreId: number;
   /** The "Test mode" switch is on: `storeId` is the test store. */
   test: boolean;
+  /**
+   * May review every store's products (`operator:grant`; identity's README, *Operators*). Read from
+   * the seller's row on each request by `SessionGuard`, so a grant or a revoke counts at once.
+   */
+  operator: boolean;
 }
 
 export type WebSession = Session & Partial<SessionData>;
@@ -39,15 +44,15 @@ export function sessionOf(req: FastifyRequest): WebSession | undefined {
 
 /**
  * The current store of this dashboard session (the test store while the switch is on), or null
- * without a logged-in seller. `SessionGuard` puts it on the request (`@CurrentSeller()`,
+ * without a logged-in seller (`operator` is false here; `SessionGuard` reads the real one). `SessionGuard` puts it on the request (`@CurrentSeller()`,
  * `sellerOf(req)`): every dashboard page scopes its reads and writes to its `storeId`.
  */
 export function currentStoreOf(req: FastifyRequest): SellerSession | null {
   const { sellerId, storeId, testStoreId } = sessionOf(req) ?? {};
   if (!sellerId || !storeId) return null;
   return testStoreId
-    ? { sellerId, storeId: testStoreId, liveStoreId: storeId, test: true }
-    : { sellerId, storeId, liveStoreId: storeId, test: false };
+    ? { sellerId, storeId: testStoreId, liveStoreId: storeId, test: true, operator: false }
+    : { sellerId, storeId, liveStoreId: storeId, test: false, operator: false };
 }
 
 /** The same seller on the live store whatever the switch says: OAuth apps and grants are live only. */

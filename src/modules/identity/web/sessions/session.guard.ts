@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { SellersService } from '../../sellers/sellers.service';
 import {
   ANONYMOUS_PAGE_KEY,
   currentStoreOf,
@@ -12,18 +13,23 @@ import {
 /**
  * The dashboard's guard, deny by default like the API's: a route of a `@DashboardPages()`
  * controller needs a session with a seller and a store unless it is `@AnonymousPage()`. Without
- * one, `WebExceptionFilter` answers 303 to the login page with `next` (README "Dashboard").
+ * one, `WebExceptionFilter` answers 303 to the login page with `next` (README "Dashboard"). It also
+ * reads whether the seller is an operator (the review pages, the "Review" link).
  */
 @Injectable()
 export class SessionGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sellers: SellersService,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<SellerRequest>();
     const seller = currentStoreOf(req);
     if (seller) {
-      req.seller = seller;
+      // One primary-key read: the navigation's "Review" link and the review pages follow the role as it is now.
+      req.seller = { ...seller, operator: await this.sellers.isOperator(seller.sellerId) };
       return true;
     }
     if (this.reflector.getAllAndOverride<boolean>(ANONYMOUS_PAGE_KEY, targets)) return true;
