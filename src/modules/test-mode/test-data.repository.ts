@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { inTransaction } from '../../database/transaction';
+import { SalesRepository } from '../billing';
+import { ProductFilesService } from '../catalog';
 
 /**
  * Tables a reset of test data leaves alone although they hold a `store_id`: the store itself, its
@@ -22,29 +25,29 @@ export interface PurgeResult {
  * Removes the data of one test store (README, *Test mode*). The tables are found in the schema
  * rather than listed: every table with a `store_id` column (a module's new table included) is the
  * store's data, and so are the rows of a table without one that hang on its orders by `order_id`.
- * Tables are emptied children first, in the order of their foreign keys, in one transaction.
+ * Tables are emptied children first, in the order of their foreign keys, in one transaction. Test
+ * mode names no module's table: billing says which orders the store has and the catalog which
+ * stored objects its files hold, both in that transaction.
  */
 @Injectable()
 export class TestDataRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sales: SalesRepository,
+    private readonly files: ProductFilesService,
+  ) {}
 
   purge(storeId: number): Promise<PurgeResult> {
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const { byStore, byOrder } = await this.tables(manager);
-      const storageKeys = byStore.includes('product_files')
-        ? (
-            (await manager.query(
-              `SELECT storage_key FROM product_files WHERE store_id = $1 AND storage_key IS NOT NULL`,
-              [storeId],
-            )) as Array<{ storage_key: string }>
-          ).map((row) => row.storage_key)
-        : [];
+      const storageKeys = await this.files.storageKeysOfStore(storeId, manager);
+      const orderIds = byOrder.length ? await this.sales.orderIdsOfStore(storeId, manager) : [];
       const deleted: Record<string, number> = {};
       for (const table of await this.childrenFirst(manager, [...byOrder, ...byStore])) {
-        const sql = byOrder.includes(table)
-          ? `DELETE FROM "${table}" WHERE order_id IN (SELECT id FROM orders WHERE store_id = $1)`
-          : `DELETE FROM "${table}" WHERE store_id = $1`;
-        const [, affected] = (await manager.query(sql, [storeId])) as [unknown, number];
+        const [sql, param] = byOrder.includes(table)
+          ? [`DELETE FROM "${table}" WHERE order_id = ANY($1::int[])`, orderIds]
+          : [`DELETE FROM "${table}" WHERE store_id = $1`, storeId];
+        const [, affected] = (await manager.query(sql, [param])) as [unknown, number];
         deleted[RESOURCE_NAMES[table] ?? table] = affected;
       }
       const sorted = Object.fromEntries(Object.entries(deleted).sort(([a], [b]) => a.localeCompare(b)));

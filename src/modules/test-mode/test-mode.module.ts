@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { FileStorageModule } from '../catalog';
+import { SalesModule } from '../billing';
+import { CatalogModule, FileStorageModule } from '../catalog';
 import { IdentityModule } from '../identity';
 import { TestDataController } from './test-data.controller';
 import { TestDataRepository } from './test-data.repository';
@@ -10,7 +11,7 @@ import { TestDataService } from './test-data.service';
  * store, so every other module keeps test and live data apart by the store id it already scopes by.
  */
 @Module({
-  imports: [IdentityModule, FileStorageModule],
+  imports: [IdentityModule, FileStorageModule, CatalogModule, SalesModule],
   controllers: [TestDataController],
   providers: [TestDataRepository, TestDataService],
 })

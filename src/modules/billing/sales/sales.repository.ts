@@ -63,7 +63,7 @@ export type PlanRef = { id: number } | { publicId: string };
 /**
  * Billing's read-only answers about its orders for other modules: the catalog's "does this product
  * have sales?", "who subscribed to this plan?", the discounts' "does this customer hold this
- * coupon?" and identity's "has this store an order?". Others ask here rather than read billing's tables. It never writes.
+ * coupon?", identity's "has this store an order?" and test mode's "which orders has this store?". Others ask here rather than read billing's tables. It never writes.
  */
 @Injectable()
 export class SalesRepository {
@@ -138,6 +138,18 @@ export class SalesRepository {
       [storeId, planId],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * The ids of the store's orders, read in the caller's transaction: test mode's reset removes the
+   * rows of other tables that hang on an order by `order_id` without a `store_id` of their own.
+   */
+  async orderIdsOfStore(storeId: number, manager?: EntityManager): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.manager(manager).query(
+      `SELECT id FROM orders WHERE store_id = $1 ORDER BY id`,
+      [storeId],
+    );
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { ProductFile } from './product-file.entity';
 
 @Injectable()
@@ -46,6 +46,15 @@ export class ProductFilesRepository {
 
   findOne(storeId: number, productId: number, id: number, manager?: EntityManager): Promise<ProductFile | null> {
     return this.manager(manager).findOneBy(ProductFile, { storeId, productId, id });
+  }
+
+  /** The keys of the store's uploaded files' stored objects (a reset of test data deletes them after commit). */
+  async storageKeysOfStore(storeId: number, manager?: EntityManager): Promise<string[]> {
+    const rows = await this.manager(manager).find(ProductFile, {
+      where: { storeId, storageKey: Not(IsNull()) },
+      select: { id: true, storageKey: true },
+    });
+    return rows.map((row) => row.storageKey!);
   }
 
   /** The CDN's lookup: the unguessable key is the capability, so no store is involved. */

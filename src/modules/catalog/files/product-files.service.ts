@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
@@ -26,6 +27,14 @@ export class ProductFilesService {
   /** Whether any product of the store has a file yet. */
   storeHasFiles(storeId: number): Promise<boolean> {
     return this.files.existsInStore(storeId);
+  }
+
+  /**
+   * The keys of the stored objects of the store's uploaded files, read in the caller's transaction
+   * (test mode's reset removes the rows, then deletes the objects after commit).
+   */
+  storageKeysOfStore(storeId: number, manager?: EntityManager): Promise<string[]> {
+    return this.files.storageKeysOfStore(storeId, manager);
   }
 
   toDto(file: ProductFile): ProductFileDto {
