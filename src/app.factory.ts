@@ -18,6 +18,7 @@ import { RequestWithRawBody, wantsRawBody } from './common/http/raw-body';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
+import { LicensesService } from './modules/billing';
 import { SCOPES } from './modules/identity';
 import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } from './logging';
 
@@ -151,7 +152,7 @@ function setupOpenApi(app: App, config: AppConfig): void {
   });
   app.get(OpenApiAmendments).apply(document);
   const fixed = withDemoExamples(document, null);
-  const demo = new DemoRepository(app.get(DataSource));
+  const demo = new DemoRepository(app.get(DataSource), app.get(LicensesService, { strict: false }));
   SwaggerModule.setup(`${config.paths.base}/docs`, app, fixed, {
     jsonDocumentUrl: `${config.paths.base}/docs-json`,
     // The request examples name the demo store of `npm run seed:demo` (README): its numeric ids are

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { CheckoutPaymentsService, OrdersService } from '../../modules/billing';
+import { CheckoutPaymentsService, LicensesService, OrdersService } from '../../modules/billing';
 import { AffiliatesService } from '../../modules/affiliates';
 import {
   FILE_STORAGE,
@@ -34,6 +34,8 @@ export interface DemoSeed {
   recurring_product_pid: string;
   plan_id: string;
   discount_code: string;
+  /** The key of the demo's paid order of the licensed product (null without the sandbox). */
+  license: { product_pid: string; id: number; key: string } | null;
   webhook: { id: number; url: string; secret: string } | null;
   checkout_url: string;
 }
@@ -86,6 +88,9 @@ export const seedDemo: CliCommand = {
       `Products    ${DEMO.guidePid}   Digital Marketing Guide, 150.00 MZN, one-time`,
       `            ${DEMO.clubPid}   Marketing Club, plan ${DEMO.planId}: 300.00 MZN a month`,
       `Coupon      ${DEMO.coupon}   10 % off`,
+      ...(seed.license
+        ? [`License     ${seed.license.key}   key ${seed.license.id} of ${DEMO.licensedPid} (Invoice Toolkit), paid`]
+        : []),
       ...(seed.webhook ? [`Webhook     ${seed.webhook.url}   signing secret ${seed.webhook.secret}`] : []),
       '',
       'Pay a demo order in the browser (sandbox: any number pays, one ending in 0002 is declined):',
@@ -109,7 +114,8 @@ export const seedDemo: CliCommand = {
 export async function seedDemoStore(app: INestApplicationContext, webhookUrl: string | null): Promise<DemoSeed> {
   const get: Get = (type) => app.get(type as never, { strict: false });
   const config = get<AppConfig>(APP_CONFIG);
-  const repo = new DemoRepository(get(DataSource));
+  const licenses = get(LicensesService);
+  const repo = new DemoRepository(get(DataSource), licenses);
   const sellers = get(SellersService);
   let password: string | null = null;
   let seller = await sellers.findByEmail(DEMO.sellerEmail);
@@ -166,6 +172,14 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
     ...details,
   });
   await ensureProduct(DEMO.draftPid, { name: 'Old draft', type: 'one_time', price: 10 });
+  const toolkit = await ensureProduct(DEMO.licensedPid, {
+    name: 'Invoice Toolkit',
+    type: 'one_time',
+    price: 90,
+    description: 'A desktop app for invoices: each purchase comes with a license key for three computers.',
+    ...details,
+    license_keys: { enabled: true, activation_limit: 3 },
+  });
 
   // The files are real uploads, served under {cdn_url} as every upload is.
   const uploadText = async (pid: string, name: string, text: string) => {
@@ -257,6 +271,14 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
   if (refreshed.refundOrderNumber === null) await paid({ ...one, tracking: { utm_campaign: DEMO.refundCampaign } });
   if (refreshed.subscriptionId === null)
     await paid({ amount: 300, product_pid: club.pid, plan_id: DEMO.planId, customer: CUSTOMER });
+  if (refreshed.licenseId === null)
+    await paid({
+      amount: 90,
+      product_pid: toolkit.pid,
+      customer: CUSTOMER,
+      tracking: { utm_campaign: DEMO.licenseCampaign },
+    });
+  const license = await refreshLicense(licenses, repo, storeId);
 
   const { token } = await get(ApiKeysService).create({
     storeId,
@@ -273,7 +295,29 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
     recurring_product_pid: DEMO.clubPid,
     plan_id: DEMO.planId,
     discount_code: DEMO.coupon,
+    license: license && { product_pid: DEMO.licensedPid, id: license.id, key: license.key },
     webhook: webhook ? { id: webhook.id, url: webhook.url, secret: webhook.secret } : null,
     checkout_url: session.checkoutUrl,
   };
+}
+
+/**
+ * The demo's license key as its examples need it: enabled (the disable example may have left it
+ * disabled), without the instance the activate example adds, and with the instance the
+ * deactivate example frees. All through billing's license service, as the API does it.
+ */
+async function refreshLicense(
+  licenses: LicensesService,
+  repo: DemoRepository,
+  storeId: number,
+): Promise<{ id: number; key: string } | null> {
+  const { licenseId, licenseKey } = (await repo.ids())!;
+  if (licenseId === null || licenseKey === null) return null;
+  let { status, instances } = await licenses.get(storeId, licenseId);
+  if (status === 'disabled') ({ status, instances } = await licenses.setEnabled(storeId, licenseId, true));
+  for (const instance of instances.filter((i) => i.name === DEMO.exampleInstanceName))
+    await licenses.deactivate(licenseKey, instance.id);
+  if (status === 'active' && !instances.some((i) => i.name === DEMO.instanceName))
+    await licenses.activate(licenseKey, DEMO.instanceName);
+  return { id: licenseId, key: licenseKey };
 }

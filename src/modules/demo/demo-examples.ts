@@ -8,8 +8,11 @@ type Body = Record<string, unknown>;
 interface OperationExamples {
   /** Path and query parameters by name. */
   params?: Record<string, Value>;
-  /** The request body: one example, or several by name (Swagger UI offers the first). */
-  body?: Body | { named: Record<string, { summary: string; value: Body }> };
+  /**
+   * The request body: one example, several by name (Swagger UI offers the first), or one made of the
+   * demo store's ids (null until `seed:demo` made them: the body keeps the description's own example).
+   */
+  body?: Body | { named: Record<string, { summary: string; value: Body }> } | ((ids: DemoIds) => Body | null);
 }
 
 const { customer } = DEMO;
@@ -21,7 +24,9 @@ const plan = { id: DEMO.planId };
  * (README, "Try it in Swagger UI"): with the demo key, each answers 2xx in "Try it out", in the
  * order of the README (reads, creates, changes, deletes). A delete names a resource its own
  * create example made, or one `seed:demo` keeps for it; running `seed:demo` again puts them back.
- * Left without: the OAuth token endpoints (a code or token of a real grant) and the payment
+ * The license examples name the key of the demo's paid order of `prod_demo_toolkit`: disable, then
+ * enable it; activate an instance, validate the key with the instance `seed:demo` keeps, deactivate
+ * that one. Left without: the OAuth token endpoints (a code or token of a real grant) and the payment
  * callback (a gateway's signature).
  */
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
@@ -159,6 +164,25 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   affiliates_get: { params: { id: (ids) => ids.affiliateId } },
   affiliates_remove: { params: { id: (ids) => ids.oldAffiliateId } },
+  licenses_get: { params: { id: (ids) => ids.licenseId } },
+  licenses_disable: { params: { id: (ids) => ids.licenseId } },
+  licenses_enable: { params: { id: (ids) => ids.licenseId } },
+  public_licenses_activate: {
+    body: (ids) =>
+      ids.licenseKey === null ? null : { license_key: ids.licenseKey, instance_name: DEMO.exampleInstanceName },
+  },
+  public_licenses_validate: {
+    body: (ids) =>
+      ids.licenseKey === null
+        ? null
+        : { license_key: ids.licenseKey, ...(ids.instanceId !== null ? { instance_id: ids.instanceId } : {}) },
+  },
+  public_licenses_deactivate: {
+    body: (ids) =>
+      ids.licenseKey === null || ids.instanceId === null
+        ? null
+        : { license_key: ids.licenseKey, instance_id: ids.instanceId },
+  },
 };
 
 type Operation = {
@@ -192,7 +216,7 @@ export function withDemoExamples(document: OpenAPIObject, ids: DemoIds | null): 
         if (parameter.schema) delete parameter.schema.example;
         if (resolved !== null) parameter.example = resolved;
       }
-      const body = examples.body;
+      const body = typeof examples.body === 'function' ? (ids ? examples.body(ids) : null) : examples.body;
       if (!body || !operation.requestBody) continue;
       for (const media of Object.values(operation.requestBody.content)) {
         delete media.example;

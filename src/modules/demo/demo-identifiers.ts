@@ -27,6 +27,13 @@ export const DEMO = {
   /** The order refunded by the refund example, and the one the read examples show. */
   refundCampaign: 'demo-refund',
   shownCampaign: 'demo-order',
+  /** A product with license keys, and the paid order whose key the license examples name. */
+  licensedPid: 'prod_demo_toolkit',
+  licenseCampaign: 'demo-license',
+  /** The instance seed:demo keeps activated on that key (the deactivate example frees it). */
+  instanceName: 'Demo laptop',
+  /** What the activate example activates (seed:demo deactivates it again, so the limit is never reached). */
+  exampleInstanceName: 'Ana’s laptop',
 } as const;
 
 /** The numeric ids (and order numbers) of the demo store that the examples need; null until seeded. */
@@ -43,4 +50,8 @@ export interface DemoIds {
   oldAffiliateId: number | null;
   oldFileId: number | null;
   bumpId: number | null;
+  /** The demo order's license key: its id, the key itself, and the instance seed:demo activated. */
+  licenseId: number | null;
+  licenseKey: string | null;
+  instanceId: number | null;
 }

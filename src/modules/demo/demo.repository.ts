@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { LicensesService } from '../billing';
 import { DEMO, DemoIds } from './demo-identifiers';
 
 type Row = Record<string, unknown>;
@@ -8,7 +9,10 @@ type Row = Record<string, unknown>;
 /** Reads (and the few fixed-identifier writes) of the demo store: one store, found by its seller. */
 @Injectable()
 export class DemoRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly licenses: LicensesService,
+  ) {}
 
   async storeId(): Promise<number | null> {
     const rows: Row[] = await this.dataSource.query(
@@ -72,6 +76,7 @@ export class DemoRepository {
         [name, status],
       );
     return {
+      ...(await this.license(storeId, str(await campaign(DEMO.licenseCampaign, 'approved')))),
       storeId,
       customerId,
       subscriptionId: num(
@@ -125,5 +130,19 @@ export class DemoRepository {
         ),
       ),
     };
+  }
+
+  /** The key of the demo's licensed order and the instance seed:demo keeps on it, read through billing. */
+  private async license(
+    storeId: number,
+    orderNumber: string | null,
+  ): Promise<Pick<DemoIds, 'licenseId' | 'licenseKey' | 'instanceId'>> {
+    const none = { licenseId: null, licenseKey: null, instanceId: null };
+    if (orderNumber === null) return none;
+    const [[key]] = await this.licenses.list(storeId, { order: orderNumber }, { page: 1, perPage: 1, offset: 0 });
+    if (!key) return none;
+    const { instances } = await this.licenses.get(storeId, key.id);
+    const instance = instances.find((i) => i.name === DEMO.instanceName);
+    return { licenseId: key.id, licenseKey: key.key, instanceId: instance?.id ?? null };
   }
 }

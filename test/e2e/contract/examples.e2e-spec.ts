@@ -34,6 +34,7 @@ const ORDER = [
   'reports_sales',
   'downloads_list',
   'licenses_list',
+  'licenses_get',
   // creates
   'products_create',
   'product_files_create',
@@ -55,7 +56,13 @@ const ORDER = [
   'webhooks_test',
   'webhooks_redeliver',
   'downloads_reset',
+  // the demo's license key: disabled and enabled again, then an instance activated; the key checked
+  'licenses_disable',
+  'licenses_enable',
+  'public_licenses_activate',
+  'public_licenses_validate',
   // deletes
+  'public_licenses_deactivate',
   'product_files_delete',
   'order_bumps_remove',
   'plans_delete',
@@ -69,19 +76,7 @@ const ORDER = [
  * No example can hold what these need: a code or token of a real OAuth grant, a gateway's signature,
  * a test key (`DELETE /v1/test-data` refuses the demo key, a live one, by design: README, *Test mode*).
  */
-const WITHOUT_RUNNABLE_EXAMPLE = [
-  'oauth_token_token',
-  'oauth_token_revoke',
-  'payments_callback',
-  'test_data_reset',
-  // Not yet: the demo store has no license-enabled product, so no key for these examples to name.
-  'public_licenses_activate',
-  'public_licenses_validate',
-  'public_licenses_deactivate',
-  'licenses_get',
-  'licenses_disable',
-  'licenses_enable',
-];
+const WITHOUT_RUNNABLE_EXAMPLE = ['oauth_token_token', 'oauth_token_revoke', 'payments_callback', 'test_data_reset'];
 
 type Operation = { method: string; path: string; op: any };
 
@@ -159,7 +154,15 @@ describe('request examples of the OpenAPI description, against the demo store', 
       recurring_product_pid: 'prod_demo_club',
       plan_id: 'plan_demo_monthly',
       discount_code: 'WELCOME10',
+      license: {
+        product_pid: 'prod_demo_toolkit',
+        id: expect.any(Number),
+        key: expect.stringMatching(/^[A-Z2-7-]{23}$/),
+      },
     });
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    const activate = doc.paths['/v1/licenses/activate'].post.requestBody.content['application/json'].example;
+    expect(activate.license_key).toBe(first.license!.key);
     expect(await runAll(first.api_key)).toEqual([]);
 
     // Idempotent: the same store, a fresh key, and the examples run again.
@@ -167,6 +170,7 @@ describe('request examples of the OpenAPI description, against the demo store', 
     expect(second.store_id).toBe(first.store_id);
     expect(second.seller.password).toBeNull();
     expect(second.api_key).not.toBe(first.api_key);
+    expect(second.license).toEqual(first.license);
     expect(await runAll(second.api_key)).toEqual([]);
   });
 

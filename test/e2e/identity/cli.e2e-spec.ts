@@ -152,6 +152,7 @@ describe('seed:demo and product:review', () => {
       recurring_product_pid: expect.any(String),
       plan_id: expect.any(String),
       discount_code: expect.any(String),
+      license: { product_pid: 'prod_demo_toolkit', id: expect.any(Number), key: expect.any(String) },
       webhook: null,
       checkout_url: expect.stringMatching(/\/pay\/token\/[0-9A-Za-z]{32}$/),
     });
