@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { endSellerSessions } from '../web/sessions/seller-sessions';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
 
@@ -60,8 +61,20 @@ export class SellersRepository {
     return this.manager(manager).findOneBy(Store, { id: storeId });
   }
 
-  async setPasswordHash(sellerId: number, passwordHash: string): Promise<void> {
-    await this.manager().update(Seller, { id: sellerId }, { passwordHash });
+  /**
+   * A new password hash, and every dashboard session of the seller ended but `keepSid` (the one
+   * that changed it), in one transaction (identity's README, *Password reset*).
+   */
+  async replacePassword(
+    sellerId: number,
+    passwordHash: string,
+    options: { keepSid?: string; manager?: EntityManager } = {},
+  ): Promise<void> {
+    const work = async (manager: EntityManager) => {
+      await manager.update(Seller, { id: sellerId }, { passwordHash });
+      await endSellerSessions(manager, sellerId, options.keepSid);
+    };
+    await (options.manager ? work(options.manager) : this.dataSource.transaction(work));
   }
 
   /**

@@ -68,21 +68,28 @@ export class SellersService {
     return this.sellers.findStore(storeId);
   }
 
-  /** The shortest password a seller may choose (sign-up, password change). */
+  /** The shortest password a seller may choose (sign-up, password change, password reset). */
   static readonly MIN_PASSWORD_LENGTH = 8;
+
+  /** The new password's message when it breaks the rule, else null (password change and reset). */
+  static newPasswordError(next: string): string | null {
+    return next.length < SellersService.MIN_PASSWORD_LENGTH ? 'Use at least 8 characters.' : null;
+  }
 
   /**
    * Settings → Password: the current password must match; the new one is hashed like sign-up's.
-   * Field errors (`current_password`, `new_password`) as a `ValidationError`.
+   * Field errors (`current_password`, `new_password`) as a `ValidationError`. The seller's other
+   * dashboard sessions end; `keepSid`, the one that changed it, stays logged in.
    */
-  async changePassword(sellerId: number, current: string, next: string): Promise<void> {
+  async changePassword(sellerId: number, current: string, next: string, keepSid?: string): Promise<void> {
     const seller = await this.sellers.findById(sellerId);
     const errors: Record<string, string[]> = {};
     if (!seller || !(await argon2.verify(seller.passwordHash, current).catch(() => false)))
       errors.current_password = ['The current password is wrong.'];
-    if (next.length < SellersService.MIN_PASSWORD_LENGTH) errors.new_password = ['Use at least 8 characters.'];
+    const rule = SellersService.newPasswordError(next);
+    if (rule) errors.new_password = [rule];
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    await this.sellers.setPasswordHash(sellerId, await argon2.hash(next, { type: argon2.argon2id }));
+    await this.sellers.replacePassword(sellerId, await argon2.hash(next, { type: argon2.argon2id }), { keepSid });
   }
 
   /**

@@ -4,9 +4,12 @@ import { SellersService } from '../sellers/sellers.service';
 import { CurrentSeller, DashboardPages } from './dashboard-pages';
 import { fieldErrorsOf } from './form-validation';
 import { ViewsService } from './views.service';
-import type { SellerSession } from './web-auth';
+import { sessionOf, type SellerSession } from './web-auth';
 
-/** Settings → Password: the current password, then the new one (at least 8 characters). */
+/**
+ * Settings → Password: the current password, then the new one (at least 8 characters). The
+ * seller's other dashboard sessions are logged out (identity's README, *Password reset*).
+ */
 @DashboardPages('settings/password')
 export class PasswordPagesController {
   constructor(
@@ -29,7 +32,13 @@ export class PasswordPagesController {
   ): Promise<void> {
     const text = (value: unknown) => (typeof value === 'string' ? value : '');
     try {
-      await this.sellers.changePassword(sellerId, text(body?.current_password), text(body?.new_password));
+      // The seller's other sessions end; this one stays logged in.
+      await this.sellers.changePassword(
+        sellerId,
+        text(body?.current_password),
+        text(body?.new_password),
+        sessionOf(req)?.id,
+      );
     } catch (error) {
       const errors = fieldErrorsOf(error);
       if (!errors) throw error;
