@@ -7,6 +7,9 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthService } from './auth/auth.service';
 import { OAuthApp } from './oauth/oauth-app.entity';
+import { PasswordResetToken } from './password-reset/password-reset-token.entity';
+import { PasswordResetService } from './password-reset/password-reset.service';
+import { SellerMail } from './password-reset/seller-mail';
 import { OAuthAppsRepository } from './oauth/oauth-apps.repository';
 import { OAuthAppsService } from './oauth/oauth-apps.service';
 import { OAuthAuthorizationCode } from './oauth/oauth-authorization-code.entity';
@@ -33,7 +36,16 @@ import { UserController } from './user.controller';
 @Module({
   imports: [
     DiscoveryModule,
-    TypeOrmModule.forFeature([Seller, Store, ApiKey, OAuthApp, OAuthGrant, OAuthAuthorizationCode, OAuthToken]),
+    TypeOrmModule.forFeature([
+      Seller,
+      Store,
+      ApiKey,
+      OAuthApp,
+      OAuthGrant,
+      OAuthAuthorizationCode,
+      OAuthToken,
+      PasswordResetToken,
+    ]),
   ],
   controllers: [UserController, OAuthTokenController, ScopesController],
   providers: [
@@ -50,6 +62,8 @@ import { UserController } from './user.controller';
     OAuthTokensService,
     OAuthMetadataRoute,
     RateLimiterFactory,
+    PasswordResetService,
+    SellerMail,
     ScopeRegistry,
     TokenRateLimitService,
     RouteCatalogService,
@@ -64,6 +78,8 @@ import { UserController } from './user.controller';
     OAuthAppsService,
     OAuthAuthorizationService,
     RateLimiterFactory,
+    PasswordResetService,
+    SellerMail,
     ScopeRegistry,
   ],
 })

@@ -23,6 +23,8 @@ export { SellersService, type ReviewStore } from './sellers/sellers.service';
 export { StoreModes } from './sellers/store-modes.service';
 export { ApiKeysService } from './api-keys/api-keys.service';
 export { OAuthAppsService } from './oauth/oauth-apps.service';
+// Account emails (password reset): the notifications module registers their sender.
+export { SellerMail, type PasswordResetEmail, type SellerMailSender } from './password-reset/seller-mail';
 // Rate limiters (in memory, or shared through REDIS_URL): billing's public license API counts per IP.
 export { RateLimiterFactory } from './rate-limit/rate-limiter.factory';
 

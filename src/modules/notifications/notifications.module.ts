@@ -15,6 +15,7 @@ import { SellerMessagesListener } from './seller-messages.listener';
  * subscription events, the once-only record of each message, and its channels. Also the review
  * decision emailed to the seller (`product.reviewed`, notifications' README). Email is built in;
  * a plugin adds another with `definePlugin({ notificationChannels })` (the `NOTIFICATION_CHANNELS` point).
+ * The email channel also sends identity's account emails (password reset) through `SellerMail`.
  */
 @Module({
   // forwardRef: the catalog's index loads billing's, so either module index may load first.

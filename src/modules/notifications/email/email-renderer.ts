@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import { join } from 'node:path';
 import { Cents, centsToDecimal } from '../../../common/money';
+import type { PasswordResetEmail } from '../../identity';
 import type { CustomerMessage, CustomerMessageKind } from '../messages/customer-message';
 import type { SellerMessage } from '../messages/seller-message';
 
@@ -55,6 +56,12 @@ export class EmailRenderer {
     const verdict = m.decision === 'approved' ? 'approved' : 'not approved';
     const subject = `Review of ${m.product.name}: ${verdict}`.replace(/[\r\n]+/g, ' ');
     return this.both(`seller/${m.kind}`, { m, subject });
+  }
+
+  /** The password-reset link of a seller (identity's README, *Password reset*), in the dashboard's name. */
+  renderPasswordReset(m: PasswordResetEmail): RenderedEmail {
+    const expires = `${m.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    return this.both('account/password_reset', { m, subject: 'Reset your seller dashboard password', expires });
   }
 
   private both(view: string, data: { subject: string } & Record<string, unknown>): RenderedEmail {

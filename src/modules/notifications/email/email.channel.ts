@@ -5,6 +5,7 @@ import { createTransport, Transporter } from 'nodemailer';
 import type { Address } from 'nodemailer/lib/mailer';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
+import { SellerMail, type PasswordResetEmail, type SellerMailSender } from '../../identity';
 import { ChannelResult, NotificationChannel, NotificationChannels } from '../channels/notification-channel';
 import type { CustomerMessage } from '../messages/customer-message';
 import type { SellerMessage } from '../messages/seller-message';
@@ -26,7 +27,7 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_00
  * from the message (`<receipt.order-12.ORD-…@host>`), the same on every attempt.
  */
 @Injectable()
-export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplicationShutdown {
+export class EmailChannel implements NotificationChannel, SellerMailSender, OnModuleInit, OnApplicationShutdown {
   readonly name = 'email';
   private readonly logger = new Logger('CustomerEmails');
   private smtp: Transporter | undefined;
@@ -36,10 +37,13 @@ export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplic
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly renderer: EmailRenderer,
     private readonly channels: NotificationChannels,
+    private readonly sellerMail: SellerMail,
   ) {}
 
   onModuleInit(): void {
     this.channels.register(this);
+    // Identity's account emails (password reset) go out through this channel's transports too.
+    this.sellerMail.register(this);
   }
 
   async send(message: CustomerMessage): Promise<ChannelResult> {
@@ -91,6 +95,32 @@ export class EmailChannel implements NotificationChannel, OnModuleInit, OnApplic
     const path = await this.writeOutbox(message.id, info.message);
     this.logger.log({ path, kind: message.kind, product: message.product.pid }, `Email written to ${path}`);
     return { recipient: message.seller.email, detail: path };
+  }
+
+  /**
+   * A seller's password-reset link (identity's README, *Password reset*): SMTP when `SMTP_URL` is
+   * set, else the outbox (`password-reset.<id>.eml`). Throws when the server refuses it, for
+   * identity's job to retry. The link is never logged.
+   */
+  async sendPasswordReset(message: PasswordResetEmail): Promise<string> {
+    const email = this.renderer.renderPasswordReset(message);
+    const mail = {
+      from: this.fromOf(SELLER_SENDER),
+      to: { name: message.seller.name, address: message.seller.email },
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      messageId: `<${message.id}@${this.config.mail.domain}>`,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    };
+    if (this.config.mail.smtpUrl) {
+      const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
+      return info.response ?? 'accepted';
+    }
+    const info = (await this.outbox.sendMail(mail)) as { message: Buffer };
+    const path = await this.writeOutbox(message.id, info.message);
+    this.logger.log({ path, kind: 'password_reset' }, `Email written to ${path}`);
+    return path;
   }
 
   /** `MAIL_FROM` as given when it names a sender; a bare address takes the store's brand as its name. */
