@@ -59,11 +59,18 @@ export class AccountController {
 
   @AnonymousPage()
   @Get('login')
-  loginForm(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Query('next') next?: string): void {
+  loginForm(
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+    @Query('next') next?: string,
+    @Query('reset') reset?: string,
+  ): void {
     this.views.render(req, res, 'login', {
       title: 'Log in',
       email: '',
       next: safeNext(next, this.views.webPath) ?? '',
+      // After a password reset (password-reset-pages.controller.ts).
+      notice: reset === '1' ? 'Your password is changed. Log in with the new one.' : '',
     });
   }
 

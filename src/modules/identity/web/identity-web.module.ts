@@ -14,6 +14,7 @@ import { OAuthClientGuard } from './oauth-client.guard';
 import { SessionGuard } from './sessions/session.guard';
 import { TestModePagesController } from './test-mode-pages.controller';
 import { PasswordPagesController } from './password-pages.controller';
+import { PasswordResetPagesController } from './password-reset-pages.controller';
 import { ViewsService } from './views.service';
 import { WebExceptionFilter } from './web-exception.filter';
 
@@ -32,6 +33,7 @@ import { WebExceptionFilter } from './web-exception.filter';
     AuthorizeController,
     EmailSettingsPagesController,
     PasswordPagesController,
+    PasswordResetPagesController,
     FaviconController,
     TestModePagesController,
     WebNotFoundController,
@@ -68,6 +70,7 @@ export class IdentityWebModule implements NestModule {
         AuthorizeController,
         EmailSettingsPagesController,
         PasswordPagesController,
+        PasswordResetPagesController,
         TestModePagesController,
         WebNotFoundController,
       );

@@ -4,19 +4,53 @@ import { TooManyRequestsError } from '../../../common/errors/app-error';
 import { RateLimiterFactory } from '../rate-limit/rate-limiter.factory';
 
 const WINDOW_SECONDS = 15 * 60;
+const HOUR_SECONDS = 60 * 60;
+/** Reset links asked for one address, and from one IP, in an hour. */
+const FORGOT_PER_EMAIL = 3;
+const FORGOT_PER_IP = 20;
 
 /**
  * Password-guessing brake: 5 failed logins per email and IP, and 50 per IP across emails, in 15
  * minutes. Only failures count; a success clears the email+IP counter.
+ *
+ * Forgot password has its own counters, where every request counts, known address or not: 3 per
+ * email (whatever the IP) and 20 per IP in an hour, so nobody floods a seller's inbox.
  */
 @Injectable()
 export class LoginThrottleService {
   private readonly byEmailAndIp: RateLimiterAbstract;
   private readonly byIp: RateLimiterAbstract;
+  private readonly forgotByEmail: RateLimiterAbstract;
+  private readonly forgotByIp: RateLimiterAbstract;
 
   constructor(factory: RateLimiterFactory) {
     this.byEmailAndIp = factory.create({ keyPrefix: 'login:email-ip', points: 5, duration: WINDOW_SECONDS });
     this.byIp = factory.create({ keyPrefix: 'login:ip', points: 50, duration: WINDOW_SECONDS });
+    this.forgotByEmail = factory.create({
+      keyPrefix: 'forgot:email',
+      points: FORGOT_PER_EMAIL,
+      duration: HOUR_SECONDS,
+    });
+    this.forgotByIp = factory.create({ keyPrefix: 'forgot:ip', points: FORGOT_PER_IP, duration: HOUR_SECONDS });
+  }
+
+  /** Counts one forgot-password request; throws 429 once either counter is spent. */
+  async forgotPassword(email: string, ip: string): Promise<void> {
+    const refusals = await Promise.all([
+      this.forgotByEmail.consume(email.trim().toLowerCase()).then(
+        () => null,
+        (refusal: unknown) => refusal,
+      ),
+      this.forgotByIp.consume(ip).then(
+        () => null,
+        (refusal: unknown) => refusal,
+      ),
+    ]);
+    const failure = refusals.find((refusal) => refusal instanceof Error);
+    if (failure) throw failure;
+    const blocked = refusals.filter((refusal): refusal is RateLimiterRes => refusal instanceof RateLimiterRes);
+    if (blocked.length)
+      throw new TooManyRequestsError(Math.max(...blocked.map((res) => Math.ceil(res.msBeforeNext / 1000))));
   }
 
   /** Throws 429 when either counter is spent. */
