@@ -11,6 +11,7 @@ const IDENTITY_TABLES = [
   'oauth_authorization_codes',
   'oauth_tokens',
   'web_sessions',
+  'password_reset_tokens',
 ];
 
 describe('no secret is stored in clear', () => {
