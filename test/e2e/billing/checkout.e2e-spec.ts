@@ -227,6 +227,43 @@ describe('hosted checkout, payments and the order portal', () => {
     expect((await order(created.order_number)).status).toBe('pending');
   });
 
+  it('a missing field of the pay form is "<field> is required." in JSON, the customer\'s words on the page', async () => {
+    const created = await createOrder(t, seller, orderBody(product.pid));
+    const noMethod = await payJson(t, created.pay_token, { payment_number: '841234567' }).expect(422);
+    expect(noMethod.body).toEqual({
+      status: 'error',
+      message: 'Validation failed.',
+      errors: { payment_method: ['payment_method is required.'] },
+    });
+    for (const empty of [
+      {},
+      { payment_method: '', payment_number: '' },
+      { payment_method: null, payment_number: null },
+    ])
+      expect((await payJson(t, created.pay_token, empty).expect(422)).body.errors).toEqual({
+        payment_method: ['payment_method is required.'],
+        payment_number: ['payment_number is required.'],
+      });
+    // A method every gateway needs a number for: the number alone is missing.
+    const noNumber = await payJson(t, created.pay_token, { payment_method: 'mpesa' }).expect(422);
+    expect(noNumber.body.errors).toEqual({ payment_number: ['payment_number is required.'] });
+    // Given, the other rules.
+    const wrong = await payJson(t, created.pay_token, { payment_method: 'visa', payment_number: '841234567' });
+    expect(wrong.body.errors).toEqual({ payment_method: ['payment_method must be one of: mpesa, emola.'] });
+
+    // The form without a method: the page again, naming the methods it offers.
+    const html = await t.http
+      .post(`/pay/token/${created.pay_token}/pay`)
+      .type('form')
+      .send({ payment_number: '841234567' })
+      .expect(422);
+    expect(html.headers['content-type']).toMatch(/text\/html/);
+    expect(html.text).toContain('<p class="error">Choose how you want to pay: M-Pesa or e-Mola.</p>');
+    expect(html.text).not.toContain('is required');
+    expect(html.text).toContain('value="841234567"');
+    expect((await order(created.order_number)).status).toBe('pending');
+  });
+
   it('two simultaneous confirmations charge once and send exactly one event', async () => {
     const created = await createOrder(t, seller, orderBody(product.pid));
     const events = recordEvents(t);

@@ -55,7 +55,7 @@ export class CheckoutController {
       const order = found.order;
       const page = await this.checkout.pageOf(order);
       const number = typeof body?.payment_number === 'string' ? body.payment_number : '';
-      return this.renderPage(res, payToken, order, page, customerFieldErrors(form.errors), number, 422);
+      return this.renderPage(res, payToken, order, page, form.errors, number, 422);
     }
     // A hosted payment page (Stripe Checkout) sends the customer back to the status route either way.
     const back = this.checkout.statusUrl(payToken);
@@ -165,6 +165,7 @@ export class CheckoutController {
   }
   /* ---- end payments ---- */
 
+  /** `errors`: the pay form's field errors as the API words them; the page shows the customer's words. */
   private async renderPage(
     res: FastifyReply,
     payToken: string,
@@ -183,7 +184,10 @@ export class CheckoutController {
       'checkout',
       {
         page,
-        errors,
+        errors: customerFieldErrors(
+          errors,
+          payments.methods.map((m) => m.label),
+        ),
         paymentNumber,
         payments,
         action: this.checkout.checkoutUrl(payToken),

@@ -162,23 +162,28 @@ export class CheckoutService {
     };
   }
 
-  /** Reads the pay form (urlencoded or JSON); errors are keyed by field like any 422. */
+  /**
+   * Reads the pay form (urlencoded or JSON); errors are keyed by field like any 422. A missing field
+   * is `<field> is required.`; its other rules are reported only when it is given (README,
+   * *Taking payments*).
+   */
   readPayForm(body: Record<string, unknown>, mode: PaymentMode): PayForm {
     const errors: Record<string, string[]> = {};
+    const given = (value: unknown) => value !== undefined && value !== null && value !== '';
     const method = body.payment_method;
     const offered = this.payments.offeredMethods(mode);
     const chosen = offered.find((m) => m.method === method);
-    if (typeof method !== 'string' || !chosen) {
-      errors.payment_method = [
-        offered.length
-          ? `payment_method must be one of: ${offered.map((m) => m.method).join(', ')}.`
-          : 'No payment method is available.',
-      ];
-    }
+    if (!offered.length) errors.payment_method = ['No payment method is available.'];
+    else if (!given(method)) errors.payment_method = ['payment_method is required.'];
+    else if (!chosen)
+      errors.payment_method = [`payment_method must be one of: ${offered.map((m) => m.method).join(', ')}.`];
     const number =
       typeof body.payment_number === 'string' ? body.payment_number.replace(/[\s-]/g, '') : body.payment_number;
-    const numberGiven = number !== undefined && number !== null && number !== '';
-    if (numberGiven || !chosen || chosen.needsPaymentNumber) {
+    const numberGiven = given(number);
+    // Required when the chosen method needs it (or, no method chosen, when every offered one does).
+    const numberNeeded = chosen ? chosen.needsPaymentNumber : offered.every((m) => m.needsPaymentNumber);
+    if (!numberGiven && numberNeeded) errors.payment_number = ['payment_number is required.'];
+    else if (numberGiven) {
       // The chosen method's gateway says what a number is (a phone number unless it has its own rule).
       const refused = this.payments.paymentNumberError(
         chosen?.method ?? null,

@@ -2,15 +2,27 @@
  * The checkout page speaks to the customer, not to a developer: each field error of the pay form
  * in words a buyer understands (the JSON answer keeps the API's messages, README, *Taking payments*).
  */
-const FIELD_MESSAGES: Record<string, string> = {
-  payment_method: 'Choose how you want to pay: M-Pesa or e-Mola.',
-  payment_number: 'Enter the mobile number you pay with, digits only (for example 841234567).',
-  bumps: 'One of the add-ons is no longer available. Reload the page and try again.',
+const FIELD_MESSAGES: Record<string, (methods: string[]) => string> = {
+  payment_method: (methods) =>
+    methods.length
+      ? `Choose how you want to pay: ${orList(methods)}.`
+      : 'Payments are not available for this checkout right now. Please try again later.',
+  payment_number: () => 'Enter the mobile number you pay with, digits only (for example 841234567).',
+  bumps: () => 'One of the add-ons is no longer available. Reload the page and try again.',
 };
 
-export function customerFieldErrors(errors: Record<string, string[]>): Record<string, string[]> {
+/** `A`, `A or B`, `A, B or C`. */
+function orList(items: string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}` : items[0];
+}
+
+/** `methods`: the names of the payment methods the checkout offers, as it shows them. */
+export function customerFieldErrors(errors: Record<string, string[]>, methods: string[]): Record<string, string[]> {
   return Object.fromEntries(
-    Object.keys(errors).map((field) => [field, [FIELD_MESSAGES[field] ?? 'Check this field and try again.']]),
+    Object.keys(errors).map((field) => [
+      field,
+      [FIELD_MESSAGES[field]?.(methods) ?? 'Check this field and try again.'],
+    ]),
   );
 }
 
