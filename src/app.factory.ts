@@ -2,7 +2,6 @@ import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { DemoRepository, withDemoExamples } from './modules/demo';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { join } from 'node:path';
@@ -18,7 +17,6 @@ import { RequestWithRawBody, wantsRawBody } from './common/http/raw-body';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { DatabaseConnection } from './database/database-connection';
-import { LicensesService } from './modules/billing';
 import { SCOPES } from './modules/identity';
 import { createLogger, PinoNestLogger, registerRequestLogging, requestIdOf } from './logging';
 
@@ -152,7 +150,7 @@ function setupOpenApi(app: App, config: AppConfig): void {
   });
   app.get(OpenApiAmendments).apply(document);
   const fixed = withDemoExamples(document, null);
-  const demo = new DemoRepository(app.get(DataSource), app.get(LicensesService, { strict: false }));
+  const demo = DemoRepository.of(app);
   SwaggerModule.setup(`${config.paths.base}/docs`, app, fixed, {
     jsonDocumentUrl: `${config.paths.base}/docs-json`,
     // The request examples name the demo store of `npm run seed:demo` (README): its numeric ids are

@@ -18,7 +18,6 @@ import { DEMO, DemoRepository } from '../../modules/demo';
 import { DiscountsService } from '../../modules/discounts';
 import { ALL_SCOPES, ApiKeysService, SellersService } from '../../modules/identity';
 import { WebhooksService } from '../../modules/webhooks';
-import { DataSource } from 'typeorm';
 import type { CliCommand } from '../cli-command';
 import { optional } from '../flags';
 import { DEMO_CHECKLIST_TEXT, DEMO_GUIDE_TEXT } from './demo-guide';
@@ -115,7 +114,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
   const get: Get = (type) => app.get(type as never, { strict: false });
   const config = get<AppConfig>(APP_CONFIG);
   const licenses = get(LicensesService);
-  const repo = new DemoRepository(get(DataSource), licenses);
+  const repo = DemoRepository.of(app);
   const sellers = get(SellersService);
   let password: string | null = null;
   let seller = await sellers.findByEmail(DEMO.sellerEmail);
@@ -146,9 +145,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
   const ensureProduct = async (pid: string, input: Parameters<ProductsService['create']>[1]) => {
     const found = await products.findForStore(storeId, pid);
     if (found) return found;
-    const created = await products.create(storeId, input);
-    await repo.renameProduct(created.id, pid);
-    return { ...created, pid };
+    return products.create(storeId, input, pid);
   };
   const guide = await ensureProduct(DEMO.guidePid, {
     name: 'Digital Marketing Guide',
@@ -200,8 +197,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
 
   const ensurePlan = async (planId: string, name: string, price: number, interval: 'month' | 'year') => {
     if (await plans.findForStore(storeId, planId)) return;
-    const created = await plans.create(storeId, { product_pid: club.pid, name, price, interval } as never);
-    await repo.renamePlan(created.plan.id, planId);
+    await plans.create(storeId, { product_pid: club.pid, name, price, interval } as never, planId);
   };
   await ensurePlan(DEMO.planId, 'Monthly', 300, 'month');
   await ensurePlan(DEMO.yearlyPlanId, 'Yearly (old)', 2800, 'year');
@@ -218,7 +214,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
   for (const code of [DEMO.exampleCoupon, 'MINUS50'])
     if (await hasDiscount(code)) await discounts.delete(storeId, code);
   await repo.removeExampleLeftovers(storeId);
-  await repo.backToDraft(storeId, DEMO.checklistPid);
+  await products.backToDraft(storeId, DEMO.checklistPid);
 
   const bumps = get(OrderBumpsService);
   if ((await repo.ids())?.bumpId == null)

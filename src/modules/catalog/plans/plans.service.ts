@@ -34,7 +34,8 @@ export class PlansService {
     return this.plans.findByRef(storeId, typeof planIdOrId === 'number' ? { id: planIdOrId } : parseRef(planIdOrId));
   }
 
-  async create(storeId: number, dto: CreatePlanDto): Promise<PlanView> {
+  /** `planId`: a new random one; the demo seed gives its plans fixed ones (README, Quick start). */
+  async create(storeId: number, dto: CreatePlanDto, planId: string = newPlanId()): Promise<PlanView> {
     const product = await this.productOf(storeId, dto);
     if (product.type !== 'recurring') {
       throw ValidationError.field(
@@ -45,7 +46,7 @@ export class PlansService {
     const plan = await this.plans.create({
       storeId,
       productId: product.id,
-      planId: newPlanId(),
+      planId,
       name: dto.name,
       price: toCents(dto.price),
       interval: dto.interval,

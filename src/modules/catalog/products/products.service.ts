@@ -83,8 +83,22 @@ export class ProductsService {
     return this.products.listPage(storeId, page);
   }
 
-  create(storeId: number, dto: CreateProductDto): Promise<Product> {
-    return this.products.create({ ...productChanges(dto), storeId, pid: newProductPid(), reviewStatus: 'draft' });
+  /** `pid`: a new random one; the demo seed gives its products fixed ones (README, Quick start). */
+  create(storeId: number, dto: CreateProductDto, pid: string = newProductPid()): Promise<Product> {
+    return this.products.create({ ...productChanges(dto), storeId, pid, reviewStatus: 'draft' });
+  }
+
+  /**
+   * Takes the product back to draft, whatever its review status: the demo seed does, so that the
+   * publish example of the OpenAPI description runs again. No route does.
+   */
+  backToDraft(storeId: number, idOrPid: string): Promise<void> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
+      if (!product || product.reviewStatus === 'draft') return;
+      product.reviewStatus = 'draft';
+      await this.products.save(product, manager);
+    });
   }
 
   update(storeId: number, idOrPid: string, dto: UpdateProductDto): Promise<Product> {
