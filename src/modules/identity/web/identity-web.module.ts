@@ -72,7 +72,6 @@ export class IdentityWebModule implements NestModule {
         PasswordPagesController,
         PasswordResetPagesController,
         TestModePagesController,
-        WebNotFoundController,
       );
   }
 }

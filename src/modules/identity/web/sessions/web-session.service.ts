@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import connectPgSimple from 'connect-pg-simple';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import session from 'express-session';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
@@ -62,6 +63,15 @@ export class WebSessionService implements OnApplicationShutdown {
         maxAge: SESSION_TTL_MS,
       },
     });
+  }
+
+  /** The session of a route `WebSessionMiddleware` is not applied to (the 404 page), as it would load it. */
+  load(req: FastifyRequest, res: FastifyReply): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.handler(req.raw as Request, res.raw as unknown as Response, (error?: unknown) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
+      ),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
