@@ -219,9 +219,11 @@ describe('password reset and the sessions a new password ends', () => {
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       expect(testId(blocked.text, 'forgot-error')).toMatch(/^Too many reset requests\. Try again in \d+ minutes\.$/);
     }
-    const invalid = await forgot(webAgent(t), 'not an address');
-    expect(invalid.status).toBe(422);
-    expect(testId(invalid.text, 'error-email')).toBe('Enter a valid email address.');
+    for (const typed of ['not an address', `${'a'.repeat(400)}@example.com`]) {
+      const invalid = await forgot(webAgent(t), typed);
+      expect(invalid.status).toBe(422);
+      expect(testId(invalid.text, 'error-email')).toBe('Enter a valid email address.');
+    }
   });
 
   async function otherSellerSession(): Promise<TestAgent> {

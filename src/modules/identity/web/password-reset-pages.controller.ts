@@ -1,6 +1,7 @@
 import { Body, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TooManyRequestsError } from '../../../common/errors/app-error';
+import { isStorableText } from '../../../common/http/input-text';
 import { PasswordResetService, ResetLinkState } from '../password-reset/password-reset.service';
 import { AnonymousPage, DashboardPages } from './dashboard-pages';
 import { fieldErrorsOf } from './form-validation';
@@ -48,7 +49,9 @@ export class PasswordResetPagesController {
     const email = formString(body.email).toLowerCase();
     const page = (data: Record<string, unknown>, status = 200) =>
       this.views.render(req, res, 'forgot-password', { title: 'Forgot password', email, errors: {}, ...data }, status);
-    if (!EMAIL.test(email)) return page({ errors: { email: ['Enter a valid email address.'] } }, 422);
+    // What the job's JSON and the lookup can carry: no U+0000, no unpaired surrogate, an address's length.
+    if (!EMAIL.test(email) || !isStorableText(email) || email.length > 320)
+      return page({ errors: { email: ['Enter a valid email address.'] } }, 422);
     try {
       await this.throttle.forgotPassword(email, req.ip ?? 'unknown');
     } catch (error) {
