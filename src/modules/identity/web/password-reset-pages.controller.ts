@@ -100,6 +100,6 @@ export class PasswordResetPagesController {
 
   private problem(req: FastifyRequest, res: FastifyReply, state: Exclude<ResetLinkState, 'valid'>): void {
     const { message, status } = LINK_PROBLEMS[state];
-    this.views.render(req, res, 'reset-password', { title: 'Choose a new password', problem: message }, status);
+    this.views.render(req, res, 'reset-password', { title: 'Reset link', problem: message }, status);
   }
 }
