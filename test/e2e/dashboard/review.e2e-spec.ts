@@ -10,7 +10,8 @@ import { insertFile, insertProduct } from '../billing/fixtures';
 import { csrfFrom, submit, webAgent } from '../identity/support/web';
 import { waitUntil } from '../webhooks/helpers';
 
-jest.setTimeout(180_000);
+// Each CLI run starts the application in its own process: slow on a busy machine.
+jest.setTimeout(300_000);
 
 /**
  * Dashboard → Review (catalog's README, *Review*): the operator role granted from the CLI, the queue

@@ -9,7 +9,7 @@ import { SellerMail, type PasswordResetEmail, type SellerMailSender } from '../.
 import { ChannelResult, NotificationChannel, NotificationChannels } from '../channels/notification-channel';
 import type { CustomerMessage } from '../messages/customer-message';
 import type { SellerMessage } from '../messages/seller-message';
-import { EmailRenderer } from './email-renderer';
+import { EmailRenderer, type RenderedEmail } from './email-renderer';
 
 /** The sender's name on messages to sellers when `MAIL_FROM` names none: the dashboard they know. */
 const SELLER_SENDER = 'Seller dashboard';
@@ -49,26 +49,16 @@ export class EmailChannel implements NotificationChannel, SellerMailSender, OnMo
   async send(message: CustomerMessage): Promise<ChannelResult> {
     const to = message.customer.email;
     if (!to) return { outcome: 'skipped', reason: 'The customer has no email address.' };
-    const email = this.renderer.render(message);
-    const mail = {
+    const detail = await this.deliver({
+      id: message.id,
       from: this.fromOf(message.store.brand),
       to: { name: message.customer.name, address: to },
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
-      messageId: `<${message.id}@${this.config.mail.domain}>`,
-      // RFC 3834: automatic mail; auto-responders do not answer it.
-      headers: { 'Auto-Submitted': 'auto-generated' },
-    };
-    // Test mode's emails never leave the machine: the outbox directory only (README, *Test mode*).
-    if (this.config.mail.smtpUrl && !message.store.test) {
-      const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
-      return { outcome: 'sent', recipient: to, detail: info.response ?? 'accepted' };
-    }
-    const info = (await this.outbox.sendMail(mail)) as { message: Buffer };
-    const path = await this.writeOutbox(message.id, info.message);
-    this.logger.log({ path, kind: message.kind, order: message.order.number }, `Email written to ${path}`);
-    return { outcome: 'sent', recipient: to, detail: path };
+      email: this.renderer.render(message),
+      // Test mode's emails never leave the machine: the outbox directory only (README, *Test mode*).
+      outboxOnly: message.store.test,
+      log: { kind: message.kind, order: message.order.number },
+    });
+    return { outcome: 'sent', recipient: to, detail };
   }
 
   /**
@@ -77,24 +67,15 @@ export class EmailChannel implements NotificationChannel, SellerMailSender, OnMo
    * dashboard's name. Throws when the server refuses it, for the job to retry.
    */
   async sendToSeller(message: SellerMessage): Promise<{ recipient: string; detail: string }> {
-    const email = this.renderer.renderForSeller(message);
-    const mail = {
+    const detail = await this.deliver({
+      id: message.id,
       from: this.fromOf(SELLER_SENDER),
       to: { name: message.seller.name, address: message.seller.email },
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
-      messageId: `<${message.id}@${this.config.mail.domain}>`,
-      headers: { 'Auto-Submitted': 'auto-generated' },
-    };
-    if (this.config.mail.smtpUrl && !message.store.test) {
-      const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
-      return { recipient: message.seller.email, detail: info.response ?? 'accepted' };
-    }
-    const info = (await this.outbox.sendMail(mail)) as { message: Buffer };
-    const path = await this.writeOutbox(message.id, info.message);
-    this.logger.log({ path, kind: message.kind, product: message.product.pid }, `Email written to ${path}`);
-    return { recipient: message.seller.email, detail: path };
+      email: this.renderer.renderForSeller(message),
+      outboxOnly: message.store.test,
+      log: { kind: message.kind, product: message.product.pid },
+    });
+    return { recipient: message.seller.email, detail };
   }
 
   /**
@@ -102,24 +83,48 @@ export class EmailChannel implements NotificationChannel, SellerMailSender, OnMo
    * set, else the outbox (`password-reset.<id>.eml`). Throws when the server refuses it, for
    * identity's job to retry. The link is never logged.
    */
-  async sendPasswordReset(message: PasswordResetEmail): Promise<string> {
-    const email = this.renderer.renderPasswordReset(message);
-    const mail = {
+  sendPasswordReset(message: PasswordResetEmail): Promise<string> {
+    return this.deliver({
+      id: message.id,
       from: this.fromOf(SELLER_SENDER),
       to: { name: message.seller.name, address: message.seller.email },
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
+      email: this.renderer.renderPasswordReset(message),
+      outboxOnly: false,
+      log: { kind: 'password_reset' },
+    });
+  }
+
+  /**
+   * Every message's one way out: through the SMTP server of `SMTP_URL` (unless `outboxOnly`), else as
+   * an `.eml` file in the outbox named after its id. Resolves with the server's answer or the file's
+   * path; throws when the server refuses. The Message-ID is the id, the same on every attempt.
+   */
+  private async deliver(message: {
+    id: string;
+    from: string | Address;
+    to: Address;
+    email: RenderedEmail;
+    outboxOnly: boolean;
+    /** What the outbox's log line says of the message (never a link: they carry capabilities). */
+    log: Record<string, string>;
+  }): Promise<string> {
+    const mail = {
+      from: message.from,
+      to: message.to,
+      subject: message.email.subject,
+      text: message.email.text,
+      html: message.email.html,
       messageId: `<${message.id}@${this.config.mail.domain}>`,
+      // RFC 3834: automatic mail; auto-responders do not answer it.
       headers: { 'Auto-Submitted': 'auto-generated' },
     };
-    if (this.config.mail.smtpUrl) {
+    if (this.config.mail.smtpUrl && !message.outboxOnly) {
       const info = (await this.smtpTransport().sendMail(mail)) as { response?: string };
       return info.response ?? 'accepted';
     }
     const info = (await this.outbox.sendMail(mail)) as { message: Buffer };
     const path = await this.writeOutbox(message.id, info.message);
-    this.logger.log({ path, kind: 'password_reset' }, `Email written to ${path}`);
+    this.logger.log({ path, ...message.log }, `Email written to ${path}`);
     return path;
   }
 
