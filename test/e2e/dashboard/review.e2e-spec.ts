@@ -258,6 +258,9 @@ describe('dashboard: the operators’ review queue', () => {
     const reason = 'The sale page shows another product.\nUse your own images.';
     await agent.post(`/web/review/${product.pid}/reject`).type('form').send({ _csrf: csrf, reason }).expect(303);
     expect(await reviewOf(product.pid)).toEqual({ status_2: 'rejected', review_reason: reason });
+    // The seller finds the reason on the product's page too.
+    const own = await (await loggedIn(sellerB)).get(`/web/products/${product.pid}`).expect(200);
+    expect(own.text).toContain(`data-testid="review-note">${reason}</dd>`);
 
     const email = await emailAbout(product);
     expect(email.subject).toBe('Review of Blurry course: not approved');

@@ -342,6 +342,8 @@ export class ProductsPagesController {
         files: files.map((file) => this.files.toDto(file)),
         planCount: plans.length,
         missing: {},
+        // The reason of the last review decision (catalog's README, *Review*), beside its outcome.
+        reviewNote: product.reviewStatus === 'pending' ? null : product.reviewReason,
         ...data,
       },
       status,
@@ -358,6 +360,7 @@ export class ProductsPagesController {
       notice: null,
       publishError: null,
       planCount: 0,
+      reviewNote: null,
       ...data,
     });
     this.views.renderContent(req, res, product ? product.name : 'New product', body, status);
