@@ -1,12 +1,16 @@
 import { GUARDS_METADATA, MODULE_METADATA } from '@nestjs/common/constants';
 import type { Type } from '@nestjs/common';
 import { FaviconController } from '../../src/modules/identity/web/favicon.controller';
+import { WebNotFoundController } from '../../src/modules/identity/web/not-found.controller';
 import { SessionGuard } from '../../src/modules/identity/web/sessions/session.guard';
 import { CsrfGuard } from '../../src/modules/identity/web/sessions/web-session.middleware';
 import { WEB_MODULES } from '../../src/surfaces';
 
-/** The files of the dashboard are static: the icon is the one controller without pages. */
-const STATIC: Type[] = [FaviconController];
+/**
+ * Controllers without pages behind a session: the icon (a static file), and the 404 answer of any
+ * method on an unknown path (no form to protect; it loads the session itself for the layout).
+ */
+const STATIC: Type[] = [FaviconController, WebNotFoundController];
 
 describe('dashboard auth: one guard, deny by default', () => {
   const controllers = WEB_MODULES.flatMap(

@@ -29,16 +29,6 @@ export class WebNotFoundController {
   @All('*')
   async notFound(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     await this.sessions.load(req, res);
-    this.views.render(
-      req,
-      res,
-      'error',
-      {
-        title: 'Page not found',
-        message: 'There is no page at this address.',
-        back: { href: this.views.url('/'), label: 'Back to the dashboard' },
-      },
-      404,
-    );
+    this.views.notFound(req, res);
   }
 }
