@@ -23,3 +23,20 @@ export const DEMO_CHECKLIST_TEXT = [
   '[ ] The download opens on a phone.',
   '',
 ].join('\n');
+
+export const DEMO_TOOLKIT_TEXT = [
+  'Invoice Toolkit',
+  '===============',
+  '',
+  'This demo product stands for software sold with a license key.',
+  '',
+  '1. Your license key is on your order page and in your receipt.',
+  '2. The app activates it once per computer (up to three):',
+  '   POST /v1/licenses/activate {license_key, instance_name}',
+  '3. It checks the key on start: POST /v1/licenses/validate {license_key, instance_id}',
+  '4. Moving to a new computer? Deactivate the old one first:',
+  '   POST /v1/licenses/deactivate {license_key, instance_id}',
+  '',
+  'Thank you for buying this demo product.',
+  '',
+].join('\n');

@@ -20,7 +20,7 @@ import { ALL_SCOPES, ApiKeysService, SellersService } from '../../modules/identi
 import { WebhooksService } from '../../modules/webhooks';
 import type { CliCommand } from '../cli-command';
 import { optional } from '../flags';
-import { DEMO_CHECKLIST_TEXT, DEMO_GUIDE_TEXT } from './demo-guide';
+import { DEMO_CHECKLIST_TEXT, DEMO_GUIDE_TEXT, DEMO_TOOLKIT_TEXT } from './demo-guide';
 
 const CUSTOMER = DEMO.customer;
 
@@ -48,9 +48,9 @@ export function payCommand(payBase: string, payToken: string): string {
   return `curl -s -X POST ${payBase}/token/${payToken}/pay -H 'Accept: application/json' -d payment_method=mpesa -d payment_number=841234567`;
 }
 
-/** Where the demo's product image is served by the service itself (the checkout's own assets). */
-export function demoCoverUrl(config: AppConfig): string {
-  return `${config.urls.pay}/assets/demo-cover.svg`;
+/** Where a demo product's image is served by the service itself (the checkout's own assets). */
+export function demoCoverUrl(config: AppConfig, product: 'guide' | 'club' | 'checklist' | 'toolkit' = 'guide'): string {
+  return `${config.urls.pay}/assets/demo-cover${product === 'guide' ? '' : `-${product}`}.svg`;
 }
 
 type Get = <T>(type: (new (...args: never[]) => T) | symbol) => T;
@@ -86,9 +86,10 @@ export const seedDemo: CliCommand = {
       `API key     ${token}   (every scope; a new one each run)`,
       `Products    ${DEMO.guidePid}   Digital Marketing Guide, 150.00 MZN, one-time`,
       `            ${DEMO.clubPid}   Marketing Club, plan ${DEMO.planId}: 300.00 MZN a month`,
+      `            ${DEMO.licensedPid}   Invoice Toolkit, 90.00 MZN, one-time, a license key with each order`,
       `Coupon      ${DEMO.coupon}   10 % off`,
       ...(seed.license
-        ? [`License     ${seed.license.key}   key ${seed.license.id} of ${DEMO.licensedPid} (Invoice Toolkit), paid`]
+        ? [`License key ${seed.license.key}   (id ${seed.license.id}) of a paid order of ${DEMO.licensedPid}`]
         : []),
       ...(seed.webhook ? [`Webhook     ${seed.webhook.url}   signing secret ${seed.webhook.secret}`] : []),
       '',
@@ -160,6 +161,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
     price: 300,
     description: 'A new lesson every month.',
     ...details,
+    image_url: demoCoverUrl(config, 'club'),
   });
   await ensureProduct(DEMO.checklistPid, {
     name: 'Launch Checklist',
@@ -167,6 +169,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
     price: 59,
     description: 'One page to check before each launch.',
     ...details,
+    image_url: demoCoverUrl(config, 'checklist'),
   });
   await ensureProduct(DEMO.draftPid, { name: 'Old draft', type: 'one_time', price: 10 });
   const toolkit = await ensureProduct(DEMO.licensedPid, {
@@ -175,6 +178,8 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
     price: 90,
     description: 'A desktop app for invoices: each purchase comes with a license key for three computers.',
     ...details,
+    sale_page_url: 'https://example.com/toolkit',
+    image_url: demoCoverUrl(config, 'toolkit'),
     license_keys: { enabled: true, activation_limit: 3 },
   });
 
@@ -189,6 +194,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
   };
   await uploadText(DEMO.guidePid, 'Digital Marketing Guide.txt', DEMO_GUIDE_TEXT);
   await uploadText(DEMO.checklistPid, 'Launch Checklist.txt', DEMO_CHECKLIST_TEXT);
+  await uploadText(DEMO.licensedPid, 'Invoice Toolkit - read me.txt', DEMO_TOOLKIT_TEXT);
   const clubFiles = await files.list(storeId, DEMO.clubPid);
   if (!clubFiles.some((f) => f.name === 'Lesson 1 (link)'))
     await files.add(storeId, DEMO.clubPid, { name: 'Lesson 1 (link)', link: `${config.urls.base}/docs` });

@@ -195,6 +195,14 @@ describe('request examples of the OpenAPI description, against the demo store', 
     expect(image.origin).toBe(new URL(t.config.urls.pay).origin);
     const svg = await t.http.get(image.pathname).expect(200);
     expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    // Each demo product has a cover of its own, naming it.
+    for (const pid of ['prod_demo_club', 'prod_demo_checklist', 'prod_demo_toolkit']) {
+      const other = (await t.http.get(`/v1/products/${pid}`).set(auth).expect(200)).body.product;
+      const cover = await t.http.get(new URL(other.image_url).pathname).expect(200);
+      expect(cover.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(Buffer.from(cover.body).toString('utf8')).toContain(`aria-label="${other.name}"`);
+    }
+    await t.http.get('/pay/assets/nothing.svg').expect(404);
     const files = (await t.http.get('/v1/products/prod_demo_guide/files').set(auth).expect(200)).body;
     const upload =
       (files.files ?? files.data).find((f: any) => f.kind === 'upload' || f.type === 'upload') ??
