@@ -11,6 +11,15 @@ SELECT "c"."created_at" AS "created_at", "c"."updated_at" AS "updated_at", "c"."
   FROM "customers" c
   WHERE c.store_id = $1 AND c.id = $2;
 
+SELECT "d"."id", "d"."code", "d"."type", "d"."value", "d"."status", "d"."product_ids", "d"."uses_limit", "d"."used_count", "d"."single_use", "d"."never_expires", "d"."expires_at"
+  FROM "discounts" d
+  WHERE d.store_id = $1 AND d.code_key = $2;
+
+SELECT "d"."id", "d"."code", "d"."type", "d"."value", "d"."status", "d"."product_ids", "d"."uses_limit", "d"."used_count", "d"."single_use", "d"."never_expires", "d"."expires_at"
+  FROM "discounts" d
+  WHERE d.store_id = $1 AND d.code_key = $2 FOR
+  UPDATE;
+
 SELECT "f"."id" AS "id", "f"."store_id" AS "store_id", "f"."product_id" AS "product_id", "f"."name" AS "name", "f"."kind" AS "kind", "f"."storage_key" AS "storage_key", "f"."external_url" AS "external_url", "f"."size_bytes" AS "size_bytes", "f"."format" AS "format", "f"."content_type" AS "content_type", "f"."created_at" AS "created_at"
   FROM "product_files" "f"
   WHERE "f"."store_id" = $1 AND "f"."product_id" = ANY($2)
@@ -37,10 +46,10 @@ SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "
   LEFT JOIN "stores" st ON st.id = o.store_id
   WHERE o.id = $1;
 
-SELECT "p"."id", "p"."type", "s"."currency"
-  FROM "products" "p"
-  JOIN "stores" "s" ON "s"."id" = "p"."store_id"
-  WHERE "p"."store_id" = $1 AND "p"."pid" = $2;
+SELECT "p"."id", "p"."type", "pl"."id", "pl"."product_id"
+  FROM (SELECT 1) one
+  LEFT JOIN "products" p ON p.store_id = $1 AND p.pid = $2
+  LEFT JOIN "plans" pl ON pl.store_id = $1 AND pl.plan_id = $3;
 
 SELECT "pl"."id", "pl"."plan_id", "pl"."name", COALESCE(p.pid, ''), "s"."order_number", "s"."amount", "s"."currency", "s"."status", "s"."created_at", "s"."updated_at", "s"."name", "s"."email", "s"."mobile_number"
   FROM "plans" pl
@@ -68,6 +77,12 @@ SELECT "w"."created_at" AS "created_at", "w"."updated_at" AS "updated_at", "w"."
   FROM "webhooks" w
   WHERE w.store_id = $1 AND w.status = 'active' AND $2 = ANY(w.events) AND (w.product_id IS NULL OR w.product_id = $3)
   ORDER BY w.id ASC;
+
+SELECT 1
+  FROM "customers" c
+  JOIN "orders" o ON o.customer_id = c.id
+  WHERE c.store_id = $1 AND c.email = $2 AND o.discount_id = $3 AND o.id <> $4 AND o.status IN ('pending', 'approved')
+  LIMIT 1;
 
 SELECT c.id, "o"."id", "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at"
   FROM "customers" c
@@ -110,13 +125,9 @@ SELECT d.id
   ORDER BY d.id
   LIMIT $2;
 
-SELECT id
-  FROM discounts
-  WHERE store_id = $1 AND code_key = $2 FOR
-  UPDATE;
-
-SELECT json_build_array("k"."id", "k"."store_id", "k"."seller_id", "k"."scopes")
+SELECT json_build_array("k"."id", "k"."store_id", "k"."seller_id", "k"."scopes", "s"."currency")
   FROM "api_keys" "k"
+  JOIN "stores" "s" ON "s"."id" = "k"."store_id"
   WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL;
 
 SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."customer_name", "o"."customer_mobile_number", "o"."customer_payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
@@ -147,6 +158,10 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
   WHERE o.store_id = $1 AND o.order_number = $2;
 
+UPDATE discounts SET used_count = used_count + 1
+  WHERE id = $1 AND (uses_limit IS NULL OR used_count < uses_limit)
+  RETURNING id;
+
 UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
   WHERE d.id = $1 AND (d.state = 'pending' OR (d.state = 'sending' AND (d.claimed_by IS NULL OR NOT EXISTS (
   SELECT 1
@@ -171,157 +186,34 @@ WITH d AS (
   FROM d;
 
 WITH
-  found AS (SELECT d.id, d.code, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $6::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT ($3::int = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
-  FROM orders ho
-  JOIN customers hc ON hc.id = ho.customer_id
-  WHERE ho.discount_id = d.id AND hc.email = $5::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS rejection, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($4::numeric * d.value / 100, 2) END, $4::numeric)::text AS discount
-  FROM (SELECT 1) one
-  LEFT JOIN discounts d ON d.store_id = $1 AND d.code_key = $2),
-  taken AS (UPDATE discounts d SET used_count = d.used_count + 1
-  FROM found
-  WHERE found.rejection IS NULL AND d.id = found.id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
-  RETURNING d.id)
-  SELECT COALESCE(found.rejection, CASE WHEN taken.id IS NULL THEN 'exhausted' END), found.id, found.code, found.discount
-  FROM found
-  LEFT JOIN taken ON true;
-
-WITH
-  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' END AS order_rejection, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $10::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT (p.id = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
-  FROM orders ho
-  JOIN customers hc ON hc.id = ho.customer_id
-  WHERE ho.discount_id = d.id AND hc.email = $9::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS coupon_rejection, d.id AS discount_id, d.code AS coupon_code, d.single_use AS coupon_single_use, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($8::numeric * d.value / 100, 2) END, $8::numeric) AS discount_amount
-  FROM "stores" s
-  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
-  LEFT JOIN "discounts" d ON d.store_id = s.id AND d.code_key = $11
-  WHERE s.id = $6),
-  coupon AS (UPDATE discounts d SET used_count = d.used_count + 1
-  FROM ordered
-  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL AND d.id = ordered.discount_id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
-  RETURNING d.id),
+  one AS (SELECT 1),
+  coupon AS (UPDATE discounts SET used_count = used_count + 1
+  WHERE id = $6 AND (uses_limit IS NULL OR used_count < uses_limit)
+  RETURNING id),
   customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
   SELECT $1, $2, $3, $4, $5
-  FROM ordered, coupon
+  FROM coupon
   ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
   RETURNING id),
   inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "discount_id", "coupon_code", "coupon_single_use", "affiliate_id", "customer_name", "customer_mobile_number", "customer_payment_number", "return_url", "cancel_url", "tracking")
-  SELECT $12, $13, $14, ordered.product_id, ordered.plan_id, customer.id, $15, ordered.currency, $16, ordered.discount_amount, $8::numeric - ordered.discount_amount, ordered.discount_id, ordered.coupon_code, ordered.coupon_single_use, $17, $18, $19, $20, $21, $22, $23
-  FROM ordered, customer
+  SELECT $7, $8, $9, $10, $11, customer.id, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26
+  FROM customer
   RETURNING "t"."id", "t"."order_number")
-  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
-  FROM ordered
+  SELECT 1, "inserted"."id", "inserted"."order_number"
+  FROM one
   LEFT JOIN inserted ON true;
 
 WITH
-  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' END AS order_rejection, NULL::text AS coupon_rejection
-  FROM "stores" s
-  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
-  WHERE s.id = $6),
+  one AS (SELECT 1),
   customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
   SELECT $1, $2, $3, $4, $5
-  FROM ordered
-  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL
+  FROM one
   ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
   RETURNING id),
-  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "affiliate_id", "customer_name", "customer_mobile_number", "customer_payment_number", "return_url", "cancel_url", "tracking")
-  SELECT $8, $9, $10, ordered.product_id, ordered.plan_id, customer.id, $11, ordered.currency, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21
-  FROM ordered, customer
+  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "discount_id", "coupon_code", "affiliate_id", "customer_name", "customer_mobile_number", "customer_payment_number", "return_url", "cancel_url", "tracking")
+  SELECT $6, $7, $8, $9, $10, customer.id, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24
+  FROM customer
   RETURNING "t"."id", "t"."order_number")
-  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
-  FROM ordered
-  LEFT JOIN inserted ON true;
-
-WITH
-  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' WHEN NOT EXISTS (SELECT 1
-  FROM "affiliates" a
-  WHERE a.store_id = s.id AND a.id = $8) THEN 'affiliate_not_found' END AS order_rejection, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $11::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT (p.id = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
-  FROM orders ho
-  JOIN customers hc ON hc.id = ho.customer_id
-  WHERE ho.discount_id = d.id AND hc.email = $10::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS coupon_rejection, d.id AS discount_id, d.code AS coupon_code, d.single_use AS coupon_single_use, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($9::numeric * d.value / 100, 2) END, $9::numeric) AS discount_amount
-  FROM "stores" s
-  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
-  LEFT JOIN "discounts" d ON d.store_id = s.id AND d.code_key = $12
-  WHERE s.id = $6),
-  coupon AS (UPDATE discounts d SET used_count = d.used_count + 1
-  FROM ordered
-  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL AND d.id = ordered.discount_id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
-  RETURNING d.id),
-  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
-  SELECT $1, $2, $3, $4, $5
-  FROM ordered, coupon
-  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
-  RETURNING id),
-  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "discount_id", "coupon_code", "coupon_single_use", "affiliate_id", "customer_name", "customer_mobile_number", "customer_payment_number", "return_url", "cancel_url", "tracking")
-  SELECT $13, $14, $15, ordered.product_id, ordered.plan_id, customer.id, $16, ordered.currency, $17, ordered.discount_amount, $9::numeric - ordered.discount_amount, ordered.discount_id, ordered.coupon_code, ordered.coupon_single_use, $18, $19, $20, $21, $22, $23, $24
-  FROM ordered, customer
-  RETURNING "t"."id", "t"."order_number")
-  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
-  FROM ordered
-  LEFT JOIN inserted ON true;
-
-WITH
-  ordered AS (SELECT p.id AS product_id, NULL::int AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN p.type = 'recurring' THEN 'plan_required' WHEN NOT EXISTS (SELECT 1
-  FROM "affiliates" a
-  WHERE a.store_id = s.id AND a.id = $8) THEN 'affiliate_not_found' END AS order_rejection, NULL::text AS coupon_rejection
-  FROM "stores" s
-  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
-  WHERE s.id = $6),
-  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
-  SELECT $1, $2, $3, $4, $5
-  FROM ordered
-  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL
-  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
-  RETURNING id),
-  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "affiliate_id", "customer_name", "customer_mobile_number", "customer_payment_number", "return_url", "cancel_url", "tracking")
-  SELECT $9, $10, $11, ordered.product_id, ordered.plan_id, customer.id, $12, ordered.currency, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22
-  FROM ordered, customer
-  RETURNING "t"."id", "t"."order_number")
-  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
-  FROM ordered
-  LEFT JOIN inserted ON true;
-
-WITH
-  ordered AS (SELECT p.id AS product_id, pl.id AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN pl.id IS NULL THEN 'plan_not_found' WHEN pl.product_id <> p.id THEN 'plan_of_other_product' END AS order_rejection, CASE WHEN d.id IS NULL THEN 'unknown' WHEN d.status <> 'active' THEN 'inactive' WHEN NOT d.never_expires AND d.expires_at IS NOT NULL AND d.expires_at <= $11::timestamptz THEN 'expired' WHEN NOT (d.uses_limit IS NULL OR d.used_count < d.uses_limit) THEN 'exhausted' WHEN cardinality(d.product_ids) > 0 AND NOT (p.id = ANY (d.product_ids)) THEN 'product' WHEN d.single_use AND EXISTS (SELECT 1
-  FROM orders ho
-  JOIN customers hc ON hc.id = ho.customer_id
-  WHERE ho.discount_id = d.id AND hc.email = $10::text AND ho.status IN ('pending', 'approved')) THEN 'used_by_customer' END AS coupon_rejection, d.id AS discount_id, d.code AS coupon_code, d.single_use AS coupon_single_use, LEAST(CASE WHEN d.type = 'fixed' THEN d.value ELSE round($9::numeric * d.value / 100, 2) END, $9::numeric) AS discount_amount
-  FROM "stores" s
-  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
-  LEFT JOIN "plans" pl ON pl.store_id = s.id AND pl.plan_id = $8
-  LEFT JOIN "discounts" d ON d.store_id = s.id AND d.code_key = $12
-  WHERE s.id = $6),
-  coupon AS (UPDATE discounts d SET used_count = d.used_count + 1
-  FROM ordered
-  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL AND d.id = ordered.discount_id AND (d.uses_limit IS NULL OR d.used_count < d.uses_limit)
-  RETURNING d.id),
-  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
-  SELECT $1, $2, $3, $4, $5
-  FROM ordered, coupon
-  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
-  RETURNING id),
-  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "discount_id", "coupon_code", "coupon_single_use", "affiliate_id", "customer_name", "customer_mobile_number", "customer_payment_number", "return_url", "cancel_url", "tracking")
-  SELECT $13, $14, $15, ordered.product_id, ordered.plan_id, customer.id, $16, ordered.currency, $17, ordered.discount_amount, $9::numeric - ordered.discount_amount, ordered.discount_id, ordered.coupon_code, ordered.coupon_single_use, $18, $19, $20, $21, $22, $23, $24
-  FROM ordered, customer
-  RETURNING "t"."id", "t"."order_number")
-  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
-  FROM ordered
-  LEFT JOIN inserted ON true;
-
-WITH
-  ordered AS (SELECT p.id AS product_id, pl.id AS plan_id, s.currency, CASE WHEN p.id IS NULL THEN 'product_not_found' WHEN pl.id IS NULL THEN 'plan_not_found' WHEN pl.product_id <> p.id THEN 'plan_of_other_product' END AS order_rejection, NULL::text AS coupon_rejection
-  FROM "stores" s
-  LEFT JOIN "products" p ON p.store_id = s.id AND p.pid = $7
-  LEFT JOIN "plans" pl ON pl.store_id = s.id AND pl.plan_id = $8
-  WHERE s.id = $6),
-  customer AS (INSERT INTO customers (store_id, email, name, mobile_number, payment_number)
-  SELECT $1, $2, $3, $4, $5
-  FROM ordered
-  WHERE ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL
-  ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
-  RETURNING id),
-  inserted AS (INSERT INTO "orders" AS t ("store_id", "order_number", "pay_token_hash", "product_id", "plan_id", "customer_id", "status", "currency", "original_amount", "discount_amount", "amount", "affiliate_id", "customer_name", "customer_mobile_number", "customer_payment_number", "return_url", "cancel_url", "tracking")
-  SELECT $9, $10, $11, ordered.product_id, ordered.plan_id, customer.id, $12, ordered.currency, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22
-  FROM ordered, customer
-  RETURNING "t"."id", "t"."order_number")
-  SELECT ordered.order_rejection, ordered.coupon_rejection, "inserted"."id", "inserted"."order_number"
-  FROM ordered
+  SELECT 1, "inserted"."id", "inserted"."order_number"
+  FROM one
   LEFT JOIN inserted ON true;

@@ -77,16 +77,11 @@ const pairOf = (finding: string): string => finding.replace(/ \(.*\)$/, '');
  */
 const KNOWN = [
   // Order creation, the order view and its event rows, the sales port, the checkout's reads.
-  'billing → affiliates',
-  'billing → discounts',
   'billing → order_bumps',
   'billing → plans',
   'billing → product_files',
   'billing → products',
   'billing → stores',
-  // The coupon rules' single-use check.
-  'discounts → customers',
-  'discounts → orders',
 ];
 
 describe('table ownership', () => {

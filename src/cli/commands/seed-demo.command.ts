@@ -262,9 +262,10 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
 
   // Paid orders for the examples that read, refund and cancel (the sandbox pays them; without it, none).
   const orders = get(OrdersService);
+  const ordering = { id: storeId, currency: (await sellers.findStore(storeId))!.currency };
   const payments = get(CheckoutPaymentsService);
   const paid = async (body: Record<string, unknown>) => {
-    const session = await orders.create(storeId, body as never);
+    const session = await orders.create(ordering, body as never);
     if (!payments.isTestMode()) return;
     await payments.pay(session.payToken, { method: 'mpesa', paymentNumber: '841234567', bumpIds: [] }, null);
   };
@@ -288,7 +289,7 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
     name: 'Demo key',
     scopes: ALL_SCOPES,
   });
-  const session = await orders.create(storeId, one as never);
+  const session = await orders.create(ordering, one as never);
   return {
     seller: { email: DEMO.sellerEmail, password },
     store_id: storeId,

@@ -20,6 +20,7 @@ import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CheckoutRules } from './orders/checkout-rules';
 import { CouponReuseHook } from './orders/coupon-reuse.hook';
+import { OrderFactory } from './orders/order-factory';
 import { OrderProcessModule } from './orders/order-process';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
@@ -75,6 +76,7 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     CustomersRepository,
     SubscriptionsRepository,
     OrdersService,
+    OrderFactory,
     CheckoutRules,
     OrderTransitionsService,
     CouponReuseHook,

@@ -8,7 +8,9 @@ import { Discount, DISCOUNT_CODE_UNIQUE_INDEX } from './discount.entity';
 import { MAX_INT4 } from '../../common/http/path-id';
 import { codeKey, isNumericId } from './discount-input';
 import { PreparedStatement } from '../../database/prepared-statements';
-import { couponDiscountSql, CouponRejection, couponRejectionSql, takeUseSql } from './coupon-rules';
+import { EntityColumns, PickedColumns } from '../../database/entity-sql';
+import { CouponRow } from './coupon-policy';
+import { takeCouponUse } from './coupon-use';
 
 export const DUPLICATE_CODE_MESSAGE = 'A discount with this code already exists.';
 
@@ -17,25 +19,33 @@ export type DiscountRef = string;
 
 @Injectable()
 export class DiscountsRepository {
-  private readonly statements: { lock: PreparedStatement; reserve: PreparedStatement };
+  private readonly coupon: PickedColumns<Discount, keyof CouponRow>;
+  private readonly statements: {
+    couponByCode: PreparedStatement;
+    lockCouponByCode: PreparedStatement;
+    takeUse: PreparedStatement;
+  };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    const inputs = { productId: '$3::int', amount: '$4::numeric', email: '$5::text', now: '$6::timestamptz' };
+    const discounts = new EntityColumns(dataSource, Discount);
+    this.coupon = discounts.pick(
+      'id',
+      'code',
+      'type',
+      'value',
+      'status',
+      'productIds',
+      'usesLimit',
+      'usedCount',
+      'singleUse',
+      'neverExpires',
+      'expiresAt',
+    );
+    const byCode = `SELECT ${this.coupon.select('d')} FROM ${discounts.table} d WHERE d.store_id = $1 AND d.code_key = $2`;
     this.statements = {
-      lock: new PreparedStatement(
-        dataSource,
-        'SELECT id FROM discounts WHERE store_id = $1 AND code_key = $2 FOR UPDATE',
-      ),
-      // One row: the reason the rules refuse the coupon, or its id, code and discount with a use taken.
-      reserve: new PreparedStatement(
-        dataSource,
-        `WITH found AS (SELECT d.id, d.code, ${couponRejectionSql('d', inputs)} AS rejection, ${couponDiscountSql('d', inputs)}::text AS discount ` +
-          `FROM (SELECT 1) one LEFT JOIN discounts d ON d.store_id = $1 AND d.code_key = $2), ` +
-          `taken AS (${takeUseSql('found', 'found.id', 'found.rejection IS NULL')}) ` +
-          // Under the lock a use left on the snapshot is still there; 'exhausted' only if it is not.
-          `SELECT COALESCE(found.rejection, CASE WHEN taken.id IS NULL THEN 'exhausted' END), found.id, found.code, found.discount ` +
-          `FROM found LEFT JOIN taken ON true`,
-      ),
+      couponByCode: new PreparedStatement(dataSource, byCode),
+      lockCouponByCode: new PreparedStatement(dataSource, `${byCode} FOR UPDATE`),
+      takeUse: new PreparedStatement(dataSource, takeCouponUse('$1').text),
     };
   }
 
@@ -101,24 +111,24 @@ export class DiscountsRepository {
     await this.manager(manager).delete(Discount, { id });
   }
 
+  /** What the coupon rules read of the store's coupon with this code key, or null. */
+  async couponByCode(storeId: number, key: string, manager?: EntityManager): Promise<CouponRow | null> {
+    const [row] = await this.statements.couponByCode.arrays([storeId, key], manager);
+    return row ? this.coupon.read(row) : null;
+  }
+
   /**
-   * Applies the coupon rules (coupon-rules.ts) and takes a use when they hold, inside the caller's
-   * transaction. The coupon's row is locked first, until that transaction ends: the rules are then
-   * read on a snapshot that holds every redemption of the coupon committed before, so two
-   * reservations racing (for the last use, or by one email on a single-use coupon) cannot both pass.
+   * As `couponByCode`, with the row locked until the caller's transaction ends: what the rules
+   * then read holds every redemption of the coupon committed before, and none can start meanwhile.
    */
-  async reserveUse(
-    manager: EntityManager,
-    request: { storeId: number; codeKey: string; productId: number; amount: string; email: string; now: Date },
-  ): Promise<{ rejection: CouponRejection } | { rejection: null; id: number; code: string; discount: string }> {
-    const params = [request.storeId, request.codeKey];
-    await this.statements.lock.rows(params, manager);
-    const [row] = await this.statements.reserve.arrays(
-      [...params, request.productId, request.amount, request.email, request.now],
-      manager,
-    );
-    const [rejection, id, code, discount] = row as [CouponRejection | null, number, string, string];
-    return rejection ? { rejection } : { rejection: null, id, code, discount };
+  async lockCouponByCode(manager: EntityManager, storeId: number, key: string): Promise<CouponRow | null> {
+    const [row] = await this.statements.lockCouponByCode.arrays([storeId, key], manager);
+    return row ? this.coupon.read(row) : null;
+  }
+
+  /** Takes one use of the coupon (coupon-use.ts); false when none was left. */
+  async takeUse(manager: EntityManager, id: number): Promise<boolean> {
+    return (await this.statements.takeUse.arrays([id], manager)).length > 0;
   }
 
   /** Gives a reserved use back; never below zero. */

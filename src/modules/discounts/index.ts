@@ -6,12 +6,13 @@ export { Discount } from './discount.entity';
 export { codeKey } from './discount-input';
 export {
   COUPON_REJECTION_MESSAGES,
-  couponDiscountSql,
-  couponRejectionSql,
-  takeUseSql,
+  couponDiscount,
+  couponRejection,
+  type CouponApplication,
   type CouponRejection,
-  type CouponRuleInputs,
-} from './coupon-rules';
+  type CouponRow,
+} from './coupon-policy';
+export { takeCouponUse, type CouponUseStatement } from './coupon-use';
 export { CouponRedemptionService } from './coupon-redemption.service';
 export { DiscountsService } from './discounts.service';
 export { DiscountsModule } from './discounts.module';

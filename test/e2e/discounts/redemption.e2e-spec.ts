@@ -1,5 +1,6 @@
 import { ValidationError } from '../../../src/common/errors/app-error';
 import { CouponRedemptionService, CouponRequest } from '../../../src/modules/discounts/coupon-redemption.service';
+import { OrdersRepository } from '../../../src/modules/billing/orders/orders.repository';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createDiscount, insertCustomer, insertOrder, insertProduct, usedCount } from './fixtures';
@@ -24,21 +25,31 @@ describe('Coupon redemption at order creation', () => {
   });
   afterAll(() => t.close());
 
-  const request = (overrides: Partial<CouponRequest> = {}): CouponRequest => ({
-    storeId: seller.storeId,
-    code: 'X',
-    productId: product,
-    amount: 10_000,
-    customerEmail: 'buyer@example.com',
-    ...overrides,
-  });
+  /** A reservation for a customer by email: billing says whether that email holds the coupon. */
+  type Request = Omit<CouponRequest, 'heldByCustomer'> & { customerEmail: string };
+  const request = (overrides: Partial<Request> = {}): CouponRequest => {
+    const { customerEmail, ...rest }: Request = {
+      storeId: seller.storeId,
+      code: 'X',
+      productId: product,
+      amount: 10_000,
+      customerEmail: 'buyer@example.com',
+      ...overrides,
+    };
+    const email = customerEmail.trim().toLowerCase();
+    return {
+      ...rest,
+      heldByCustomer: (discountId, manager) =>
+        t.app.get(OrdersRepository).customerHoldsCoupon(rest.storeId, email, discountId, manager),
+    };
+  };
 
   /** Reserves in a transaction of its own that commits, as order creation would. */
-  const reserve = (overrides: Partial<CouponRequest>) =>
+  const reserve = (overrides: Partial<Request>) =>
     t.dataSource.transaction((manager) => coupons.reserve(manager, request(overrides)));
   const release = (discountId: number) => t.dataSource.transaction((manager) => coupons.release(manager, discountId));
 
-  async function rejection(overrides: Partial<CouponRequest>): Promise<Record<string, string[]>> {
+  async function rejection(overrides: Partial<Request>): Promise<Record<string, string[]>> {
     try {
       await reserve(overrides);
     } catch (error) {

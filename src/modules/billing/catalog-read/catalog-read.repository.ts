@@ -12,9 +12,10 @@ import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
  */
 @Injectable()
 export class CatalogReadRepository {
-  /** What order creation needs of the product. */
-  private readonly productOrdered: PickedColumns<Product, 'id' | 'type'>;
-  private readonly productForOrder: PreparedStatement;
+  /** What the checkout policy reads of the product and of its plan. */
+  private readonly checkoutProduct: PickedColumns<Product, 'id' | 'type'>;
+  private readonly checkoutPlan: PickedColumns<Plan, 'id' | 'productId'>;
+  private readonly forCheckout: PreparedStatement;
   private readonly products: EntityColumns<Product>;
   private readonly files: EntityColumns<ProductFile>;
   private readonly filesOfProducts: PreparedStatement;
@@ -28,12 +29,14 @@ export class CatalogReadRepository {
       `SELECT ${this.files.select('f', '')} FROM ${this.files.table} "f" ` +
         `WHERE "f"."store_id" = $1 AND "f"."product_id" = ANY($2) ORDER BY "f"."product_id", "f"."id"`,
     );
-    this.productOrdered = products.pick('id', 'type');
-    this.productForOrder = new PreparedStatement(
+    this.checkoutProduct = products.pick('id', 'type');
+    const plans = new EntityColumns(dataSource, Plan);
+    this.checkoutPlan = plans.pick('id', 'productId');
+    this.forCheckout = new PreparedStatement(
       dataSource,
-      `SELECT ${this.productOrdered.select('p')}, "s"."currency" ` +
-        `FROM ${products.table} "p" JOIN "stores" "s" ON "s"."id" = "p"."store_id" ` +
-        `WHERE "p"."store_id" = $1 AND "p"."pid" = $2`,
+      `SELECT ${this.checkoutProduct.select('p')}, ${this.checkoutPlan.select('pl')} FROM (SELECT 1) one ` +
+        `LEFT JOIN ${products.table} p ON p.store_id = $1 AND p.pid = $2 ` +
+        `LEFT JOIN ${plans.table} pl ON pl.store_id = $1 AND pl.plan_id = $3`,
     );
   }
 
@@ -45,14 +48,20 @@ export class CatalogReadRepository {
     return this.m(manager).findOneBy(Product, { storeId, pid });
   }
 
-  /** What order creation reads before its transaction, in one round trip: the product and the store's currency. */
-  async findProductForOrder(
+  /**
+   * What the checkout policy reads, in one round trip: the store's product by pid and, when
+   * `planId` is given, the store's plan by its public id (whichever product it is of).
+   */
+  async productForCheckout(
     storeId: number,
     pid: string,
-  ): Promise<{ product: Pick<Product, 'id' | 'type'>; currency: string } | null> {
-    const [row] = await this.productForOrder.arrays([storeId, pid]);
-    if (!row) return null;
-    return { product: this.productOrdered.read(row), currency: row[this.productOrdered.length] as string };
+    planId: string | null,
+  ): Promise<{ product: Pick<Product, 'id' | 'type'> | null; plan: Pick<Plan, 'id' | 'productId'> | null }> {
+    const [row] = await this.forCheckout.arrays([storeId, pid, planId]);
+    return {
+      product: this.checkoutProduct.readOptional(row, 0),
+      plan: this.checkoutPlan.readOptional(row, this.checkoutProduct.length),
+    };
   }
 
   /** By id, from a prepared statement: every checkout page and payment reads its product. */

@@ -33,7 +33,8 @@ export class CouponReuseHook implements OnModuleInit {
           code: order.couponCode,
           productId: order.productId,
           amount: order.originalAmount - bumpsTotal(bumps),
-          customerEmail: customer?.email ?? '',
+          heldByCustomer: (discountId, tx) =>
+            this.orders.customerHoldsCoupon(order.storeId, customer?.email ?? '', discountId, tx, order.id),
         });
       },
     });

@@ -34,7 +34,7 @@ export class OrdersController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateOrderDto,
   ): Promise<CreateOrderResponseDto> {
-    const session = await this.orders.create(principal.storeId, body);
+    const session = await this.orders.create({ id: principal.storeId, currency: principal.currency }, body);
     return {
       status: 'success',
       success: true,

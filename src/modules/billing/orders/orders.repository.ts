@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } from 'typeorm';
-import { Cents, centsToDecimal } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, offsets, PickedColumns } from '../../../database/entity-sql';
-import { Affiliate } from '../../affiliates';
 import { Plan, Product } from '../../catalog';
-import { couponDiscountSql, CouponRejection, couponRejectionSql, Discount, takeUseSql } from '../../discounts';
+import type { CouponUseStatement } from '../../discounts';
 import { Customer } from '../customers/customer.entity';
 import { Store } from '../../identity';
 import { Subscription } from '../subscriptions/subscription.entity';
@@ -17,23 +15,11 @@ import { ORDER_SUMMARY_COLUMNS, ORDER_VIEW_COLUMNS, OrderSummaryFields, OrderVie
 import type { OrderStatus } from './order-status';
 import { Order, ORDER_SINGLE_USE_COUPON_INDEX } from './order.entity';
 
-/** The order-creation rule a checkout broke, besides the coupon's (see `insertCheckout`). */
-export type CheckoutRejection =
-  'product_not_found' | 'plan_not_found' | 'plan_of_other_product' | 'plan_required' | 'affiliate_not_found';
-
-export interface CheckoutRequest {
-  storeId: number;
-  productPid: string;
-  /** The plan's public `plan_id`. */
-  planId: string | null;
-  affiliateId: number | null;
-  coupon: { codeKey: string; amount: Cents; email: string; now: Date } | null;
-}
-
-export type CheckoutOutcome =
-  | { order: Pick<Order, 'id' | 'orderNumber'>; rejection?: undefined; couponRejection?: undefined }
-  | { order?: undefined; rejection: CheckoutRejection; couponRejection?: undefined }
-  | { order?: undefined; rejection?: undefined; couponRejection: CouponRejection };
+/** How writing a checkout ended: the order, or why the database refused it. */
+export type CheckoutWrite =
+  | { order: Pick<Order, 'id' | 'orderNumber'>; refused?: undefined }
+  /** No use of the coupon was left when its UPDATE ran, or the customer holds it (single use). */
+  | { order?: undefined; refused: 'exhausted' | 'used_by_customer' };
 
 export interface OrderFilters {
   status?: OrderStatus;
@@ -53,8 +39,6 @@ export class OrdersRepository {
     subscriptions: EntityColumns<Subscription>;
     stores: EntityColumns<Store>;
     bumps: EntityColumns<OrderBumpItem>;
-    affiliates: EntityColumns<Affiliate>;
-    discounts: EntityColumns<Discount>;
     payments: EntityColumns<PaymentAttempt>;
   };
   /** What `GET /v1/orders/{id}` shows of each row (ORDER_VIEW_COLUMNS), in select-list order. */
@@ -80,6 +64,7 @@ export class OrdersRepository {
     bumpItemsOf: PreparedStatement;
     customerOrders: { page: PreparedStatement; count: PreparedStatement };
     customerOrdersOfStatus: { page: PreparedStatement; count: PreparedStatement };
+    holdsCoupon: PreparedStatement;
   };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -91,8 +76,6 @@ export class OrdersRepository {
       subscriptions: new EntityColumns(dataSource, Subscription),
       stores: new EntityColumns(dataSource, Store),
       bumps: new EntityColumns(dataSource, OrderBumpItem),
-      affiliates: new EntityColumns(dataSource, Affiliate),
-      discounts: new EntityColumns(dataSource, Discount),
       payments: new EntityColumns(dataSource, PaymentAttempt),
     });
     // The bumps come back as JSON with the column names as keys; price as text, so cents stay exact.
@@ -160,6 +143,12 @@ export class OrdersRepository {
         dataSource,
         `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`,
       ),
+      holdsCoupon: new PreparedStatement(
+        dataSource,
+        `SELECT 1 FROM ${related.customers.table} c JOIN ${orders.table} o ON o.customer_id = c.id ` +
+          `WHERE c.store_id = $1 AND c.email = $2 AND o.discount_id = $3 AND o.id <> $4 ` +
+          `AND o.status IN ('pending', 'approved') LIMIT 1`,
+      ),
       customerOrders: customerOrders(''),
       customerOrdersOfStatus: customerOrders('status'),
       bumpItemsOf: new PreparedStatement(
@@ -179,116 +168,57 @@ export class OrdersRepository {
   }
 
   /**
-   * A new checkout session in one statement, with the order-creation rules (OpenAPI: `POST /v1/orders`; README, *Choices where the contract is silent*)
-   * written once, in it: the store's product by pid with the store's currency, its plan by plan_id
-   * when one is given, the affiliate when one is given, the coupon when one is given (its rules from
-   * `coupon-rules.ts`), then — only when every rule holds — the coupon's use, the customer
-   * (`customer`: a data-modifying statement run for the rows of its `from`, returning the
-   * customer's `id`) and the order, which commit together without a transaction block. Otherwise
-   * nothing is written and the outcome names the first rule broken, in the order listed.
-   *
-   * The coupon's row is locked only from its UPDATE to this statement's commit: redemptions of one
-   * coupon queue for that span alone, not for a transaction's round trips.
+   * Writes a new checkout session whose rules were judged (OrderFactory): the customer (`customer`:
+   * a data-modifying statement run for the rows of its `from`, returning the customer's `id`) and
+   * the order, in one statement, without a transaction's round trips. With a coupon, the statement
+   * first takes its use (`couponUse`, discounts' conditional UPDATE, its parameter the coupon's id)
+   * and writes the customer and order only when it took one: the coupon's row is locked from that
+   * UPDATE to this statement's commit only. A second pending or approved order of one customer with
+   * a single-use coupon breaks the orders' unique index and writes nothing.
    */
   async insertCheckout(
-    request: CheckoutRequest,
+    values: Partial<Order>,
     customer: (from: string) => { key: string; text: string; params: unknown[] },
-    values: Omit<
-      Partial<Order>,
-      'customerId' | 'productId' | 'planId' | 'currency' | 'discountId' | 'couponCode' | 'couponSingleUse'
-    >,
-  ): Promise<CheckoutOutcome> {
-    const { coupon } = request;
-    const withPlan = request.planId !== null;
-    const withAffiliate = request.affiliateId !== null;
-    const allowed = 'ordered.order_rejection IS NULL AND ordered.coupon_rejection IS NULL';
-    // With a coupon the customer is written only once its use is taken: `coupon` has a row then.
-    const upsert = customer(coupon ? 'ordered, coupon' : `ordered WHERE ${allowed}`);
+    couponUse: ((id: string) => CouponUseStatement) | null,
+  ): Promise<CheckoutWrite> {
+    const upsert = customer(couponUse ? 'coupon' : 'one');
     const params: unknown[] = [...upsert.params];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const { products, plans, stores, affiliates, discounts } = this.related;
-
-    const store = param(request.storeId);
-    const pid = param(request.productPid);
-    const plan = withPlan ? param(request.planId) : '';
-    const affiliate = withAffiliate ? param(request.affiliateId) : '';
-    const rules = [`WHEN p.id IS NULL THEN 'product_not_found'`];
-    if (withPlan)
-      rules.push(`WHEN pl.id IS NULL THEN 'plan_not_found'`, `WHEN pl.product_id <> p.id THEN 'plan_of_other_product'`);
-    // Plan_id is required for recurring products.
-    else rules.push(`WHEN p.type = 'recurring' THEN 'plan_required'`);
-    if (withAffiliate)
-      rules.push(
-        `WHEN NOT EXISTS (SELECT 1 FROM ${affiliates.table} a WHERE a.store_id = s.id AND a.id = ${affiliate}) THEN 'affiliate_not_found'`,
-      );
-
-    const columns = [
-      `p.id AS product_id`,
-      `${withPlan ? 'pl.id' : 'NULL::int'} AS plan_id`,
-      `s.currency`,
-      `CASE ${rules.join(' ')} END AS order_rejection`,
-    ];
-    let joins = `LEFT JOIN ${products.table} p ON p.store_id = s.id AND p.pid = ${pid} `;
-    if (withPlan) joins += `LEFT JOIN ${plans.table} pl ON pl.store_id = s.id AND pl.plan_id = ${plan} `;
-    const from: Partial<Record<keyof Order & string, string>> = {
-      productId: 'ordered.product_id',
-      planId: 'ordered.plan_id',
-      currency: 'ordered.currency',
-      customerId: 'customer.id',
-    };
-    let writes = '';
-    const rows = 'ordered, customer';
-    if (coupon) {
-      const inputs = {
-        productId: 'p.id',
-        amount: `${param(centsToDecimal(coupon.amount))}::numeric`,
-        email: `${param(coupon.email)}::text`,
-        now: `${param(coupon.now)}::timestamptz`,
-      };
-      joins += `LEFT JOIN ${discounts.table} d ON d.store_id = s.id AND d.code_key = ${param(coupon.codeKey)} `;
-      columns.push(
-        `${couponRejectionSql('d', inputs)} AS coupon_rejection`,
-        `d.id AS discount_id`,
-        `d.code AS coupon_code`,
-        `d.single_use AS coupon_single_use`,
-        `${couponDiscountSql('d', inputs)} AS discount_amount`,
-      );
-      writes = `, coupon AS (${takeUseSql('ordered', 'ordered.discount_id', allowed)})`;
-      Object.assign(from, {
-        discountId: 'ordered.discount_id',
-        couponCode: 'ordered.coupon_code',
-        couponSingleUse: 'ordered.coupon_single_use',
-        discountAmount: 'ordered.discount_amount',
-        amount: `${inputs.amount} - ordered.discount_amount`,
-      });
-    } else {
-      columns.push('NULL::text AS coupon_rejection');
-    }
-    const ordered = `SELECT ${columns.join(', ')} FROM ${stores.table} s ${joins}WHERE s.id = ${store}`;
+    const use = couponUse ? `coupon AS (${couponUse(`$${params.push(values.discountId)}`).text}), ` : '';
     try {
-      const { inserted, report } = await this.columns.insertWith(
+      const { inserted } = await this.columns.insertWith(
         this.dataSource.manager,
         values,
         {
-          key: `checkout:${upsert.key}:${withPlan ? 'plan' : 'one-time'}:${withAffiliate ? 'affiliate' : ''}:${coupon ? 'coupon' : ''}`,
-          with: `ordered AS (${ordered})${writes}, customer AS (${upsert.text})`,
+          key: `checkout:${upsert.key}:${couponUse ? 'coupon' : ''}`,
+          with: `one AS (SELECT 1), ${use}customer AS (${upsert.text})`,
           params,
-          rows,
-          from,
-          report: { columns: ['ordered.order_rejection', 'ordered.coupon_rejection'], from: 'ordered' },
+          rows: 'customer',
+          from: { customerId: 'customer.id' },
+          report: { columns: ['1'], from: 'one' },
         },
         this.created,
       );
-      if (inserted) return { order: inserted };
-      const [rejection, couponRejection] = report as [CheckoutRejection | null, CouponRejection | null];
-      if (rejection) return { rejection };
-      // Every rule held on this statement's snapshot, but the UPDATE found the last use taken by an
-      // order committed since: the coupon is exhausted.
-      return { couponRejection: couponRejection ?? 'exhausted' };
+      return inserted ? { order: inserted } : { refused: 'exhausted' };
     } catch (error) {
-      if (isUniqueViolation(error, ORDER_SINGLE_USE_COUPON_INDEX)) return { couponRejection: 'used_by_customer' };
+      if (isUniqueViolation(error, ORDER_SINGLE_USE_COUPON_INDEX)) return { refused: 'used_by_customer' };
       throw error;
     }
+  }
+
+  /**
+   * Whether the store's customer with this email holds a pending or approved order with the coupon
+   * (its single use, README, *Choices where the contract is silent*). `except` leaves out the order
+   * being reopened.
+   */
+  async customerHoldsCoupon(
+    storeId: number,
+    email: string,
+    discountId: number,
+    manager?: EntityManager,
+    except: number | null = null,
+  ): Promise<boolean> {
+    const rows = await this.statements.holdsCoupon.arrays([storeId, email, discountId, except ?? 0], manager);
+    return rows.length > 0;
   }
 
   /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */

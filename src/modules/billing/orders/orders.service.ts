@@ -3,24 +3,21 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { keyedBase62, randomBase62, sha256Hex } from '../../../common/crypto';
-import { ConflictError, NotFoundError, ValidationError } from '../../../common/errors/app-error';
-import { toCents } from '../../../common/money';
+import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Clock, CLOCK } from '../../../common/time';
-import { codeKey, COUPON_REJECTION_MESSAGES } from '../../discounts';
 import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
-import { CustomerDetails, CustomersRepository, normalizedEmail } from '../customers/customers.repository';
-import { UTM_KEYS } from '../events/order-event-payload';
+import { CustomersRepository } from '../customers/customers.repository';
 import { PaymentsService } from '../payments/payments.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
-import { CheckoutRules } from './checkout-rules';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderView } from './order.mapper';
-import { Order, OrderTracking } from './order.entity';
+import { Order } from './order.entity';
 import { OrderTransitionsService } from './order-transitions.service';
-import { CheckoutRejection, OrderFilters, OrdersRepository } from './orders.repository';
+import { OrderFilters, OrdersRepository } from './orders.repository';
+import { OrderFactory, OrderingStore } from './order-factory';
 
 export interface CheckoutSession {
   order: Pick<Order, 'id' | 'orderNumber'>;
@@ -32,17 +29,6 @@ export interface CheckoutSession {
 
 /** 32 base62 characters: about 190 random bits (the contract asks for 128+). */
 export const newPayToken = (): string => randomBase62(32);
-
-const newOrderNumber = (): string => `ORD-${randomBase62(12)}`;
-
-/** Why a checkout is refused, by the rule `OrdersRepository.insertCheckout` reports broken (OpenAPI: `POST /v1/orders`; README, *Choices where the contract is silent*). */
-const CHECKOUT_REJECTIONS: Record<CheckoutRejection, () => Error> = {
-  product_not_found: () => new NotFoundError('Product not found.'),
-  plan_not_found: () => new NotFoundError('Plan not found.'),
-  plan_of_other_product: () => ValidationError.field('plan_id', 'The plan does not belong to this product.'),
-  plan_required: () => ValidationError.field('plan_id', 'plan_id is required for recurring products.'),
-  affiliate_not_found: () => ValidationError.field('affiliate_id', 'Affiliate not found.'),
-};
 
 /** Orders as the seller's API sees them: checkout sessions, reads and refunds. */
 @Injectable()
@@ -60,7 +46,7 @@ export class OrdersService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly payments: PaymentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly rules: CheckoutRules,
+    private readonly factory: OrderFactory,
   ) {
     // From SESSION_SECRET, which every instance shares (README); without it, a key of this process's
     // own, and a link handed out before a restart is replaced at the next one handed out.
@@ -70,81 +56,11 @@ export class OrdersService {
   }
 
   /** `POST /v1/orders` (OpenAPI description): a new checkout session, or the reuse of `from_order`. */
-  async create(storeId: number, input: CreateOrderDto): Promise<CheckoutSession> {
-    if (input.from_order) return this.reuse(storeId, input.from_order);
-
-    const originalAmount = toCents(input.amount);
+  async create(store: OrderingStore, input: CreateOrderDto): Promise<CheckoutSession> {
+    if (input.from_order) return this.reuse(store.id, input.from_order);
     const payToken = newPayToken();
-    const session = (order: CheckoutSession['order']): CheckoutSession => ({
-      order,
-      payToken,
-      checkoutUrl: this.checkoutUrl(payToken),
-      reused: false,
-    });
-    const customerDetails: CustomerDetails = {
-      storeId,
-      email: input.customer.email,
-      name: input.customer.name.trim(),
-      mobileNumber: input.customer.mobile_number,
-      paymentNumber: input.customer.payment_number ?? null,
-    };
-    // The plugins' rules: a refusal comes before anything is written.
-    if (!this.rules.empty) {
-      await this.rules.check({
-        storeId,
-        productPid: input.product_pid,
-        planId: input.plan_id ?? null,
-        amount: originalAmount,
-        couponCode: input.coupon_code ?? null,
-        affiliateId: input.affiliate_id ?? null,
-        customer: {
-          email: customerDetails.email,
-          name: customerDetails.name,
-          mobileNumber: customerDetails.mobileNumber,
-        },
-        manager: this.dataSource.manager,
-      });
-    }
-    // What the order takes from the request; the product, plan, currency, customer and the coupon's
-    // share come from the statement's own reads (OrdersRepository.insertCheckout).
-    const values = {
-      storeId,
-      orderNumber: newOrderNumber(),
-      payTokenHash: sha256Hex(payToken),
-      status: 'pending' as const,
-      originalAmount,
-      discountAmount: 0,
-      amount: originalAmount,
-      affiliateId: input.affiliate_id ?? null,
-      returnUrl: input.return_url ?? null,
-      cancelUrl: input.cancel_url ?? null,
-      tracking: pickTracking(input.tracking),
-      // The buyer as given with this order; the customer record takes the latest (README, Orders).
-      customerName: customerDetails.name,
-      customerMobileNumber: customerDetails.mobileNumber,
-      customerPaymentNumber: customerDetails.paymentNumber,
-    };
-    const outcome = await this.orders.insertCheckout(
-      {
-        storeId,
-        productPid: input.product_pid,
-        planId: input.plan_id ?? null,
-        affiliateId: input.affiliate_id ?? null,
-        coupon: input.coupon_code
-          ? {
-              codeKey: codeKey(input.coupon_code),
-              amount: originalAmount,
-              email: normalizedEmail(customerDetails.email),
-              now: this.clock.now(),
-            }
-          : null,
-      },
-      (from) => this.customers.upsertSource(customerDetails, from),
-      values,
-    );
-    if (outcome.order) return session(outcome.order);
-    if (outcome.rejection) throw CHECKOUT_REJECTIONS[outcome.rejection]();
-    throw ValidationError.field('coupon_code', COUPON_REJECTION_MESSAGES[outcome.couponRejection]);
+    const order = await this.factory.checkout(store, input, payToken);
+    return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: false };
   }
 
   /**
@@ -254,13 +170,4 @@ export class OrdersService {
   checkoutUrl(payToken: string): string {
     return `${this.config.urls.pay}/token/${payToken}`;
   }
-}
-
-function pickTracking(tracking: Partial<OrderTracking> | null | undefined): Partial<OrderTracking> {
-  const out: Partial<OrderTracking> = {};
-  for (const key of UTM_KEYS) {
-    const value = tracking?.[key];
-    if (typeof value === 'string' && value !== '') out[key] = value;
-  }
-  return out;
 }

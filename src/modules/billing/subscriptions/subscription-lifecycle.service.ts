@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { randomBase62, sha256Hex } from '../../../common/crypto';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
@@ -9,6 +8,7 @@ import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { newPayToken } from '../orders/orders.service';
+import { OrderFactory } from '../orders/order-factory';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent } from './subscription-events';
 import { Subscription } from './subscription.entity';
 import { SavedPaymentMethod, SubscriptionsRepository } from './subscriptions.repository';
@@ -33,6 +33,7 @@ export class SubscriptionLifecycle {
     private readonly subscriptions: SubscriptionsRepository,
     private readonly service: SubscriptionsService,
     private readonly orders: OrdersRepository,
+    private readonly factory: OrderFactory,
     private readonly catalog: CatalogReadRepository,
     private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -76,34 +77,13 @@ export class SubscriptionLifecycle {
         return null;
       const period = subscription.periods + 1;
       if (await this.subscriptions.orderOfPeriod(manager, subscription.id, period)) return null;
-      const [plan, store, first] = await Promise.all([
+      const [plan, first] = await Promise.all([
         this.catalog.findPlan(subscription.planId, manager),
-        this.catalog.findStore(subscription.storeId, manager),
         this.subscriptions.orderOfPeriod(manager, subscription.id, 1),
       ]);
-      // A deleted plan (possible only without sales) or store leaves nothing to renew.
-      if (!plan || !store || !first) return null;
-      const order = await this.orders.insert(manager, {
-        storeId: subscription.storeId,
-        orderNumber: `ORD-${randomBase62(12)}`,
-        payTokenHash: sha256Hex(newPayToken()),
-        productId: plan.productId,
-        planId: plan.id,
-        customerId: subscription.customerId,
-        status: 'pending',
-        currency: store.currency,
-        originalAmount: plan.price,
-        discountAmount: 0,
-        amount: plan.price,
-        discountId: null,
-        couponCode: null,
-        affiliateId: null,
-        returnUrl: null,
-        cancelUrl: null,
-        tracking: {},
-        subscriptionId: subscription.id,
-        subscriptionPeriod: period,
-      });
+      // A deleted plan (possible only without sales) leaves nothing to renew.
+      if (!plan || !first) return null;
+      const order = await this.factory.renewal(manager, subscription, plan, first, period, newPayToken());
       await this.events.publish(
         subscriptionEvent(SUBSCRIPTION_EVENTS.renewalDue, subscription, subscription.status, order, now),
         manager,

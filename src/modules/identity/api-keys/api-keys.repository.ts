@@ -21,14 +21,19 @@ export class ApiKeysRepository {
     // of the scopes' array literal, are then JSON.parse's.
     this.activeByHash = new PreparedStatement(
       dataSource,
-      `SELECT json_build_array(${this.principal.jsonValues('k')}) FROM ${columns.table} "k" WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL`,
+      `SELECT json_build_array(${this.principal.jsonValues('k')}, "s"."currency") FROM ${columns.table} "k" ` +
+        `JOIN "stores" "s" ON "s"."id" = "k"."store_id" WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL`,
     );
   }
 
   /** Runs on every authenticated request: one lookup on the unique token_hash index, no query builder. */
-  async findActiveByHash(tokenHash: string): Promise<Pick<ApiKey, 'id' | 'storeId' | 'sellerId' | 'scopes'> | null> {
+  async findActiveByHash(
+    tokenHash: string,
+  ): Promise<(Pick<ApiKey, 'id' | 'storeId' | 'sellerId' | 'scopes'> & { currency: string }) | null> {
     const [row] = await this.activeByHash.arrays([tokenHash]);
-    return row ? this.principal.read(row[0] as unknown[]) : null;
+    if (!row) return null;
+    const values = row[0] as unknown[];
+    return { ...this.principal.read(values), currency: values[this.principal.length] as string };
   }
 
   listForStore(storeId: number): Promise<ApiKey[]> {

@@ -66,6 +66,7 @@ export class ApiKeysService {
     return {
       storeId: key.storeId,
       sellerId: key.sellerId,
+      currency: key.currency,
       scopes: key.scopes,
       tokenType: 'api_key',
       tokenId: key.id,

@@ -4,6 +4,8 @@ import type { Scope } from '../scopes';
 export interface Principal {
   storeId: number;
   sellerId: number;
+  /** The store's currency, read with the token: every order of the store is in it. */
+  currency: string;
   scopes: Scope[];
   tokenType: 'api_key' | 'oauth';
   tokenId: number;

@@ -5,6 +5,7 @@ import { OAuthApp } from './oauth-app.entity';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
 import { OAuthGrant } from './oauth-grant.entity';
 import { OAuthToken } from './oauth-token.entity';
+import { Store } from '../sellers/store.entity';
 
 /** Grants with their authorization codes and tokens: the aggregate code/refresh reuse revokes. */
 @Injectable()
@@ -59,13 +60,17 @@ export class OAuthGrantsRepository {
   }
 
   /** An unrevoked access token whose grant stands and whose app is active; expiry is the caller's. */
-  findUsableByAccessHash(accessTokenHash: string): Promise<OAuthToken | null> {
-    return this.dataSource.manager
+  /** The usable token with this hash and its store's currency (the principal's), or null. */
+  async findUsableByAccessHash(accessTokenHash: string): Promise<{ token: OAuthToken; currency: string } | null> {
+    const { entities, raw } = await this.dataSource.manager
       .createQueryBuilder(OAuthToken, 't')
       .innerJoin(OAuthGrant, 'g', 'g.id = t.grant_id AND g.revoked_at IS NULL')
       .innerJoin(OAuthApp, 'a', 'a.id = t.app_id AND a.active = true')
+      .innerJoin(Store, 's', 's.id = t.store_id')
+      .addSelect('s.currency', 'store_currency')
       .where('t.access_token_hash = :accessTokenHash AND t.revoked_at IS NULL', { accessTokenHash })
-      .getOne();
+      .getRawAndEntities<{ store_currency: string }>();
+    return entities.length ? { token: entities[0], currency: raw[0].store_currency } : null;
   }
 
   findByAccessHash(accessTokenHash: string, manager?: EntityManager): Promise<OAuthToken | null> {

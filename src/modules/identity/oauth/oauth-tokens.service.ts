@@ -133,11 +133,13 @@ export class OAuthTokensService implements OnModuleInit {
   }
 
   async authenticate(accessToken: string): Promise<Principal | null> {
-    const token = await this.grants.findUsableByAccessHash(sha256Hex(accessToken));
-    if (!token || token.expiresAt.getTime() <= this.clock.now().getTime()) return null;
+    const found = await this.grants.findUsableByAccessHash(sha256Hex(accessToken));
+    if (!found || found.token.expiresAt.getTime() <= this.clock.now().getTime()) return null;
+    const { token } = found;
     return {
       storeId: token.storeId,
       sellerId: token.sellerId,
+      currency: found.currency,
       scopes: token.scopes,
       tokenType: 'oauth',
       test: false,
