@@ -77,9 +77,7 @@ const pairOf = (finding: string): string => finding.replace(/ \(.*\)$/, '');
  */
 const KNOWN = [
   // Order creation, the order view and its event rows, the sales port, the checkout's reads.
-  'billing → order_bumps',
   'billing → plans',
-  'billing → product_files',
   'billing → products',
   'billing → stores',
 ];

@@ -1,8 +1,8 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { AffiliatesModule } from '../affiliates';
+import { CatalogReadsModule } from '../catalog';
 import { DiscountsModule } from '../discounts';
 import { IdentityModule } from '../identity';
-import { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 import { CustomersController } from './customers/customers.controller';
 import { CustomersRepository } from './customers/customers.repository';
 import { CustomersService } from './customers/customers.service';
@@ -58,6 +58,8 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     forwardRef(() => AffiliatesModule),
     IdempotencyModule,
     SalesModule,
+    // The catalog's read port; the catalog's index may still be loading when this file is.
+    forwardRef(() => CatalogReadsModule),
     PaymentGatewayRegistryModule,
   ],
   controllers: [
@@ -71,7 +73,6 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     ReportsController,
   ],
   providers: [
-    CatalogReadRepository,
     OrdersRepository,
     CustomersRepository,
     SubscriptionsRepository,
@@ -114,7 +115,6 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     SubscriptionSweep,
     CustomersService,
     OrdersRepository,
-    CatalogReadRepository,
     SalesReportService,
   ],
 })

@@ -47,7 +47,6 @@ export { CHECKOUT_RULES, type CheckoutCandidate, type CheckoutRule } from './ord
 
 // Services and read ports.
 export { OrderEventPayloads } from './events/order-event-payloads.service';
-export { CatalogReadRepository } from './catalog-read/catalog-read.repository';
 export { OrdersRepository } from './orders/orders.repository';
 export { OrdersService } from './orders/orders.service';
 export { DownloadsService } from './downloads/downloads.service';

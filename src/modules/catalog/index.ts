@@ -23,6 +23,7 @@ export {
 export { STORAGE_DRIVERS, type StorageDriver } from './files/storage/storage-driver';
 
 // Services the CLI and the seed use.
+export { CatalogReads } from './reads/catalog-reads';
 export { ProductsService, type ReviewDecision } from './products/products.service';
 export { PlansService } from './plans/plans.service';
 export { ProductFilesService } from './files/product-files.service';
@@ -32,6 +33,7 @@ export { continuesDownload, FileResponder } from './cdn/file-responder';
 
 // Nest modules, last: they load the rest.
 export { CatalogModule } from './catalog.module';
+export { CatalogReadsModule } from './reads/catalog-reads.module';
 export { CdnModule } from './cdn/cdn.module';
 export { FileStorageModule } from './files/storage/file-storage.module';
 export { OrderBumpsModule } from './order-bumps/order-bumps.module';

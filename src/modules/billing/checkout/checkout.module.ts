@@ -1,5 +1,6 @@
 import { forwardRef, Module } from '@nestjs/common';
-import { CatalogModule } from '../../catalog';
+import { CatalogModule, CatalogReadsModule } from '../../catalog';
+import { IdentityModule } from '../../identity';
 import { BillingModule } from '../billing.module';
 import { CheckoutAssetsController } from './assets.controller';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
@@ -12,7 +13,7 @@ import { CheckoutViews } from './views.service';
 /** The hosted checkout, the order portal and buyers' download links under `{pay_url}`. */
 @Module({
   // The catalog's index may still be loading when this file is (src/modules/billing/index.ts).
-  imports: [BillingModule, forwardRef(() => CatalogModule)],
+  imports: [BillingModule, forwardRef(() => CatalogModule), forwardRef(() => CatalogReadsModule), IdentityModule],
   controllers: [CheckoutController, PortalController, CheckoutAssetsController, DownloadController],
   providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter],
 })

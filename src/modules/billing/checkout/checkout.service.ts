@@ -3,9 +3,9 @@ import { NotFoundError } from '../../../common/errors/app-error';
 import { Cents } from '../../../common/money';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import type { Plan, Product } from '../../catalog';
+import { CatalogReads, type Plan, type Product } from '../../catalog';
+import { SellersService } from '../../identity';
 import type { Store } from '../../identity';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { bumpsTotal, portalUrl, UTM_KEYS } from '../events/order-event-payload';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import type { Order } from '../orders/order.entity';
@@ -73,7 +73,8 @@ export class CheckoutService {
   constructor(
     private readonly payments: CheckoutPaymentsService,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
+    private readonly sellers: SellersService,
     private readonly subscriptions: SubscriptionsService,
     private readonly lifecycle: SubscriptionLifecycle,
     private readonly ordersService: OrdersService,
@@ -139,7 +140,7 @@ export class CheckoutService {
 
   async pageOf(order: Order): Promise<CheckoutPage> {
     const [store, product, plan, offered, items] = await Promise.all([
-      this.catalog.findStore(order.storeId),
+      this.sellers.findStore(order.storeId),
       this.catalog.findProduct(order.productId),
       order.planId !== null ? this.catalog.findPlan(order.planId) : null,
       this.catalog.findBumpsOffered(order.storeId, order.productId),
@@ -205,7 +206,7 @@ export class CheckoutService {
   async portal(orderNumber: string, transactionId: unknown): Promise<PortalPage> {
     const order = await this.orderOfPortal(orderNumber, transactionId);
     const [store, product, plan, subscription, bumps, customer] = await Promise.all([
-      this.catalog.findStore(order.storeId),
+      this.sellers.findStore(order.storeId),
       this.catalog.findProduct(order.productId),
       order.planId !== null ? this.catalog.findPlan(order.planId) : null,
       this.subscriptions.findOfOrder(order),

@@ -6,8 +6,7 @@ import { Clock, CLOCK, formatTimestamp } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { inTransaction } from '../../../database/transaction';
-import { fileLink, type ProductFile } from '../../catalog';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
+import { CatalogReads, fileLink, type ProductFile } from '../../catalog';
 import { DeliveryKeys } from '../delivery/delivery-keys';
 import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
@@ -51,7 +50,7 @@ export class DownloadsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly downloads: DownloadsRepository,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly subscriptions: SubscriptionsRepository,
     private readonly keys: DeliveryKeys,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { CatalogReads } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError, UnprocessableError } from '../../../common/errors/app-error';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { formatTimestamp } from '../../../common/time';
 import { inTransaction } from '../../../database/transaction';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { DeliveryKeys } from '../delivery/delivery-keys';
 import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
@@ -55,7 +55,7 @@ export class LicensesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly licenses: LicensesRepository,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly subscriptions: SubscriptionsRepository,
     private readonly keys: DeliveryKeys,
   ) {}

@@ -1,4 +1,5 @@
 import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { CatalogReads, type Plan } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomBase62, sha256Hex } from '../../../common/crypto';
@@ -6,7 +7,6 @@ import { NotFoundError, ValidationError } from '../../../common/errors/app-error
 import { Cents, toCents } from '../../../common/money';
 import { Clock, CLOCK } from '../../../common/time';
 import { AffiliatesService } from '../../affiliates';
-import type { Plan } from '../../catalog';
 import {
   COUPON_REJECTION_MESSAGES,
   couponDiscount,
@@ -15,7 +15,6 @@ import {
   CouponRow,
   takeCouponUse,
 } from '../../discounts';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomerDetails, CustomersRepository, normalizedEmail } from '../customers/customers.repository';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { CheckoutRules } from './checkout-rules';
@@ -58,7 +57,7 @@ export class OrderFactory {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly customers: CustomersRepository,
     @Inject(forwardRef(() => AffiliatesService)) private readonly affiliates: AffiliatesService,
     @Inject(forwardRef(() => CouponRedemptionService)) private readonly coupons: CouponRedemptionService,

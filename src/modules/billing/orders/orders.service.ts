@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CatalogReads } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { createHash, randomBytes } from 'node:crypto';
@@ -8,7 +9,6 @@ import { PageRequest } from '../../../common/pagination/pagination';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Clock, CLOCK } from '../../../common/time';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomersRepository } from '../customers/customers.repository';
 import { PaymentsService } from '../payments/payments.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -39,7 +39,7 @@ export class OrdersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly customers: CustomersRepository,
     private readonly subscriptions: SubscriptionsService,
     private readonly transitions: OrderTransitionsService,

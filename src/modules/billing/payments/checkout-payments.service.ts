@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CatalogReads, type Product } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { randomBase62, sha256Hex } from '../../../common/crypto';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import type { Product } from '../../catalog';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
@@ -31,7 +30,7 @@ export class CheckoutPaymentsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly transitions: OrderTransitionsService,
     private readonly attempts: PaymentAttemptsRepository,
     private readonly registry: PaymentGatewayRegistry,

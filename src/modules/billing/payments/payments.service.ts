@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CatalogReads, type Product } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,10 +9,8 @@ import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from
 import { Clock, CLOCK } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { bumpsTotal } from '../events/order-event-payload';
 import { Order } from '../orders/order.entity';
-import type { Product } from '../../catalog';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -76,7 +75,7 @@ export class PaymentsService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly transitions: OrderTransitionsService,
     private readonly attempts: PaymentAttemptsRepository,
     private readonly registry: PaymentGatewayRegistry,

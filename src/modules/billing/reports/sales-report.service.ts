@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CatalogReads } from '../../catalog';
+import { SellersService } from '../../identity';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { Cents } from '../../../common/money';
 import { Clock, CLOCK } from '../../../common/time';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import {
   addUtcDays,
   daysBetween,
@@ -37,13 +38,14 @@ export interface SalesReport {
 export class SalesReportService {
   constructor(
     private readonly sums: SalesReportRepository,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
+    private readonly sellers: SellersService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** The store's currency (every amount of its orders and plans is in it). */
   async currencyOf(storeId: number): Promise<string | null> {
-    return (await this.catalog.findStore(storeId))?.currency ?? null;
+    return (await this.sellers.findStore(storeId))?.currency ?? null;
   }
 
   /** What a customer of the store paid (approved orders; refunded ones are not counted). */
@@ -59,7 +61,7 @@ export class SalesReportService {
   /** `from`/`to` already have the form `YYYY-MM-DD` (the DTO); this checks the range. */
   async report(storeId: number, range: { from?: string; to?: string }): Promise<SalesReport> {
     const { from, to } = resolveRange(range, this.clock.now());
-    const store = await this.catalog.findStore(storeId);
+    const store = await this.sellers.findStore(storeId);
     if (!store) throw new NotFoundError();
     const start = startOfUtcDay(from);
     const end = startOfUtcDay(addUtcDays(to, 1));

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CatalogReads } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { newPayToken } from '../orders/orders.service';
@@ -34,7 +34,7 @@ export class SubscriptionLifecycle {
     private readonly service: SubscriptionsService,
     private readonly orders: OrdersRepository,
     private readonly factory: OrderFactory,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
+import { CatalogReads } from '../../catalog';
 import { OrderProcess } from '../orders/order-process';
 import { SubscriptionsService } from './subscriptions.service';
 
@@ -14,7 +14,7 @@ export class SubscriptionOrderHooks implements OnModuleInit {
   constructor(
     private readonly process: OrderProcess,
     private readonly subscriptions: SubscriptionsService,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
   ) {}
 
   onModuleInit(): void {

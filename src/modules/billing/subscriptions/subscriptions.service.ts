@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { CatalogReads, type Plan } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { PageRequest } from '../../../common/pagination/pagination';
-import { CatalogReadRepository } from '../catalog-read/catalog-read.repository';
 import { CustomersRepository } from '../customers/customers.repository';
-import type { Plan } from '../../catalog';
 import type { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { LicensesService } from '../licenses/licenses.service';
@@ -31,7 +30,7 @@ export class SubscriptionsService {
     private readonly subscriptions: SubscriptionsRepository,
     private readonly orders: OrdersRepository,
     private readonly events: DomainEvents,
-    private readonly catalog: CatalogReadRepository,
+    private readonly catalog: CatalogReads,
     private readonly customers: CustomersRepository,
     private readonly transitions: OrderTransitionsService,
     private readonly licenses: LicensesService,

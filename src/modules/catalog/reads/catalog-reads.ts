@@ -1,17 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { OrderBump, Plan, Product, ProductFile } from '../../catalog';
-import { Store } from '../../identity';
+import { OrderBump } from '../order-bumps/order-bump.entity';
+import { Plan } from '../plans/plan.entity';
+import { Product } from '../products/product.entity';
+import { ProductFile } from '../files/product-file.entity';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
 
 /**
- * Billing's read-only view of catalog and identity rows (products, plans, bumps, files, stores).
- * Those modules own the writes; billing only needs to read them, often inside its own transaction.
+ * The catalog's read port: what other modules (billing's checkout, payments, receipts, renewals)
+ * read of products, plans, bumps and files, often inside their own transaction (`manager`). The
+ * catalog's services own every write; this class only reads, so no other module's SQL names the
+ * catalog's tables (CONTRIBUTING.md, Layout).
  */
 @Injectable()
-export class CatalogReadRepository {
+export class CatalogReads {
   /** What the checkout policy reads of the product and of its plan. */
   private readonly checkoutProduct: PickedColumns<Product, 'id' | 'type'>;
   private readonly checkoutPlan: PickedColumns<Plan, 'id' | 'productId'>;
@@ -87,10 +91,6 @@ export class CatalogReadRepository {
     if (!ids.length) return new Map();
     const rows = await this.m(manager).findBy(Plan, { id: In([...new Set(ids)]) });
     return new Map(rows.map((p) => [p.id, p]));
-  }
-
-  findStore(id: number, manager?: EntityManager): Promise<Store | null> {
-    return this.m(manager).findOneBy(Store, { id });
   }
 
   /** The bumps offered on a product, each with the product it adds, in the order they were added. */
