@@ -34,44 +34,31 @@ SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."
   FROM "orders" o
   WHERE o.pay_token_hash = $1;
 
-SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."customer_name" AS "o_customer_name", "o"."customer_mobile_number" AS "o_customer_mobile_number", "o"."customer_payment_number" AS "o_customer_payment_number", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "p"."created_at" AS "p_created_at", "p"."updated_at" AS "p_updated_at", "p"."id" AS "p_id", "p"."store_id" AS "p_store_id", "p"."pid" AS "p_pid", "p"."name" AS "p_name", "p"."type" AS "p_type", "p"."price" AS "p_price", "p"."description" AS "p_description", "p"."sale_page_url" AS "p_sale_page_url", "p"."image_url" AS "p_image_url", "p"."category" AS "p_category", "p"."subcategory" AS "p_subcategory", "p"."contact_number" AS "p_contact_number", "p"."status_2" AS "p_status_2", "p"."review_reason" AS "p_review_reason", "p"."license_keys_enabled" AS "p_license_keys_enabled", "p"."license_activation_limit" AS "p_license_activation_limit", "pl"."created_at" AS "pl_created_at", "pl"."updated_at" AS "pl_updated_at", "pl"."id" AS "pl_id", "pl"."store_id" AS "pl_store_id", "pl"."product_id" AS "pl_product_id", "pl"."plan_id" AS "pl_plan_id", "pl"."name" AS "pl_name", "pl"."price" AS "pl_price", "pl"."interval" AS "pl_interval", "pl"."interval_count" AS "pl_interval_count", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."id" AS "c_id", "c"."store_id" AS "c_store_id", "c"."email" AS "c_email", "c"."name" AS "c_name", "c"."mobile_number" AS "c_mobile_number", "c"."payment_number" AS "c_payment_number", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at", "s"."id" AS "s_id", "s"."store_id" AS "s_store_id", "s"."order_id" AS "s_order_id", "s"."plan_id" AS "s_plan_id", "s"."customer_id" AS "s_customer_id", "s"."status" AS "s_status", "s"."start_date" AS "s_start_date", "s"."end_date" AS "s_end_date", "s"."cancelled_at" AS "s_cancelled_at", "s"."cancel_at_period_end" AS "s_cancel_at_period_end", "s"."interval" AS "s_interval", "s"."interval_count" AS "s_interval_count", "s"."periods" AS "s_periods", "s"."renewal_attempts" AS "s_renewal_attempts", (SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, 'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text)
+SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."customer_name" AS "o_customer_name", "o"."customer_mobile_number" AS "o_customer_mobile_number", "o"."customer_payment_number" AS "o_customer_payment_number", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."id" AS "c_id", "c"."store_id" AS "c_store_id", "c"."email" AS "c_email", "c"."name" AS "c_name", "c"."mobile_number" AS "c_mobile_number", "c"."payment_number" AS "c_payment_number", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at", "s"."id" AS "s_id", "s"."store_id" AS "s_store_id", "s"."order_id" AS "s_order_id", "s"."plan_id" AS "s_plan_id", "s"."customer_id" AS "s_customer_id", "s"."status" AS "s_status", "s"."start_date" AS "s_start_date", "s"."end_date" AS "s_end_date", "s"."cancelled_at" AS "s_cancelled_at", "s"."cancel_at_period_end" AS "s_cancel_at_period_end", "s"."interval" AS "s_interval", "s"."interval_count" AS "s_interval_count", "s"."periods" AS "s_periods", "s"."renewal_attempts" AS "s_renewal_attempts", (SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, 'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text)
   ORDER BY b.id)
   FROM "order_bump_items" b
-  WHERE b.order_id = o.id) AS "bumps", "st"."created_at" AS "st_created_at", "st"."updated_at" AS "st_updated_at", "st"."id" AS "st_id", "st"."live_store_id" AS "st_live_store_id", "st"."seller_id" AS "st_seller_id", "st"."name" AS "st_name", "st"."brand" AS "st_brand", "st"."currency" AS "st_currency", "st"."contact_number" AS "st_contact_number", "st"."logo_url" AS "st_logo_url", "st"."email_customers" AS "st_email_customers"
+  WHERE b.order_id = o.id) AS "bumps"
   FROM "orders" o
-  LEFT JOIN "products" p ON p.id = o.product_id
   LEFT JOIN "customers" c ON c.id = o.customer_id
-  LEFT JOIN "plans" pl ON pl.id = o.plan_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
-  LEFT JOIN "stores" st ON st.id = o.store_id
   WHERE o.id = $1;
+
+SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
+  FROM "orders" o
+  JOIN "customers" c ON c.id = o.customer_id
+  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1)
+  ORDER BY o.created_at DESC, o.id DESC
+  LIMIT $3 OFFSET $4;
+
+SELECT "p"."created_at" AS "p_created_at", "p"."updated_at" AS "p_updated_at", "p"."id" AS "p_id", "p"."store_id" AS "p_store_id", "p"."pid" AS "p_pid", "p"."name" AS "p_name", "p"."type" AS "p_type", "p"."price" AS "p_price", "p"."description" AS "p_description", "p"."sale_page_url" AS "p_sale_page_url", "p"."image_url" AS "p_image_url", "p"."category" AS "p_category", "p"."subcategory" AS "p_subcategory", "p"."contact_number" AS "p_contact_number", "p"."status_2" AS "p_status_2", "p"."license_keys_enabled" AS "p_license_keys_enabled", "p"."license_activation_limit" AS "p_license_activation_limit", "pl"."created_at" AS "pl_created_at", "pl"."updated_at" AS "pl_updated_at", "pl"."id" AS "pl_id", "pl"."store_id" AS "pl_store_id", "pl"."product_id" AS "pl_product_id", "pl"."plan_id" AS "pl_plan_id", "pl"."name" AS "pl_name", "pl"."price" AS "pl_price", "pl"."interval" AS "pl_interval", "pl"."interval_count" AS "pl_interval_count"
+  FROM (SELECT 1) one
+  LEFT JOIN "products" p ON p.id = $1
+  LEFT JOIN "plans" pl ON pl.id = $2;
 
 SELECT "p"."id", "p"."type", "pl"."id", "pl"."product_id"
   FROM (SELECT 1) one
   LEFT JOIN "products" p ON p.store_id = $1 AND p.pid = $2
   LEFT JOIN "plans" pl ON pl.store_id = $1 AND pl.plan_id = $3;
-
-SELECT "pl"."id", "pl"."plan_id", "pl"."name", COALESCE(p.pid, ''), "s"."order_number", "s"."amount", "s"."currency", "s"."status", "s"."created_at", "s"."updated_at", "s"."name", "s"."email", "s"."mobile_number"
-  FROM "plans" pl
-  LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id
-  LEFT JOIN LATERAL (SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
-  FROM "orders" o
-  JOIN "customers" c ON c.id = o.customer_id
-  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1)
-  ORDER BY o.created_at DESC, o.id DESC
-  LIMIT $3 OFFSET $4) s ON true
-  WHERE pl.store_id = $1 AND pl.id = $2;
-
-SELECT "pl"."id", "pl"."plan_id", "pl"."name", COALESCE(p.pid, ''), "s"."order_number", "s"."amount", "s"."currency", "s"."status", "s"."created_at", "s"."updated_at", "s"."name", "s"."email", "s"."mobile_number"
-  FROM "plans" pl
-  LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id
-  LEFT JOIN LATERAL (SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
-  FROM "orders" o
-  JOIN "customers" c ON c.id = o.customer_id
-  WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1)
-  ORDER BY o.created_at DESC, o.id DESC
-  LIMIT $3 OFFSET $4) s ON true
-  WHERE pl.store_id = $1 AND pl.plan_id = $2;
 
 SELECT "w"."created_at" AS "created_at", "w"."updated_at" AS "updated_at", "w"."id" AS "id", "w"."store_id" AS "store_id", "w"."url" AS "url", "w"."events" AS "events", "w"."product_id" AS "product_id", "w"."name" AS "name", "w"."status" AS "status", "w"."secret" AS "secret"
   FROM "webhooks" w
@@ -130,7 +117,7 @@ SELECT json_build_array("k"."id", "k"."store_id", "k"."seller_id", "k"."scopes",
   JOIN "stores" "s" ON "s"."id" = "k"."store_id"
   WHERE "k"."token_hash" = $1 AND "k"."revoked_at" IS NULL;
 
-SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."customer_name", "o"."customer_mobile_number", "o"."customer_payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
+SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."customer_name", "o"."customer_mobile_number", "o"."customer_payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, o.product_id, o.plan_id, "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
   ORDER BY b.id)
   FROM "order_bump_items" b
   WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."amount"::text, "pa"."currency", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
@@ -138,13 +125,11 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   FROM "payment_attempts" pa
   WHERE pa.order_id = o.id))
   FROM "orders" o
-  LEFT JOIN "products" p ON p.id = o.product_id
   LEFT JOIN "customers" c ON c.id = o.customer_id
-  LEFT JOIN "plans" pl ON pl.id = o.plan_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
   WHERE o.store_id = $1 AND (o.id = $2 OR o.order_number = $3);
 
-SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."customer_name", "o"."customer_mobile_number", "o"."customer_payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, "p"."id", "p"."pid", "p"."name", "p"."type", "p"."price"::text, "pl"."id", "pl"."plan_id", "pl"."name", "pl"."price"::text, "pl"."interval", "pl"."interval_count", "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
+SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."currency", "o"."status", "o"."created_at"::text, "o"."updated_at"::text, "o"."original_amount"::text, "o"."discount_amount"::text, "o"."coupon_code", "o"."discount_id", "o"."tracking", "o"."transaction_id", "o"."payment_method", "o"."payment_number", "o"."customer_name", "o"."customer_mobile_number", "o"."customer_payment_number", "o"."affiliate_id", "o"."commission_amount"::text, "o"."return_url", "o"."cancel_url", "o"."approved_at"::text, "o"."cancelled_at"::text, "o"."refunded_at"::text, o.product_id, o.plan_id, "c"."id", "c"."name", "c"."email", "c"."mobile_number", "c"."payment_number", "s"."id", "s"."status", "s"."start_date"::text, "s"."end_date"::text, "s"."cancelled_at"::text, (SELECT json_agg(json_build_array("b"."product_pid", "b"."name", "b"."price"::text)
   ORDER BY b.id)
   FROM "order_bump_items" b
   WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."amount"::text, "pa"."currency", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
@@ -152,9 +137,7 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   FROM "payment_attempts" pa
   WHERE pa.order_id = o.id))
   FROM "orders" o
-  LEFT JOIN "products" p ON p.id = o.product_id
   LEFT JOIN "customers" c ON c.id = o.customer_id
-  LEFT JOIN "plans" pl ON pl.id = o.plan_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
   WHERE o.store_id = $1 AND o.order_number = $2;
 

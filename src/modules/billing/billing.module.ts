@@ -21,6 +21,7 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CheckoutRules } from './orders/checkout-rules';
 import { CouponReuseHook } from './orders/coupon-reuse.hook';
 import { OrderFactory } from './orders/order-factory';
+import { OrderEventRows } from './events/order-event-rows';
 import { OrderProcessModule } from './orders/order-process';
 import { OrderTransitionsService } from './orders/order-transitions.service';
 import { OrdersController } from './orders/orders.controller';
@@ -90,6 +91,7 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     PaymentsService,
     CheckoutPaymentsService,
     OrderEventPayloads,
+    OrderEventRows,
     PaymentAttemptsRepository,
     PaymentReconciler,
     SalesReportRepository,
@@ -106,6 +108,7 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     LicensesService,
     DownloadsService,
     OrderEventPayloads,
+    OrderEventRows,
     OrdersService,
     OrderTransitionsService,
     PaymentsService,

@@ -48,6 +48,7 @@ export { CHECKOUT_RULES, type CheckoutCandidate, type CheckoutRule } from './ord
 // Services and read ports.
 export { OrderEventPayloads } from './events/order-event-payloads.service';
 export { OrdersRepository } from './orders/orders.repository';
+export { OrderEventRows, type OrderEventRowSet } from './events/order-event-rows';
 export { OrdersService } from './orders/orders.service';
 export { DownloadsService } from './downloads/downloads.service';
 export { LicensesService } from './licenses/licenses.service';

@@ -4,7 +4,7 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AffiliatesService } from '../../affiliates';
 import { LicensesService } from '../licenses/licenses.service';
-import { OrdersRepository } from '../orders/orders.repository';
+import { OrderEventRows } from './order-event-rows';
 import { buildOrderEventPayload } from './order-event-payload';
 import type { OrderEventKind, OrderEventPayload } from './order-events';
 
@@ -15,19 +15,14 @@ import type { OrderEventKind, OrderEventPayload } from './order-events';
 @Injectable()
 export class OrderEventPayloads {
   constructor(
-    private readonly orders: OrdersRepository,
+    private readonly rows: OrderEventRows,
     private readonly affiliates: AffiliatesService,
     private readonly licenses: LicensesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async build(kind: OrderEventKind, orderId: number, manager: EntityManager): Promise<OrderEventPayload> {
-    // One connection holds the transaction: its queries run one after another, so the rows the
-    // payload shows come in one query.
-    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(
-      manager,
-      orderId,
-    );
+    const { order, product, plan, customer, store, subscription, bumps } = await this.rows.of(manager, orderId);
     const affiliate =
       order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
     if (!product || !customer || !store)

@@ -4,14 +4,15 @@ import { DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } f
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, offsets, PickedColumns } from '../../../database/entity-sql';
-import { Plan, Product } from '../../catalog';
 import type { CouponUseStatement } from '../../discounts';
 import { Customer } from '../customers/customer.entity';
-import { Store } from '../../identity';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { PaymentAttempt } from '../payments/payment-attempt.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
 import { ORDER_SUMMARY_COLUMNS, ORDER_VIEW_COLUMNS, OrderSummaryFields, OrderView } from './order.mapper';
+
+/** An order's view as billing reads it: all but the product and plan, which the catalog shows. */
+export type OrderBillingView = Omit<OrderView, 'product' | 'plan'> & { productId: number; planId: number | null };
 import type { OrderStatus } from './order-status';
 import { Order, ORDER_SINGLE_USE_COUPON_INDEX } from './order.entity';
 
@@ -23,8 +24,8 @@ export type CheckoutWrite =
 
 export interface OrderFilters {
   status?: OrderStatus;
-  /** Product id or `product_pid`. */
-  product?: string;
+  /** The ids of the products the `product` filter names (catalog's `productIdsByRef`). */
+  productIds?: number[];
   customerId?: number;
   email?: string;
 }
@@ -33,19 +34,14 @@ export interface OrderFilters {
 export class OrdersRepository {
   private readonly columns: EntityColumns<Order>;
   private readonly related: {
-    products: EntityColumns<Product>;
-    plans: EntityColumns<Plan>;
     customers: EntityColumns<Customer>;
     subscriptions: EntityColumns<Subscription>;
-    stores: EntityColumns<Store>;
     bumps: EntityColumns<OrderBumpItem>;
     payments: EntityColumns<PaymentAttempt>;
   };
   /** What `GET /v1/orders/{id}` shows of each row (ORDER_VIEW_COLUMNS), in select-list order. */
   private readonly shown: {
     order: PickedColumns<Order, (typeof ORDER_VIEW_COLUMNS.order)[number]>;
-    product: PickedColumns<Product, (typeof ORDER_VIEW_COLUMNS.product)[number]>;
-    plan: PickedColumns<Plan, (typeof ORDER_VIEW_COLUMNS.plan)[number]>;
     customer: PickedColumns<Customer, (typeof ORDER_VIEW_COLUMNS.customer)[number]>;
     subscription: PickedColumns<Subscription, (typeof ORDER_VIEW_COLUMNS.subscription)[number]>;
     bump: PickedColumns<OrderBumpItem, (typeof ORDER_VIEW_COLUMNS.bump)[number]>;
@@ -70,11 +66,8 @@ export class OrdersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     const orders = (this.columns = new EntityColumns(dataSource, Order));
     const related = (this.related = {
-      products: new EntityColumns(dataSource, Product),
-      plans: new EntityColumns(dataSource, Plan),
       customers: new EntityColumns(dataSource, Customer),
       subscriptions: new EntityColumns(dataSource, Subscription),
-      stores: new EntityColumns(dataSource, Store),
       bumps: new EntityColumns(dataSource, OrderBumpItem),
       payments: new EntityColumns(dataSource, PaymentAttempt),
     });
@@ -83,18 +76,12 @@ export class OrdersRepository {
       `(SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, ` +
       `'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text) ORDER BY b.id) ` +
       `FROM ${related.bumps.table} b WHERE b.order_id = o.id) AS "bumps"`;
-    const relatedSelect =
-      `${related.products.select('p')}, ${related.plans.select('pl')}, ${related.customers.select('c')}, ` +
-      `${related.subscriptions.select('s')}, ${bumpsJson}`;
+    const relatedSelect = `${related.customers.select('c')}, ${related.subscriptions.select('s')}, ${bumpsJson}`;
     const relatedJoins =
-      `LEFT JOIN ${related.products.table} p ON p.id = o.product_id ` +
       `LEFT JOIN ${related.customers.table} c ON c.id = o.customer_id ` +
-      `LEFT JOIN ${related.plans.table} pl ON pl.id = o.plan_id ` +
       `LEFT JOIN ${related.subscriptions.table} s ON s.id = o.subscription_id `;
     const shown = (this.shown = {
       order: orders.pick(...ORDER_VIEW_COLUMNS.order),
-      product: related.products.pick(...ORDER_VIEW_COLUMNS.product),
-      plan: related.plans.pick(...ORDER_VIEW_COLUMNS.plan),
       customer: related.customers.pick(...ORDER_VIEW_COLUMNS.customer),
       subscription: related.subscriptions.pick(...ORDER_VIEW_COLUMNS.subscription),
       bump: related.bumps.pick(...ORDER_VIEW_COLUMNS.bump),
@@ -104,7 +91,7 @@ export class OrdersRepository {
     // (describing them cost it about 20 µs a query), and JSON.parse reads the values. The bumps and
     // the payment attempts (newest first) come in the same statement: one round trip per read.
     const view =
-      `SELECT json_build_array(${shown.order.jsonValues('o')}, ${shown.product.jsonValues('p')}, ${shown.plan.jsonValues('pl')}, ` +
+      `SELECT json_build_array(${shown.order.jsonValues('o')}, o.product_id, o.plan_id, ` +
       `${shown.customer.jsonValues('c')}, ${shown.subscription.jsonValues('s')}, ` +
       `(SELECT json_agg(${shown.bump.jsonArray('b')} ORDER BY b.id) FROM ${related.bumps.table} b WHERE b.order_id = o.id), ` +
       `(SELECT json_agg(${shown.payment.jsonArray('pa')} ORDER BY pa.created_at DESC, pa.id DESC) ` +
@@ -132,8 +119,7 @@ export class OrdersRepository {
       viewByNumber: new PreparedStatement(dataSource, `${view}o.order_number = $2`),
       eventRows: new PreparedStatement(
         dataSource,
-        `SELECT ${orders.select('o')}, ${relatedSelect}, ${related.stores.select('st')} FROM ${orders.table} o ${relatedJoins}` +
-          `LEFT JOIN ${related.stores.table} st ON st.id = o.store_id WHERE o.id = $1`,
+        `SELECT ${orders.select('o')}, ${relatedSelect} FROM ${orders.table} o ${relatedJoins}WHERE o.id = $1`,
       ),
       lockById: new PreparedStatement(
         dataSource,
@@ -241,60 +227,53 @@ export class OrdersRepository {
   }
 
   /**
-   * `GET /v1/orders/{id}`: the order and what its representation shows of every related row, in
-   * one query (the same rows as `findOfStore` followed by `OrdersService.views`, which takes five more).
+   * `GET /v1/orders/{id}`: the order and what its representation shows of billing's rows, in one
+   * query, with the ids of its product and plan (the catalog shows those: `OrdersService.get`).
    */
-  async findViewOfStore(storeId: number, ref: string): Promise<OrderView | null> {
+  async findViewOfStore(storeId: number, ref: string): Promise<OrderBillingView | null> {
     const numeric = /^\d{1,9}$/.test(ref);
     const [found] = numeric
       ? await this.statements.viewByIdOrNumber.arrays([storeId, Number(ref), ref])
       : await this.statements.viewByNumber.arrays([storeId, ref]);
     if (!found) return null;
     const row = found[0] as unknown[];
-    const { order, product, plan, customer, subscription, bump, payment } = this.shown;
-    const at = offsets(order, product, plan, customer, subscription);
+    const { order, customer, subscription, bump, payment } = this.shown;
+    const at = offsets(order, { length: 2 }, customer, subscription);
     return {
       order: order.read(row, at[0]),
-      product: product.readOptional(row, at[1]),
-      plan: plan.readOptional(row, at[2]),
+      productId: row[at[1]] as number,
+      planId: row[at[1] + 1] as number | null,
       // Every order has its customer (created with it, never deleted).
-      customer: customer.read(row, at[3]),
-      subscription: subscription.readOptional(row, at[4]),
-      bumps: ((row[at[5]] as unknown[][] | null) ?? []).map((values) => bump.read(values)),
-      payments: ((row[at[5] + 1] as unknown[][] | null) ?? []).map((values) => payment.read(values)),
+      customer: customer.read(row, at[2]),
+      subscription: subscription.readOptional(row, at[3]),
+      bumps: ((row[at[4]] as unknown[][] | null) ?? []).map((values) => bump.read(values)),
+      payments: ((row[at[4] + 1] as unknown[][] | null) ?? []).map((values) => payment.read(values)),
     };
   }
 
   /**
-   * What an order event's payload shows besides the order and its affiliate, in one query on the
-   * event's transaction (it sees the subscription an approval has just started). Null where a row
-   * is missing, as separate lookups would give.
+   * What an order event's payload shows of billing's rows besides the order's affiliate, in one
+   * query on the event's transaction (it sees the subscription an approval has just started).
+   * Null where a row is missing, as separate lookups would give. `OrderEventRows` adds the
+   * catalog's and the store's.
    */
   async eventRows(
     manager: EntityManager,
     orderId: number,
   ): Promise<{
     order: Order;
-    product: Product | null;
-    plan: Plan | null;
     customer: Customer | null;
-    store: Store | null;
     subscription: Subscription | null;
     bumps: OrderBumpItem[];
   }> {
     const rows = await this.statements.eventRows.rows([orderId], manager);
     if (!rows.length) throw new Error(`Order ${orderId} not found for its event`);
-    return Object.assign(this.relatedOf(rows[0]), {
-      order: this.columns.hydrate(rows[0], 'o_'),
-      store: this.related.stores.hydrateOptional(rows[0], 'st_'),
-    });
+    return Object.assign(this.relatedOf(rows[0]), { order: this.columns.hydrate(rows[0], 'o_') });
   }
 
   private relatedOf(row: Record<string, unknown>) {
-    const { products, plans, customers, subscriptions, bumps } = this.related;
+    const { customers, subscriptions, bumps } = this.related;
     return {
-      product: products.hydrateOptional(row, 'p_'),
-      plan: plans.hydrateOptional(row, 'pl_'),
       customer: customers.hydrateOptional(row, 'c_'),
       subscription: subscriptions.hydrateOptional(row, 's_'),
       bumps: ((row.bumps as Array<Record<string, unknown>> | null) ?? []).map((b) => bumps.hydrate(b)),
@@ -319,12 +298,8 @@ export class OrdersRepository {
     if (filters.status) qb.andWhere('o.status = :status', { status: filters.status });
     if (filters.customerId !== undefined)
       qb.andWhere('o.customer_id = :customerId', { customerId: filters.customerId });
-    if (filters.product !== undefined) {
-      qb.andWhere(
-        `o.product_id IN (SELECT p.id FROM products p WHERE p.store_id = :storeId AND (p.pid = :product OR p.id::text = :product))`,
-        { product: filters.product },
-      );
-    }
+    if (filters.productIds !== undefined)
+      qb.andWhere('o.product_id = ANY(:productIds)', { productIds: filters.productIds });
     if (filters.email !== undefined) {
       qb.andWhere(`o.customer_id IN (SELECT c.id FROM customers c WHERE c.store_id = :storeId AND c.email = :email)`, {
         email: filters.email.trim().toLowerCase(),

@@ -111,13 +111,19 @@ export class OrdersService {
     return this.checkoutUrl(payToken);
   }
 
-  async list(storeId: number, filters: OrderFilters, page: PageRequest): Promise<[OrderView[], number]> {
-    const [orders, total] = await this.orders.listOfStore(storeId, filters, page);
+  async list(
+    storeId: number,
+    filters: Omit<OrderFilters, 'productIds'> & { product?: string },
+    page: PageRequest,
+  ): Promise<[OrderView[], number]> {
+    const { product, ...rest } = filters;
+    const productIds = product === undefined ? undefined : await this.catalog.productIdsByRef(storeId, product);
+    const [orders, total] = await this.orders.listOfStore(storeId, { ...rest, productIds }, page);
     return [await this.views(orders), total];
   }
 
   async get(storeId: number, ref: string): Promise<OrderView> {
-    const view = await this.orders.findViewOfStore(storeId, ref);
+    const view = await this.viewOf(storeId, ref);
     if (!view) throw new NotFoundError();
     return view;
   }
@@ -133,9 +139,17 @@ export class OrdersService {
     const refunded = await this.payments.refund(order);
     if (!refunded) throw new ConflictError('Only approved orders can be refunded.');
     // The same ref resolves to the same order: shown as GET shows it, with its payments.
-    const view = await this.orders.findViewOfStore(storeId, ref);
+    const view = await this.viewOf(storeId, ref);
     if (!view) throw new NotFoundError();
     return view;
+  }
+
+  /** The order's view: billing's rows in one query, then its product and plan from the catalog. */
+  private async viewOf(storeId: number, ref: string): Promise<OrderView | null> {
+    const found = await this.orders.findViewOfStore(storeId, ref);
+    if (!found) return null;
+    const { productId, planId, ...view } = found;
+    return { ...view, ...(await this.catalog.productAndPlan(productId, planId)) };
   }
 
   /** Loads what the representations of these orders show, in a fixed number of queries. */

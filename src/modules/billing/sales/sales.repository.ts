@@ -4,10 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Cents } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
-import { EntityColumns, offsets, PickedColumns } from '../../../database/entity-sql';
+import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
 import { Customer } from '../customers/customer.entity';
 import { Order } from '../orders/order.entity';
-import { Plan } from '../../catalog';
 import type { OrderStatus } from '../orders/order-status';
 
 /** Orders that count as sales: approved once, whether or not refunded since (the errors of the OpenAPI description; README, *Choices where the contract is silent*). */
@@ -42,23 +41,17 @@ export interface SubscribedPlan {
 }
 
 /**
- * What a plan's subscriber list shows of each row, in select-list order: the plan, then per sale
- * the order and its customer (null when the page is empty). Read by position through
- * `PickedColumns`, so the statement and its reader come from the same lists and the entities'
- * column types and transformers (money as cents).
+ * What a plan's subscriber list shows of each sale, in select-list order: the order and its
+ * customer. Read by position through `PickedColumns`, so the statement and its reader come from
+ * the same lists and the entities' column types and transformers (money as cents).
  */
 export const SUBSCRIBER_COLUMNS = {
-  plan: ['id', 'planId', 'name'],
   order: ['orderNumber', 'amount', 'currency', 'status', 'createdAt', 'updatedAt'],
   customer: ['name', 'email', 'mobileNumber'],
 } as const satisfies {
-  plan: ReadonlyArray<keyof Plan>;
   order: ReadonlyArray<keyof Order>;
   customer: ReadonlyArray<keyof Customer>;
 };
-
-/** A plan named by its numeric id or its public `plan_id` (the catalog's `CatalogRef`). */
-export type PlanRef = { id: number } | { publicId: string };
 
 /**
  * Billing's read-only answers about its orders for other modules: the catalog's "does this product
@@ -67,44 +60,31 @@ export type PlanRef = { id: number } | { publicId: string };
  */
 @Injectable()
 export class SalesRepository {
-  private readonly subscribers: { byId: PreparedStatement; byPublicId: PreparedStatement; count: PreparedStatement };
+  private readonly subscribers: { page: PreparedStatement; count: PreparedStatement };
   private readonly shown: {
-    plan: PickedColumns<Plan, (typeof SUBSCRIBER_COLUMNS.plan)[number]>;
     order: PickedColumns<Order, (typeof SUBSCRIBER_COLUMNS.order)[number]>;
     customer: PickedColumns<Customer, (typeof SUBSCRIBER_COLUMNS.customer)[number]>;
   };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     const tables = {
-      plans: new EntityColumns(dataSource, Plan),
       orders: new EntityColumns(dataSource, Order),
       customers: new EntityColumns(dataSource, Customer),
     };
     const shown = (this.shown = {
-      plan: tables.plans.pick(...SUBSCRIBER_COLUMNS.plan),
       order: tables.orders.pick(...SUBSCRIBER_COLUMNS.order),
       customer: tables.customers.pick(...SUBSCRIBER_COLUMNS.customer),
     });
-    // The store's plan (by id or plan_id), its product's pid, and one page of its sales: one row
-    // per sale, or one with nulls after the plan's columns when the page is empty; no row when the
-    // store has no such plan. Product pids are unique per store; '' if the product is gone. The
-    // sale's order and customer columns are distinct names, so the lateral row exposes both.
-    const page = (planMatch: string) =>
-      new PreparedStatement(
-        dataSource,
-        `SELECT ${shown.plan.select('pl')}, COALESCE(p.pid, ''), ${shown.order.select('s')}, ${shown.customer.select('s')} ` +
-          `FROM ${tables.plans.table} pl ` +
-          `LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id ` +
-          `LEFT JOIN LATERAL (` +
-          `SELECT ${shown.order.select('o')}, ${shown.customer.select('c')} FROM ${tables.orders.table} o ` +
-          `JOIN ${tables.customers.table} c ON c.id = o.customer_id ` +
-          `WHERE o.plan_id = pl.id AND o.store_id = pl.store_id AND o.${IS_SALE} AND ${NOT_A_RENEWAL} ` +
-          `ORDER BY o.created_at DESC, o.id DESC LIMIT $3 OFFSET $4) s ON true ` +
-          `WHERE pl.store_id = $1 AND ${planMatch}`,
-      );
+    // One page of the plan's sales with their customers. The sale's order and customer columns
+    // are distinct names.
     this.subscribers = {
-      byId: page('pl.id = $2'),
-      byPublicId: page('pl.plan_id = $2'),
+      page: new PreparedStatement(
+        dataSource,
+        `SELECT ${shown.order.select('o')}, ${shown.customer.select('c')} FROM ${tables.orders.table} o ` +
+          `JOIN ${tables.customers.table} c ON c.id = o.customer_id ` +
+          `WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE} AND ${NOT_A_RENEWAL} ` +
+          `ORDER BY o.created_at DESC, o.id DESC LIMIT $3 OFFSET $4`,
+      ),
       // Every order has its customer (created with it, never deleted), so the count needs no join
       // to customers: an index-only scan of the partial index of sales.
       count: new PreparedStatement(
@@ -167,37 +147,31 @@ export class SalesRepository {
   }
 
   /**
-   * The store's plan and one page of its sales, newest first, read in the order of the partial
-   * index (plan_id, store_id, created_at, id) of sales, in one query; null when the store has no
-   * such plan. The total is counted only when the page does not tell it: a short page (or an empty
-   * first one) is the end of the list.
+   * One page of the plan's sales, newest first, read in the order of the partial index (plan_id,
+   * store_id, created_at, id) of sales. The catalog found the plan first (it owns plans). The total
+   * is counted only when the page does not tell it: a short page (or an empty first one) is the end.
    */
   async subscribersOfPlan(
     storeId: number,
-    ref: PlanRef,
+    planId: number,
     page: PageRequest,
-  ): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number } | null> {
-    const statement = 'id' in ref ? this.subscribers.byId : this.subscribers.byPublicId;
-    const found = await statement.arrays([storeId, 'id' in ref ? ref.id : ref.publicId, page.perPage, page.offset]);
-    if (!found.length) return null;
-    const { plan, order, customer } = this.shown;
-    const at = offsets(plan, { length: 1 }, order, customer);
-    const sales = found[0][at[2]] === null ? [] : found;
-    const rows = sales.map((row): SubscriberRow => {
-      const sale = order.read(row, at[2]);
+  ): Promise<{ rows: SubscriberRow[]; total: number }> {
+    const found = await this.subscribers.page.arrays([planId, storeId, page.perPage, page.offset]);
+    const { order, customer } = this.shown;
+    const rows = found.map((row): SubscriberRow => {
+      const sale = order.read(row, 0);
       return {
         orderNumber: sale.orderNumber,
         amount: sale.amount,
         currency: sale.currency,
         status: sale.status,
-        customer: customer.read(row, at[3]),
+        customer: customer.read(row, order.length),
         createdAt: sale.createdAt,
         updatedAt: sale.updatedAt,
       };
     });
-    const shownPlan = plan.read(found[0], at[0]);
-    const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, shownPlan.id));
-    return { view: { plan: shownPlan, productPid: found[0][at[1]] as string }, rows, total };
+    const total = knownTotal(rows.length, page) ?? (await this.countSales(storeId, planId));
+    return { rows, total };
   }
 
   private async countSales(storeId: number, planId: number): Promise<number> {

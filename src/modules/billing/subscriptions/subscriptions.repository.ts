@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { Order } from '../orders/order.entity';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 
 export interface SubscriptionFilters {
   status?: SubscriptionStatus;
-  /** The plan's `plan_id` or numeric id. */
-  plan?: string;
+  /** The ids of the plans the `plan` filter names (catalog's `planIdsByRef`). */
+  planIds?: number[];
   customerId?: number;
 }
 
@@ -72,18 +72,7 @@ export class SubscriptionsRepository {
     if (filters.status) qb.andWhere('s.status = :status', { status: filters.status });
     if (filters.customerId !== undefined)
       qb.andWhere('s.customer_id = :customerId', { customerId: filters.customerId });
-    if (filters.plan !== undefined) {
-      qb.andWhere(
-        new Brackets((w) =>
-          w.where(
-            `s.plan_id IN (SELECT pl.id FROM plans pl WHERE pl.store_id = :storeId AND (pl.plan_id = :plan OR pl.id::text = :plan))`,
-            {
-              plan: filters.plan,
-            },
-          ),
-        ),
-      );
-    }
+    if (filters.planIds !== undefined) qb.andWhere('s.plan_id = ANY(:planIds)', { planIds: filters.planIds });
     return qb
       .orderBy('s.created_at', 'DESC')
       .addOrderBy('s.id', 'DESC')

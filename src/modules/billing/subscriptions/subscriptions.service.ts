@@ -37,8 +37,14 @@ export class SubscriptionsService {
   ) {}
 
   /** `GET /v1/subscriptions`: the store's subscriptions, newest first. */
-  async list(storeId: number, filters: SubscriptionFilters, page: PageRequest): Promise<[SubscriptionView[], number]> {
-    const [rows, total] = await this.subscriptions.listOfStore(storeId, filters, page);
+  async list(
+    storeId: number,
+    filters: Omit<SubscriptionFilters, 'planIds'> & { plan?: string },
+    page: PageRequest,
+  ): Promise<[SubscriptionView[], number]> {
+    const { plan, ...rest } = filters;
+    const planIds = plan === undefined ? undefined : await this.catalog.planIdsByRef(storeId, plan);
+    const [rows, total] = await this.subscriptions.listOfStore(storeId, { ...rest, planIds }, page);
     return [await this.views(rows), total];
   }
 

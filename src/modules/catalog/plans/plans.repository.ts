@@ -21,6 +21,23 @@ export class PlansRepository {
     return this.manager(manager).findOneBy(Plan, this.where(storeId, ref));
   }
 
+  /** The store's plan with its product's pid ('' if the product is gone), in one query; null when there is none. */
+  async findWithProductPid(storeId: number, ref: CatalogRef): Promise<{ plan: Plan; productPid: string } | null> {
+    const byId = 'id' in ref;
+    const rows: Array<{ id: number; plan_id: string; name: string; product_pid: string }> = await this.dataSource.query(
+      `SELECT pl.id, pl.plan_id, pl.name, COALESCE(p.pid, '') AS product_pid FROM plans pl ` +
+        `LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id ` +
+        `WHERE pl.store_id = $1 AND ${byId ? 'pl.id = $2' : 'pl.plan_id = $2'}`,
+      [storeId, byId ? ref.id : ref.publicId],
+    );
+    if (!rows.length) return null;
+    const [row] = rows;
+    return {
+      plan: Object.assign(new Plan(), { id: row.id, planId: row.plan_id, name: row.name }),
+      productPid: row.product_pid,
+    };
+  }
+
   lockByRef(storeId: number, ref: CatalogRef, manager: EntityManager): Promise<Plan | null> {
     return manager.findOne(Plan, { where: this.where(storeId, ref), lock: { mode: 'pessimistic_write' } });
   }

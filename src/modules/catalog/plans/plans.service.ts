@@ -104,9 +104,10 @@ export class PlansService {
     ref: string,
     page: PageRequest,
   ): Promise<{ view: SubscribedPlan; rows: SubscriberRow[]; total: number }> {
-    const found = await this.sales.subscribersOfPlan(storeId, parseRef(ref), page);
+    const found = await this.plans.findWithProductPid(storeId, parseRef(ref));
     if (!found) throw new NotFoundError();
-    return found;
+    const { rows, total } = await this.sales.subscribersOfPlan(storeId, found.plan.id, page);
+    return { view: { plan: found.plan, productPid: found.productPid }, rows, total };
   }
 
   private async require(storeId: number, ref: CatalogRef): Promise<Plan> {

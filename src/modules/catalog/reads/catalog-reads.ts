@@ -21,6 +21,8 @@ export class CatalogReads {
   private readonly checkoutPlan: PickedColumns<Plan, 'id' | 'productId'>;
   private readonly forCheckout: PreparedStatement;
   private readonly products: EntityColumns<Product>;
+  private readonly plans: EntityColumns<Plan>;
+  private readonly productAndPlanStatement: PreparedStatement;
   private readonly files: EntityColumns<ProductFile>;
   private readonly filesOfProducts: PreparedStatement;
 
@@ -34,7 +36,13 @@ export class CatalogReads {
         `WHERE "f"."store_id" = $1 AND "f"."product_id" = ANY($2) ORDER BY "f"."product_id", "f"."id"`,
     );
     this.checkoutProduct = products.pick('id', 'type');
-    const plans = new EntityColumns(dataSource, Plan);
+    const plans = (this.plans = new EntityColumns(dataSource, Plan));
+    // An order's product and plan, as its view and its events show them: one round trip.
+    this.productAndPlanStatement = new PreparedStatement(
+      dataSource,
+      `SELECT ${products.select('p')}, ${plans.select('pl')} FROM (SELECT 1) one ` +
+        `LEFT JOIN ${products.table} p ON p.id = $1 LEFT JOIN ${plans.table} pl ON pl.id = $2`,
+    );
     this.checkoutPlan = plans.pick('id', 'productId');
     this.forCheckout = new PreparedStatement(
       dataSource,
@@ -46,6 +54,24 @@ export class CatalogReads {
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
+  }
+
+  /** The store's products a list filter names (`product`: its id or its pid), as ids. */
+  async productIdsByRef(storeId: number, ref: string): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.dataSource.query(
+      `SELECT id FROM ${this.products.table} WHERE store_id = $1 AND (pid = $2 OR id::text = $2)`,
+      [storeId, ref],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The store's plans a list filter names (`plan`: its id or its public `plan_id`), as ids. */
+  async planIdsByRef(storeId: number, ref: string): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.dataSource.query(
+      `SELECT id FROM plans WHERE store_id = $1 AND (plan_id = $2 OR id::text = $2)`,
+      [storeId, ref],
+    );
+    return rows.map((row) => row.id);
   }
 
   findProductByPid(storeId: number, pid: string, manager?: EntityManager): Promise<Product | null> {
@@ -66,6 +92,19 @@ export class CatalogReads {
       product: this.checkoutProduct.readOptional(row, 0),
       plan: this.checkoutPlan.readOptional(row, this.checkoutProduct.length),
     };
+  }
+
+  /**
+   * A product and a plan by id (an order's), in one round trip; null where there is none (a
+   * product deleted while it had no sale). With `manager`, read in the caller's transaction.
+   */
+  async productAndPlan(
+    productId: number,
+    planId: number | null,
+    manager?: EntityManager,
+  ): Promise<{ product: Product | null; plan: Plan | null }> {
+    const [row] = await this.productAndPlanStatement.rows([productId, planId], manager);
+    return { product: this.products.hydrateOptional(row, 'p_'), plan: this.plans.hydrateOptional(row, 'pl_') };
   }
 
   /** By id, from a prepared statement: every checkout page and payment reads its product. */

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import { ConflictError, ValidationError } from '../../../common/errors/app-error';
@@ -64,8 +65,9 @@ export class SellersService {
     return this.sellers.findStoreOfSeller(sellerId);
   }
 
-  findStore(storeId: number): Promise<Store | null> {
-    return this.sellers.findStore(storeId);
+  /** The store by id; with `manager`, read in the caller's transaction. */
+  findStore(storeId: number, manager?: EntityManager): Promise<Store | null> {
+    return this.sellers.findStore(storeId, manager);
   }
 
   /** The shortest password a seller may choose (sign-up, password change, password reset). */

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { DomainEvent } from '../../../common/events/domain-event';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { buyerOf, DownloadsService, LicensesService, OrdersRepository, OrdersService, portalUrl } from '../../billing';
+import { buyerOf, DownloadsService, LicensesService, OrderEventRows, OrdersService, portalUrl } from '../../billing';
 import type { CustomerMessage, MessageRequest } from './customer-message';
 
 export type Composed = { message: CustomerMessage } | { skip: string };
@@ -20,7 +20,7 @@ const NEEDS_CHECKOUT_LINK = new Set(['renewal_due', 'payment_failed']);
 export class CustomerMessageComposer {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly orders: OrdersRepository,
+    private readonly rows: OrderEventRows,
     private readonly ordersService: OrdersService,
     private readonly downloads: DownloadsService,
     private readonly licenses: LicensesService,
@@ -28,7 +28,7 @@ export class CustomerMessageComposer {
   ) {}
 
   async compose(request: MessageRequest, event: DomainEvent): Promise<Composed> {
-    const { order, product, plan, customer, store, subscription, bumps } = await this.orders.eventRows(
+    const { order, product, plan, customer, store, subscription, bumps } = await this.rows.of(
       this.dataSource.manager,
       request.orderId,
     );

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { CatalogReads, type Plan, type Product } from '../../catalog';
+import { SellersService, type Store } from '../../identity';
+import type { Customer } from '../customers/customer.entity';
+import type { OrderBumpItem } from '../orders/order-bump-item.entity';
+import type { Order } from '../orders/order.entity';
+import { OrdersRepository } from '../orders/orders.repository';
+import type { Subscription } from '../subscriptions/subscription.entity';
+
+/** An order with every row its events and its customer's emails show. */
+export interface OrderEventRowSet {
+  order: Order;
+  product: Product | null;
+  plan: Plan | null;
+  customer: Customer | null;
+  store: Store | null;
+  subscription: Subscription | null;
+  bumps: OrderBumpItem[];
+}
+
+/**
+ * Billing's public read model of an order for its events' payloads and the customer emails: its
+ * own rows from billing, its product and plan from the catalog's read port, its store from
+ * identity, each module reading only its tables. All three read in `manager`'s transaction, one
+ * after another on its connection (a transaction must not wait for a second connection of the pool).
+ */
+@Injectable()
+export class OrderEventRows {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly catalog: CatalogReads,
+    private readonly sellers: SellersService,
+  ) {}
+
+  async of(manager: EntityManager, orderId: number): Promise<OrderEventRowSet> {
+    const own = await this.orders.eventRows(manager, orderId);
+    const { product, plan } = await this.catalog.productAndPlan(own.order.productId, own.order.planId, manager);
+    const store = await this.sellers.findStore(own.order.storeId, manager);
+    return { ...own, product, plan, store };
+  }
+}
