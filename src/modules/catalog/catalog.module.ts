@@ -20,8 +20,8 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
  * Products, files, plans and publishing. Other modules, the CLI and the plugin API use only what
  * catalog's `index.ts` exports (`ProductsService` for review and the demo seed, `PlansService`,
  * `ProductFilesService` for the dashboard's file lists, the storage types); the catalog asks
- * billing's `SalesRepository` whether a product or plan has sales. Billing's checkout reads the
- * catalog's tables through its own catalog-read repository.
+ * billing's `SalesRepository` whether a product or plan has sales. Billing reads products, plans,
+ * bumps and files through the catalog's read port (`CatalogReads`, `CatalogReadsModule`).
  */
 @Module({
   // Billing imports the catalog's entities and the catalog asks billing's sales port: the reference
