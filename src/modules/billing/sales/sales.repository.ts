@@ -55,8 +55,9 @@ export const SUBSCRIBER_COLUMNS = {
 
 /**
  * Billing's read-only answers about its orders for other modules: the catalog's "does this product
- * have sales?", "who subscribed to this plan?", the discounts' "does this customer hold this
- * coupon?", identity's "has this store an order?" and test mode's "which orders has this store?". Others ask here rather than read billing's tables. It never writes.
+ * have sales?" and "who subscribed to this plan?", identity's "has this store an order?" and test
+ * mode's "which orders has this store?". Others ask here rather than read billing's tables. It
+ * never writes.
  */
 @Injectable()
 export class SalesRepository {
