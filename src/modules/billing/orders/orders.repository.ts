@@ -10,11 +10,11 @@ import { Subscription } from '../subscriptions/subscription.entity';
 import { PaymentAttempt } from '../payments/payment-attempt.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
 import { ORDER_SUMMARY_COLUMNS, ORDER_VIEW_COLUMNS, OrderSummaryFields, OrderView } from './order.mapper';
+import type { OrderStatus } from './order-status';
+import { Order, ORDER_SINGLE_USE_COUPON_INDEX } from './order.entity';
 
 /** An order's view as billing reads it: all but the product and plan, which the catalog shows. */
 export type OrderBillingView = Omit<OrderView, 'product' | 'plan'> & { productId: number; planId: number | null };
-import type { OrderStatus } from './order-status';
-import { Order, ORDER_SINGLE_USE_COUPON_INDEX } from './order.entity';
 
 /** How writing a checkout ended: the order, or why the database refused it. */
 export type CheckoutWrite =
