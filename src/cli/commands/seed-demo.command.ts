@@ -234,7 +234,9 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
     await affiliates.create(storeId, { name: 'Old Partner', email: DEMO.oldAffiliateEmail, commissionPercent: 5 });
 
   const webhooks = get(WebhooksService);
-  // The examples' webhook points at the API's own health route: it exists, and nothing is sent elsewhere.
+  // The examples' webhooks exist for the webhook operations' examples to act on; they are
+  // inactive, so the demo's orders send them nothing (the health route answers GET only, and
+  // example.com is nobody's receiver). `--webhook-url` adds an active one that receives every order.
   if (ids.webhookId === null)
     await webhooks.create(storeId, {
       url: `${config.urls.base}/v1/health`,
@@ -247,6 +249,9 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
       events: ['order_approved'],
       name: DEMO.oldWebhookName,
     } as never);
+  const examples = (await repo.ids())!;
+  for (const id of [examples.webhookId, examples.oldWebhookId])
+    if (id !== null) await webhooks.update(storeId, id, { status: 'inactive' } as never);
   const webhook = webhookUrl
     ? (
         await webhooks.create(storeId, {

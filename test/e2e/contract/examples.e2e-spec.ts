@@ -212,4 +212,28 @@ describe('request examples of the OpenAPI description, against the demo store', 
     const download = await t.http.get(link.pathname).expect(200);
     expect(download.text).toContain('Digital Marketing Guide');
   });
+
+  it("keeps the examples' webhooks inactive, so the demo's orders send them nothing; --webhook-url adds an active one", async () => {
+    const seed = await seedDemoStore(t.app, 'http://127.0.0.1:9/quick-start');
+    const auth = { Authorization: `Bearer ${seed.api_key}` };
+    const body = (await t.http.get('/v1/webhooks').set(auth).expect(200)).body;
+    const byName = new Map<string, any>((body.webhooks ?? body.data).map((w: any) => [w.name, w]));
+    expect(byName.get('Demo webhook')?.status).toBe('inactive');
+    expect(byName.get('Quick start webhook')?.status).toBe('active');
+    // An example that turned one on is put back by the next seed.
+    await t.http
+      .patch(`/v1/webhooks/${byName.get('Demo webhook').id}`)
+      .set(auth)
+      .set('Idempotency-Key', 'turn-on')
+      .send({ status: 'active' })
+      .expect(200);
+    await seedDemoStore(t.app, null);
+    const again = (
+      await t.http
+        .get(`/v1/webhooks/${byName.get('Demo webhook').id}`)
+        .set(auth)
+        .expect(200)
+    ).body;
+    expect((again.webhook ?? again.data).status).toBe('inactive');
+  });
 });
