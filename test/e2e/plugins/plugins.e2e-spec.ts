@@ -9,6 +9,7 @@ import { APP_CONFIG } from '../../../src/config/config.module';
 import { NotificationChannels } from '../../../src/modules/notifications/channels/notification-channel';
 import { EmailChannel } from '../../../src/modules/notifications/email/email.channel';
 import { EmailRenderer } from '../../../src/modules/notifications/email/email-renderer';
+import { SellerMail } from '../../../src/modules/identity/password-reset/seller-mail';
 import {
   Contributions,
   definePlugin,
@@ -285,6 +286,7 @@ describe('plugins from outside core', () => {
             NotificationChannels,
             EmailChannel,
             EmailRenderer,
+            SellerMail,
             { provide: APP_CONFIG, useValue: t.config },
             { provide: Contributions, useValue: new Contributions(plugins.flatMap((p) => contributionsOf(p))) },
           ],
