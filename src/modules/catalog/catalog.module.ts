@@ -13,6 +13,7 @@ import { PlansRepository } from './plans/plans.repository';
 import { PlansService } from './plans/plans.service';
 import { ProductsController } from './products/products.controller';
 import { ProductsRepository } from './products/products.repository';
+import { CatalogReadsModule } from './reads/catalog-reads.module';
 import { ProductsService } from './products/products.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
@@ -26,7 +27,14 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 @Module({
   // Billing imports the catalog's entities and the catalog asks billing's sales port: the reference
   // is resolved once both files have loaded (src/modules/billing/index.ts).
-  imports: [IdentityModule, FileStorageModule, IdempotencyModule, forwardRef(() => SalesModule), OrderBumpsModule],
+  imports: [
+    IdentityModule,
+    FileStorageModule,
+    IdempotencyModule,
+    forwardRef(() => SalesModule),
+    OrderBumpsModule,
+    CatalogReadsModule,
+  ],
   controllers: [ProductsController, ProductFilesController, PlansController],
   providers: [
     ProductsRepository,

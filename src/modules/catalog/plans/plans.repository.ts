@@ -3,11 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { CatalogRef } from '../catalog-refs';
+import { CatalogCache } from '../reads/catalog-cache';
 import { Plan } from './plan.entity';
 
 @Injectable()
 export class PlansRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: CatalogCache,
+  ) {}
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -64,15 +68,20 @@ export class PlansRepository {
     return m.save(m.create(Plan, values));
   }
 
-  save(plan: Plan, manager?: EntityManager): Promise<Plan> {
-    return this.manager(manager).save(plan);
+  /** Saves the plan; the read port's kept rows are dropped (CatalogCache). */
+  async save(plan: Plan, manager?: EntityManager): Promise<Plan> {
+    const saved = await this.manager(manager).save(plan);
+    this.cache.changed();
+    return saved;
   }
 
   async delete(plan: Plan, manager: EntityManager): Promise<void> {
     await manager.delete(Plan, { id: plan.id, storeId: plan.storeId });
+    this.cache.changed();
   }
 
   async deleteForProduct(storeId: number, productId: number, manager: EntityManager): Promise<void> {
     await manager.delete(Plan, { storeId, productId });
+    this.cache.changed();
   }
 }

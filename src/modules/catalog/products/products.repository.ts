@@ -3,11 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { CatalogRef } from '../catalog-refs';
+import { CatalogCache } from '../reads/catalog-cache';
 import { Product } from './product.entity';
 
 @Injectable()
 export class ProductsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: CatalogCache,
+  ) {}
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -69,11 +73,15 @@ export class ProductsRepository {
     return m.save(m.create(Product, values));
   }
 
-  save(product: Product, manager?: EntityManager): Promise<Product> {
-    return this.manager(manager).save(product);
+  /** Saves the product; the read port's kept rows are dropped (CatalogCache). */
+  async save(product: Product, manager?: EntityManager): Promise<Product> {
+    const saved = await this.manager(manager).save(product);
+    this.cache.changed();
+    return saved;
   }
 
   async delete(product: Product, manager: EntityManager): Promise<void> {
     await manager.delete(Product, { id: product.id, storeId: product.storeId });
+    this.cache.changed();
   }
 }

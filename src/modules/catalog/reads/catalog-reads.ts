@@ -5,6 +5,7 @@ import { OrderBump } from '../order-bumps/order-bump.entity';
 import { Plan } from '../plans/plan.entity';
 import { Product } from '../products/product.entity';
 import { ProductFile } from '../files/product-file.entity';
+import { CatalogCache } from './catalog-cache';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
 
@@ -26,7 +27,10 @@ export class CatalogReads {
   private readonly files: EntityColumns<ProductFile>;
   private readonly filesOfProducts: PreparedStatement;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: CatalogCache,
+  ) {
     const products = new EntityColumns(dataSource, Product);
     this.products = products;
     this.files = new EntityColumns(dataSource, ProductFile);
@@ -80,31 +84,45 @@ export class CatalogReads {
 
   /**
    * What the checkout policy reads, in one round trip: the store's product by pid and, when
-   * `planId` is given, the store's plan by its public id (whichever product it is of).
+   * `planId` is given, the store's plan by its public id (whichever product it is of). Kept a
+   * moment in `CatalogCache` when both are found.
    */
-  async productForCheckout(
+  productForCheckout(
     storeId: number,
     pid: string,
     planId: string | null,
   ): Promise<{ product: Pick<Product, 'id' | 'type'> | null; plan: Pick<Plan, 'id' | 'productId'> | null }> {
-    const [row] = await this.forCheckout.arrays([storeId, pid, planId]);
-    return {
-      product: this.checkoutProduct.readOptional(row, 0),
-      plan: this.checkoutPlan.readOptional(row, this.checkoutProduct.length),
-    };
+    return this.cache.through(
+      `checkout:${storeId}:${pid}:${planId ?? ''}`,
+      async () => {
+        const [row] = await this.forCheckout.arrays([storeId, pid, planId]);
+        return {
+          product: this.checkoutProduct.readOptional(row, 0),
+          plan: this.checkoutPlan.readOptional(row, this.checkoutProduct.length),
+        };
+      },
+      (found) => found.product !== null && (planId === null || found.plan !== null),
+    );
   }
 
   /**
    * A product and a plan by id (an order's), in one round trip; null where there is none (a
-   * product deleted while it had no sale). With `manager`, read in the caller's transaction.
+   * product deleted while it had no sale). With `manager`, read in the caller's transaction. Kept
+   * a moment in `CatalogCache` when found: the rows are shared, never to be changed by the caller.
    */
-  async productAndPlan(
+  productAndPlan(
     productId: number,
     planId: number | null,
     manager?: EntityManager,
   ): Promise<{ product: Product | null; plan: Plan | null }> {
-    const [row] = await this.productAndPlanStatement.rows([productId, planId], manager);
-    return { product: this.products.hydrateOptional(row, 'p_'), plan: this.plans.hydrateOptional(row, 'pl_') };
+    return this.cache.through(
+      `shown:${productId}:${planId ?? ''}`,
+      async () => {
+        const [row] = await this.productAndPlanStatement.rows([productId, planId], manager);
+        return { product: this.products.hydrateOptional(row, 'p_'), plan: this.plans.hydrateOptional(row, 'pl_') };
+      },
+      (found) => found.product !== null && (planId === null || found.plan !== null),
+    );
   }
 
   /** By id, from a prepared statement: every checkout page and payment reads its product. */
