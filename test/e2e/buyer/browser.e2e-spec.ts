@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../utils/browser';
 import { watchCsp } from '../../utils/csp';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
@@ -29,10 +30,7 @@ describe.each(WIDTHS)('the buyer in a real browser at $width px', ({ name, width
     t = await createTestApp({ listen: true });
     seller = await createSeller(t, { brand: 'Loja Aurora' });
     product = await insertProduct(t, seller.storeId, { name: 'Curso de Fotografia', price: '150.00', imageUrl: null });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

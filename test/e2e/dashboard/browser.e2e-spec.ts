@@ -1,25 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { ApiKeysService } from '../../../src/modules/identity/api-keys/api-keys.service';
-import { SellersService } from '../../../src/modules/identity/sellers/sellers.service';
 import { insertProduct } from '../billing/fixtures';
+import { expectNoPageErrors, launchBrowser, openPage, screenshot, signUpInDashboard } from '../../utils/browser';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { Receiver, startReceiver, waitUntil } from '../webhooks/helpers';
 
 jest.setTimeout(240_000);
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * Every dashboard page and action of the seller's daily work (webhooks, orders, confirmations of
@@ -31,41 +20,29 @@ describe.each([1280, 390])('seller dashboard in a real browser at %i px', (width
   let browser: Browser;
   let receiver: Receiver;
   let page: Page;
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const web = () => `${t.baseUrl}/web`;
-  const shot = async (name: string) => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}-${width}.png`), fullPage: true });
-    // Usable on a phone: nothing wider than the screen.
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-  };
+  const shot = (name: string) => screenshot(page, ARTIFACTS, `dashboard-${name}-${width}`, width);
   let storeId: number;
   let auth: { Authorization: string };
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true });
     receiver = await startReceiver();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    browser = await launchBrowser();
+    ({ page, consoleErrors } = await openPage(browser, width));
 
     const email = `daily-${width}-${Date.now()}@example.com`;
-    await page.goto(`${web()}/signup`);
-    await page.fill('#name', 'Dora Seller');
-    await page.fill('#email', email);
-    await page.fill('#password', 'a long enough password');
-    await page.fill('#store_name', 'Dora Prints');
-    await page.click('form button[type=submit]');
-    await page.waitForURL(`${web()}/`);
-    const sellers = t.app.get(SellersService);
-    const seller = (await sellers.findByEmail(email))!;
-    storeId = (await sellers.findStoreOfSeller(seller.id))!.id;
+    let sellerId: number;
+    ({ sellerId, storeId } = await signUpInDashboard(page, t, {
+      name: 'Dora Seller',
+      email,
+      password: 'a long enough password',
+      storeName: 'Dora Prints',
+    }));
     const { token } = await t.app
       .get(ApiKeysService)
-      .create({ storeId, sellerId: seller.id, name: 'ci', scopes: ['orders.read', 'orders.write'] });
+      .create({ storeId, sellerId, name: 'ci', scopes: ['orders.read', 'orders.write'] });
     auth = { Authorization: `Bearer ${token}` };
   });
 
@@ -75,9 +52,7 @@ describe.each([1280, 390])('seller dashboard in a real browser at %i px', (width
     await t?.close();
   });
 
-  afterEach(() => {
-    expect(consoleErrors.splice(0)).toEqual([]);
-  });
+  afterEach(() => expectNoPageErrors({ consoleErrors }));
 
   it('webhooks: register, send a test event, redeliver it, edit, and delete after confirming', async () => {
     await page.goto(`${web()}/webhooks`);

@@ -1,27 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { ApiKeysService } from '../../../src/modules/identity/api-keys/api-keys.service';
 import { ScopeRegistry } from '../../../src/modules/identity/scopes/scope-registry';
 import { SellersService } from '../../../src/modules/identity/sellers/sellers.service';
+import { expectNoPageErrors, launchBrowser, openPage, screenshot, signUpInDashboard } from '../../utils/browser';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { watchCsp } from '../../utils/csp';
 import { createSeller } from '../../utils/auth';
 import { insertFile, insertPlan, insertProduct } from '../billing/fixtures';
 
 jest.setTimeout(300_000);
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * The seller console walked as a seller would, in headless Chromium at desktop and phone widths:
@@ -33,41 +22,26 @@ describe.each([1280, 390])('seller console in a real browser at %i px', (width) 
   let browser: Browser;
   let page: Page;
   let cspViolations: string[];
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const web = () => `${t.baseUrl}/web`;
-  const shot = async (name: string) => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, `console-${name}-${width}.png`), fullPage: true });
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-  };
+  const shot = (name: string) => screenshot(page, ARTIFACTS, `console-${name}-${width}`, width);
   let storeId: number;
   let sellerId: number;
   let auth: { Authorization: string };
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    cspViolations = await watchCsp(page);
-    page.on('console', (message) => {
-      // A refused form is answered 422 (a foreign id 404) on purpose; Chromium logs the status.
-      const expected = /Failed to load resource: the server responded with a status of (404|409|422)/;
-      if (message.type() === 'error' && !expected.test(message.text()))
-        consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    browser = await launchBrowser();
+    // A refused form is answered 422 (a foreign id 404) on purpose; Chromium logs the status.
+    ({ page, consoleErrors, cspViolations } = await openPage(browser, width, { expectedStatuses: [404, 409, 422] }));
 
     const email = `console-${width}-${Date.now()}@example.com`;
-    await page.goto(`${web()}/signup`);
-    await page.fill('#name', 'Lia Seller');
-    await page.fill('#email', email);
-    await page.fill('#password', 'a long enough password');
-    await page.fill('#store_name', 'Lia Courses');
-    await page.click('form button[type=submit]');
-    await page.waitForURL(`${web()}/`);
-    const sellers = t.app.get(SellersService);
-    sellerId = (await sellers.findByEmail(email))!.id;
-    storeId = (await sellers.findStoreOfSeller(sellerId))!.id;
+    ({ sellerId, storeId } = await signUpInDashboard(page, t, {
+      name: 'Lia Seller',
+      email,
+      password: 'a long enough password',
+      storeName: 'Lia Courses',
+    }));
   });
 
   afterAll(async () => {
@@ -75,10 +49,7 @@ describe.each([1280, 390])('seller console in a real browser at %i px', (width) 
     await t?.close();
   });
 
-  afterEach(() => {
-    expect(consoleErrors.splice(0)).toEqual([]);
-    expect(cspViolations.splice(0)).toEqual([]);
-  });
+  afterEach(() => expectNoPageErrors({ consoleErrors, cspViolations }));
 
   it('home: a getting-started checklist until the first steps are done, then figures and a chart that match the reports API', async () => {
     await shot('home-new');

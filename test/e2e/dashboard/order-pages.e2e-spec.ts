@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { launchBrowser, logInToDashboard, screenshot } from '../../utils/browser';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createOrder, insertPlan, insertProduct, orderBody, payJson } from '../billing/fixtures';
@@ -21,27 +21,17 @@ describe.each([390, 1280])('dashboard order pages at %i px', (width) => {
   let page: Page;
   const notFound: string[] = [];
   const web = () => `${t.baseUrl}/web`;
-  const shot = async (name: string) => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, `orders-${name}-${width}.png`), fullPage: true });
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-  };
+  const shot = (name: string) => screenshot(page, ARTIFACTS, `orders-${name}-${width}`, width);
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true });
     seller = await createSeller(t, { brand: 'Loja Aurora' });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width, height: 900 } });
     page.on('response', (res) => {
       if (res.status() === 404 && !res.url().includes('/nowhere')) notFound.push(res.url());
     });
-    await page.goto(`${web()}/login`);
-    await page.fill('#email', seller.email);
-    await page.fill('#password', seller.password);
-    await Promise.all([page.waitForURL(/\/web\/?$/), page.click('form button[type=submit]')]);
+    await logInToDashboard(page, t.baseUrl, seller.email, seller.password);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,26 +1,16 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { SellersService } from '../../../src/modules/identity/sellers/sellers.service';
+import { expectNoPageErrors, launchBrowser, openPage, screenshot } from '../../utils/browser';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { watchCsp } from '../../utils/csp';
 import { waitForResetMail } from '../identity/support/reset-mail';
 
 jest.setTimeout(300_000);
 
 /** Where the screenshots go (SHOTS_DIR overrides it): looked at by a person, not compared. */
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-reset';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * A forgotten password in headless Chromium at desktop and phone widths: the login page's "Forgot
@@ -33,15 +23,11 @@ describe.each([1280, 390])('password reset in a real browser at %i px', (width) 
   let browser: Browser;
   let page: Page;
   let cspViolations: string[];
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const dataDir = mkdtempSync(join(tmpdir(), 'reset-browser-'));
   const email = `reset-${width}-${Date.now()}@example.com`;
   const web = () => `${t.baseUrl}/web`;
-  const shot = async (name: string) => {
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `reset-${name}-${width}.png`), fullPage: true });
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-  };
+  const shot = (name: string) => screenshot(page, SHOTS, `reset-${name}-${width}`, width);
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true, env: { DATA_DIR: dataDir } });
@@ -51,16 +37,9 @@ describe.each([1280, 390])('password reset in a real browser at %i px', (width) 
       password: 'the forgotten password',
       storeName: 'Lia Courses',
     });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    cspViolations = await watchCsp(page);
-    page.on('console', (message) => {
-      // A refused form is answered 422, a spent link 410, on purpose; Chromium logs the status.
-      const expected = /Failed to load resource: the server responded with a status of (410|422)/;
-      if (message.type() === 'error' && !expected.test(message.text()))
-        consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    browser = await launchBrowser();
+    // A refused form is answered 422, a spent link 410, on purpose; Chromium logs the status.
+    ({ page, consoleErrors, cspViolations } = await openPage(browser, width, { expectedStatuses: [410, 422] }));
   });
 
   afterAll(async () => {
@@ -68,10 +47,7 @@ describe.each([1280, 390])('password reset in a real browser at %i px', (width) 
     await t?.close();
   });
 
-  afterEach(() => {
-    expect(consoleErrors.splice(0)).toEqual([]);
-    expect(cspViolations.splice(0)).toEqual([]);
-  });
+  afterEach(() => expectNoPageErrors({ consoleErrors, cspViolations }));
 
   it('login page → Forgot password → the emailed link → a new password → logged in with it', async () => {
     await page.goto(`${web()}/login`);

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { SellersService } from '../../../src/modules/identity/sellers/sellers.service';
 import { createSeller, TestSeller } from '../../utils/auth';
-import { watchCsp } from '../../utils/csp';
+import { expectNoPageErrors, launchBrowser, logInToDashboard, openPage, screenshot } from '../../utils/browser';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { insertFile, insertProduct } from '../billing/fixtures';
 import { waitUntil } from '../webhooks/helpers';
@@ -13,16 +13,6 @@ import { waitUntil } from '../webhooks/helpers';
 jest.setTimeout(300_000);
 
 const SHOTS = '/tmp/shots-review';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * Dashboard → Review walked by an operator in headless Chromium at desktop and phone widths: the
@@ -35,14 +25,10 @@ describe.each([1280, 390])('review queue in a real browser at %i px', (width) =>
   let browser: Browser;
   let page: Page;
   let cspViolations: string[];
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const dataDir = mkdtempSync(join(tmpdir(), 'review-browser-'));
   const web = () => `${t.baseUrl}/web`;
-  const shot = async (name: string) => {
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `review-${name}-${width}.png`), fullPage: true });
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-  };
+  const shot = (name: string) => screenshot(page, SHOTS, `review-${name}-${width}`, width);
   let operator: TestSeller;
   let seller: TestSeller;
   const products: Array<{ id: number; pid: string; name: string }> = [];
@@ -86,22 +72,11 @@ describe.each([1280, 390])('review queue in a real browser at %i px', (width) =>
       products.push(product);
     }
 
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    cspViolations = await watchCsp(page);
-    page.on('console', (message) => {
-      // A refused form is answered 422 on purpose; Chromium logs the status.
-      const expected = /Failed to load resource: the server responded with a status of 422/;
-      if (message.type() === 'error' && !expected.test(message.text()))
-        consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    browser = await launchBrowser();
+    // A refused form is answered 422 on purpose; Chromium logs the status.
+    ({ page, consoleErrors, cspViolations } = await openPage(browser, width, { expectedStatuses: [422] }));
 
-    await page.goto(`${web()}/login`);
-    await page.fill('#email', operator.email);
-    await page.fill('#password', operator.password);
-    await page.click('form button[type=submit]');
-    await page.waitForURL(`${web()}/`);
+    await logInToDashboard(page, t.baseUrl, operator.email, operator.password);
   });
 
   afterAll(async () => {
@@ -109,10 +84,7 @@ describe.each([1280, 390])('review queue in a real browser at %i px', (width) =>
     await t?.close();
   });
 
-  afterEach(() => {
-    expect(consoleErrors.splice(0)).toEqual([]);
-    expect(cspViolations.splice(0)).toEqual([]);
-  });
+  afterEach(() => expectNoPageErrors({ consoleErrors, cspViolations }));
 
   it('the operator reaches the queue from the navigation and sees each pending product', async () => {
     await page.getByTestId('nav-review').click();

@@ -1,26 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { SellersService } from '../../../src/modules/identity/sellers/sellers.service';
 import { ApiKeysService } from '../../../src/modules/identity/api-keys/api-keys.service';
+import { expectNoPageErrors, launchBrowser, openPage, screenshot, signUpInDashboard } from '../../utils/browser';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { watchCsp } from '../../utils/csp';
 import { insertProduct, orderBody } from '../billing/fixtures';
 
 jest.setTimeout(300_000);
 
 /** Where the screenshots go (SHOTS_DIR overrides it): looked at by a person, not compared. */
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-settings';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * Settings → Store in headless Chromium at desktop and phone widths: the field messages, a new
@@ -32,40 +20,25 @@ describe.each([1280, 390])('store settings in a real browser at %i px', (width) 
   let browser: Browser;
   let page: Page;
   let cspViolations: string[];
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const web = () => `${t.baseUrl}/web`;
-  const shot = async (name: string) => {
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `store-settings-${name}-${width}.png`), fullPage: true });
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-  };
+  const shot = (name: string) => screenshot(page, SHOTS, `store-settings-${name}-${width}`, width);
   let storeId: number;
   let sellerId: number;
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    cspViolations = await watchCsp(page);
-    page.on('console', (message) => {
-      // A refused form is answered 422 on purpose; Chromium logs the status.
-      const expected = /Failed to load resource: the server responded with a status of 422/;
-      if (message.type() === 'error' && !expected.test(message.text()))
-        consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    browser = await launchBrowser();
+    // A refused form is answered 422 on purpose; Chromium logs the status.
+    ({ page, consoleErrors, cspViolations } = await openPage(browser, width, { expectedStatuses: [422] }));
 
     const email = `settings-${width}-${Date.now()}@example.com`;
-    await page.goto(`${web()}/signup`);
-    await page.fill('#name', 'Lia Seller');
-    await page.fill('#email', email);
-    await page.fill('#password', 'a long enough password');
-    await page.fill('#store_name', 'Lia Courses');
-    await page.click('form button[type=submit]');
-    await page.waitForURL(`${web()}/`);
-    const sellers = t.app.get(SellersService);
-    sellerId = (await sellers.findByEmail(email))!.id;
-    storeId = (await sellers.findStoreOfSeller(sellerId))!.id;
+    ({ sellerId, storeId } = await signUpInDashboard(page, t, {
+      name: 'Lia Seller',
+      email,
+      password: 'a long enough password',
+      storeName: 'Lia Courses',
+    }));
   });
 
   afterAll(async () => {
@@ -73,10 +46,7 @@ describe.each([1280, 390])('store settings in a real browser at %i px', (width) 
     await t?.close();
   });
 
-  afterEach(() => {
-    expect(consoleErrors.splice(0)).toEqual([]);
-    expect(cspViolations.splice(0)).toEqual([]);
-  });
+  afterEach(() => expectNoPageErrors({ consoleErrors, cspViolations }));
 
   it('reached from the navigation; messages beside each field; a new brand and logo saved and shown', async () => {
     await page.getByRole('link', { name: 'Store', exact: true }).click();

@@ -1,22 +1,12 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { launchBrowser } from '../../utils/browser';
 import { watchCsp } from '../../utils/csp';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 jest.setTimeout(120_000);
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -42,7 +32,7 @@ describe('security headers', () => {
     });
     await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
     framerUrl = `http://127.0.0.1:${(framer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

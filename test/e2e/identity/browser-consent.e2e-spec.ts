@@ -3,22 +3,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { launchBrowser, signUpInDashboard } from '../../utils/browser';
 import { watchCsp } from '../../utils/csp';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 jest.setTimeout(120_000);
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The partner app's callback: records what the browser brought. */
 async function startReceiver(): Promise<{ server: Server; url: string; hits: URL[] }> {
@@ -49,7 +39,7 @@ describe('consent screen in a real browser (headless Chromium)', () => {
   beforeAll(async () => {
     t = await createTestApp({ listen: true });
     receiver = await startReceiver();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -64,13 +54,7 @@ describe('consent screen in a real browser (headless Chromium)', () => {
     const email = `browser-${Date.now()}@example.com`;
     const password = 'browser password 1';
 
-    await page.goto(`${web}/signup`);
-    await page.fill('#name', 'Bea');
-    await page.fill('#email', email);
-    await page.fill('#password', password);
-    await page.fill('#store_name', 'Bea Prints');
-    await page.click('button[type=submit]');
-    await page.waitForURL(`${web}/`);
+    await signUpInDashboard(page, t, { name: 'Bea', email, password, storeName: 'Bea Prints' });
 
     await page.goto(`${web}/apps`);
     await page.fill('#name', 'Print partner');

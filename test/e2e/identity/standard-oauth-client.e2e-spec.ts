@@ -2,21 +2,11 @@ import { execFile } from 'node:child_process';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS } from '../../utils/browser';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { registerApp, signUp, webAgent } from './support/web';
 
 jest.setTimeout(120_000);
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The partner app's callback page. */
 async function startReceiver(): Promise<{ server: Server; url: string }> {

@@ -1,4 +1,5 @@
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { launchBrowser } from '../../utils/browser';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createOrder, insertProduct, orderBody } from '../billing/fixtures';
@@ -19,19 +20,7 @@ describe('M-Pesa checkout in a real browser', () => {
       env: { ...fake.env(), PAYMENT_SANDBOX: 'false', PAYMENT_RECONCILE_SECONDS: '3600' },
     });
     seller = await createSeller(t, { brand: 'Loja Aurora' });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,24 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { customerBody, sellerApi } from '../../factories/api';
 import { ApiKeysService } from '../../../src/modules/identity/api-keys/api-keys.service';
-import { SellersService } from '../../../src/modules/identity/sellers/sellers.service';
+import { expectNoPageErrors, launchBrowser, openPage, screenshot, signUpInDashboard } from '../../utils/browser';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 jest.setTimeout(240_000);
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * The dashboard's "Test mode" switch in headless Chromium (README, *Test mode*): on, the pages show
@@ -28,49 +17,35 @@ describe.each([1280, 390])('the Test mode switch in a real browser at %i px', (w
   let t: TestApp;
   let browser: Browser;
   let page: Page;
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const web = () => `${t.baseUrl}/web`;
-  const shot = async (name: string) => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, `test-mode-${name}-${width}.png`), fullPage: true });
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-  };
+  const shot = (name: string) => screenshot(page, ARTIFACTS, `test-mode-${name}-${width}`, width);
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    browser = await launchBrowser();
+    ({ page, consoleErrors } = await openPage(browser, width));
   });
   afterAll(async () => {
     await browser?.close();
     await t?.close();
   });
-  afterEach(() => {
-    expect(consoleErrors.splice(0)).toEqual([]);
-  });
+  afterEach(() => expectNoPageErrors({ consoleErrors }));
 
   it('switches the session to the test side and back', async () => {
     const email = `switch-${width}-${Date.now()}@example.com`;
-    await page.goto(`${web()}/signup`);
-    await page.fill('#name', 'Tess Seller');
-    await page.fill('#email', email);
-    await page.fill('#password', 'a long enough password');
-    await page.fill('#store_name', 'Tess Books');
-    await page.click('form button[type=submit]');
-    await page.waitForURL(`${web()}/`);
+    const { sellerId, storeId } = await signUpInDashboard(page, t, {
+      name: 'Tess Seller',
+      email,
+      password: 'a long enough password',
+      storeName: 'Tess Books',
+    });
 
     // A live order and a test order of the same store, made through the API.
-    const sellers = t.app.get(SellersService);
-    const seller = (await sellers.findByEmail(email))!;
-    const storeId = (await sellers.findStoreOfSeller(seller.id))!.id;
     const keys = t.app.get(ApiKeysService);
     const scopes = ['products.write', 'orders.write'];
-    const liveKey = (await keys.create({ storeId, sellerId: seller.id, name: 'live', scopes })).token;
-    const testKey = (await keys.create({ storeId, sellerId: seller.id, name: 'test', scopes, test: true })).token;
+    const liveKey = (await keys.create({ storeId, sellerId, name: 'live', scopes })).token;
+    const testKey = (await keys.create({ storeId, sellerId, name: 'test', scopes, test: true })).token;
     const orderWith = async (token: string, name: string) => {
       const api = sellerApi(t.http, { Authorization: `Bearer ${token}` });
       const product = await api.product({ name, price: 40 });
