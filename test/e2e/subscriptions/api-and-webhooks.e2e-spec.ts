@@ -171,7 +171,9 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
     const bad = await cli(t, ['subscriptions:sweep', '--at', 'yesterday']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--at must be an ISO-8601 date-time');
-  });
+    // Four CLI processes, each booting the whole app with ts-node: up to a minute each under the
+    // full suite's parallel load.
+  }, 240_000);
 
   it('cancel at period end: active until end_date with cancelled_at set, no renewal, then cancelled with subscription_cancelled', async () => {
     const s = await subscribe(t, seller, { at: new Date('2032-01-10T00:00:00.000Z') });
