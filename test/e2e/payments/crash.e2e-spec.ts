@@ -82,7 +82,8 @@ describe('a crash between claim and answer', () => {
     await waitForHealthy(second);
     await waitUntil(
       async () => (await attempts())[0].status === 'succeeded',
-      60_000,
+      // The restarted service's reconciliation tick, on a machine busy with the whole suite.
+      120_000,
       () => 'the attempt reconciled',
     );
 
