@@ -8,7 +8,6 @@ import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { PageRequest } from '../../../common/pagination/pagination';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { Clock, CLOCK } from '../../../common/time';
 import { CustomersRepository } from '../customers/customers.repository';
 import { PaymentsService } from '../payments/payments.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -43,7 +42,6 @@ export class OrdersService {
     private readonly customers: CustomersRepository,
     private readonly subscriptions: SubscriptionsService,
     private readonly transitions: OrderTransitionsService,
-    @Inject(CLOCK) private readonly clock: Clock,
     private readonly payments: PaymentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly factory: OrderFactory,

@@ -78,10 +78,6 @@ export class CatalogReads {
     return rows.map((row) => row.id);
   }
 
-  findProductByPid(storeId: number, pid: string, manager?: EntityManager): Promise<Product | null> {
-    return this.m(manager).findOneBy(Product, { storeId, pid });
-  }
-
   /**
    * What the checkout policy reads, in one round trip: the store's product by pid and, when
    * `planId` is given, the store's plan by its public id (whichever product it is of). Kept a
@@ -134,10 +130,6 @@ export class CatalogReads {
     if (!ids.length) return new Map();
     const rows = await this.m(manager).findBy(Product, { id: In([...new Set(ids)]) });
     return new Map(rows.map((p) => [p.id, p]));
-  }
-
-  findPlanByPublicId(storeId: number, planId: string, manager?: EntityManager): Promise<Plan | null> {
-    return this.m(manager).findOneBy(Plan, { storeId, planId });
   }
 
   findPlan(id: number, manager?: EntityManager): Promise<Plan | null> {
