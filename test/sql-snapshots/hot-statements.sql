@@ -123,7 +123,13 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."amount"::text, "pa"."currency", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
   ORDER BY pa.created_at DESC, pa.id DESC)
   FROM "payment_attempts" pa
-  WHERE pa.order_id = o.id))
+  WHERE pa.order_id = o.id), COALESCE((SELECT json_agg(json_build_array("k"."id", "k"."key_sealed", "k"."product_pid", "k"."status", "k"."activation_limit", "k"."activations", "k"."expires_at"::text)
+  ORDER BY k.id)
+  FROM "license_keys" k
+  WHERE k.order_id = o.id), (SELECT json_agg(json_build_array("k"."id", "k"."key_sealed", "k"."product_pid", "k"."status", "k"."activation_limit", "k"."activations", "k"."expires_at"::text)
+  ORDER BY k.id)
+  FROM "license_keys" k
+  WHERE o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id)))
   FROM "orders" o
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
@@ -135,7 +141,13 @@ SELECT json_build_array("o"."id", "o"."order_number", "o"."amount"::text, "o"."c
   WHERE b.order_id = o.id), (SELECT json_agg(json_build_array("pa"."method", "pa"."provider", "pa"."status", "pa"."amount"::text, "pa"."currency", "pa"."transaction_id", "pa"."error_code", "pa"."error_message", "pa"."created_at"::text)
   ORDER BY pa.created_at DESC, pa.id DESC)
   FROM "payment_attempts" pa
-  WHERE pa.order_id = o.id))
+  WHERE pa.order_id = o.id), COALESCE((SELECT json_agg(json_build_array("k"."id", "k"."key_sealed", "k"."product_pid", "k"."status", "k"."activation_limit", "k"."activations", "k"."expires_at"::text)
+  ORDER BY k.id)
+  FROM "license_keys" k
+  WHERE k.order_id = o.id), (SELECT json_agg(json_build_array("k"."id", "k"."key_sealed", "k"."product_pid", "k"."status", "k"."activation_limit", "k"."activations", "k"."expires_at"::text)
+  ORDER BY k.id)
+  FROM "license_keys" k
+  WHERE o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id)))
   FROM "orders" o
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id

@@ -241,7 +241,12 @@ export class LicensesService {
     return null;
   }
 
-  view(key: LicenseKey): LicenseView {
+  view(
+    key: Pick<
+      LicenseKey,
+      'id' | 'keySealed' | 'productPid' | 'status' | 'activationLimit' | 'activations' | 'expiresAt'
+    >,
+  ): LicenseView {
     return {
       id: key.id,
       key: this.keys.decrypt(key.keySealed),

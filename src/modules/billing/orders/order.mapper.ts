@@ -5,6 +5,7 @@ import type { Customer } from '../customers/customer.entity';
 import { trackingPayload } from '../events/order-event-payload';
 import { buyerOf } from '../customers/buyer';
 import type { PaymentAttempt } from '../payments/payment-attempt.entity';
+import type { LicenseKey } from '../licenses/license-key.entity';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import type { OrderDto, OrderPaymentDto, OrderSummaryDto } from './dto/order-response.dto';
 import type { OrderBumpItem } from './order-bump-item.entity';
@@ -62,6 +63,7 @@ export const ORDER_VIEW_COLUMNS = {
     'errorMessage',
     'createdAt',
   ],
+  licenseKey: ['id', 'keySealed', 'productPid', 'status', 'activationLimit', 'activations', 'expiresAt'],
 } as const satisfies {
   order: ReadonlyArray<keyof Order>;
   product: ReadonlyArray<keyof Product>;
@@ -70,6 +72,7 @@ export const ORDER_VIEW_COLUMNS = {
   subscription: ReadonlyArray<keyof Subscription>;
   bump: ReadonlyArray<keyof OrderBumpItem>;
   payment: ReadonlyArray<keyof PaymentAttempt>;
+  licenseKey: ReadonlyArray<keyof LicenseKey>;
 };
 type Shown<T, P extends keyof typeof ORDER_VIEW_COLUMNS> = Pick<
   T,
@@ -89,6 +92,8 @@ export interface OrderView {
   bumps: Array<Shown<OrderBumpItem, 'bump'>>;
   /** The payment attempts, newest first; only where the representation shows them (one order). */
   payments?: Array<Shown<PaymentAttempt, 'payment'>>;
+  /** The license keys it delivered (a renewal: its subscription's); only where shown (one order). */
+  licenseKeys?: Array<Shown<LicenseKey, 'licenseKey'>>;
 }
 
 export function toOrderPayment(attempt: Shown<PaymentAttempt, 'payment'>): OrderPaymentDto {

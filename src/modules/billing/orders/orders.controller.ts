@@ -68,10 +68,7 @@ export class OrdersController {
   @ApiNotFound()
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<OrderEnvelopeDto> {
     const view = await this.orders.get(principal.storeId, id);
-    const licenseKeys = await this.licenses.viewsOfOrder({
-      id: view.order.id,
-      subscriptionId: view.subscription?.id ?? null,
-    });
+    const licenseKeys = (view.licenseKeys ?? []).map((key) => this.licenses.view(key));
     return { status: 'success', order: { ...toOrderDto(view), license_keys: licenseKeys } };
   }
 

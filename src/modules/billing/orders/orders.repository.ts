@@ -8,6 +8,7 @@ import type { CouponUseStatement } from '../../discounts';
 import { Customer } from '../customers/customer.entity';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { PaymentAttempt } from '../payments/payment-attempt.entity';
+import { LicenseKey } from '../licenses/license-key.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
 import { ORDER_SUMMARY_COLUMNS, ORDER_VIEW_COLUMNS, OrderSummaryFields, OrderView } from './order.mapper';
 import type { OrderStatus } from './order-status';
@@ -38,6 +39,7 @@ export class OrdersRepository {
     subscriptions: EntityColumns<Subscription>;
     bumps: EntityColumns<OrderBumpItem>;
     payments: EntityColumns<PaymentAttempt>;
+    licenseKeys: EntityColumns<LicenseKey>;
   };
   /** What `GET /v1/orders/{id}` shows of each row (ORDER_VIEW_COLUMNS), in select-list order. */
   private readonly shown: {
@@ -46,6 +48,7 @@ export class OrdersRepository {
     subscription: PickedColumns<Subscription, (typeof ORDER_VIEW_COLUMNS.subscription)[number]>;
     bump: PickedColumns<OrderBumpItem, (typeof ORDER_VIEW_COLUMNS.bump)[number]>;
     payment: PickedColumns<PaymentAttempt, (typeof ORDER_VIEW_COLUMNS.payment)[number]>;
+    licenseKey: PickedColumns<LicenseKey, (typeof ORDER_VIEW_COLUMNS.licenseKey)[number]>;
   };
   /** What a new checkout session answers with. */
   private readonly created: PickedColumns<Order, 'id' | 'orderNumber'>;
@@ -70,6 +73,7 @@ export class OrdersRepository {
       subscriptions: new EntityColumns(dataSource, Subscription),
       bumps: new EntityColumns(dataSource, OrderBumpItem),
       payments: new EntityColumns(dataSource, PaymentAttempt),
+      licenseKeys: new EntityColumns(dataSource, LicenseKey),
     });
     // The bumps come back as JSON with the column names as keys; price as text, so cents stay exact.
     const bumpsJson =
@@ -86,16 +90,22 @@ export class OrdersRepository {
       subscription: related.subscriptions.pick(...ORDER_VIEW_COLUMNS.subscription),
       bump: related.bumps.pick(...ORDER_VIEW_COLUMNS.bump),
       payment: related.payments.pick(...ORDER_VIEW_COLUMNS.payment),
+      licenseKey: related.licenseKeys.pick(...ORDER_VIEW_COLUMNS.licenseKey),
     });
     // The whole row as one JSON array: pg then describes and parses one column instead of 44
     // (describing them cost it about 20 µs a query), and JSON.parse reads the values. The bumps and
     // the payment attempts (newest first) come in the same statement: one round trip per read.
+    const licenseKeysOf = (where: string) =>
+      `SELECT json_agg(${shown.licenseKey.jsonArray('k')} ORDER BY k.id) FROM ${related.licenseKeys.table} k WHERE ${where}`;
     const view =
       `SELECT json_build_array(${shown.order.jsonValues('o')}, o.product_id, o.plan_id, ` +
       `${shown.customer.jsonValues('c')}, ${shown.subscription.jsonValues('s')}, ` +
       `(SELECT json_agg(${shown.bump.jsonArray('b')} ORDER BY b.id) FROM ${related.bumps.table} b WHERE b.order_id = o.id), ` +
       `(SELECT json_agg(${shown.payment.jsonArray('pa')} ORDER BY pa.created_at DESC, pa.id DESC) ` +
-      `FROM ${related.payments.table} pa WHERE pa.order_id = o.id)) ` +
+      `FROM ${related.payments.table} pa WHERE pa.order_id = o.id), ` +
+      // The keys it delivered; a renewal delivers none of its own and shows its subscription's.
+      `COALESCE((${licenseKeysOf('k.order_id = o.id')}), ` +
+      `(${licenseKeysOf('o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id')}))) ` +
       `FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
     const summary = (this.summary = orders.pick(...ORDER_SUMMARY_COLUMNS));
@@ -237,7 +247,7 @@ export class OrdersRepository {
       : await this.statements.viewByNumber.arrays([storeId, ref]);
     if (!found) return null;
     const row = found[0] as unknown[];
-    const { order, customer, subscription, bump, payment } = this.shown;
+    const { order, customer, subscription, bump, payment, licenseKey } = this.shown;
     const at = offsets(order, { length: 2 }, customer, subscription);
     return {
       order: order.read(row, at[0]),
@@ -248,6 +258,7 @@ export class OrdersRepository {
       subscription: subscription.readOptional(row, at[3]),
       bumps: ((row[at[4]] as unknown[][] | null) ?? []).map((values) => bump.read(values)),
       payments: ((row[at[4] + 1] as unknown[][] | null) ?? []).map((values) => payment.read(values)),
+      licenseKeys: ((row[at[4] + 2] as unknown[][] | null) ?? []).map((values) => licenseKey.read(values)),
     };
   }
 
