@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { EntityColumns } from '../../../database/entity-sql';
+import { PreparedStatement } from '../../../database/prepared-statements';
+import { OrderBumpItem } from '../orders/order-bump-item.entity';
+import { Order } from '../orders/order.entity';
 import { PaymentAttempt, PaymentAttemptStatus } from './payment-attempt.entity';
 
 /** Final outcomes and `unknown`, as applied to an attempt. */
@@ -12,13 +15,116 @@ export type AttemptChanges = Partial<
   >
 > & { updatedAt: Date };
 
+/** What a final outcome (succeeded or failed) sets on its attempt. */
+export type FinalAttemptChanges = Required<Omit<AttemptChanges, 'redirectUrl'>>;
+
+/** The new attempt of a claim, as the checkout's pay form asks for it. */
+export interface AttemptClaim {
+  reference: string;
+  method: string;
+  provider: string;
+  paymentNumber: string | null;
+  offSession: boolean;
+  at: Date;
+}
+
 @Injectable()
 export class PaymentAttemptsRepository {
   /** The statements of the pay path, hand-written (entity-sql.ts): a payment runs each of them once or twice. */
   private readonly columns: EntityColumns<PaymentAttempt>;
 
+  private readonly orders: EntityColumns<Order>;
+  private readonly claimStatement: PreparedStatement;
+  private readonly settleStatement: PreparedStatement;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.columns = new EntityColumns(dataSource, PaymentAttempt);
+    const attempts = (this.columns = new EntityColumns(dataSource, PaymentAttempt));
+    const orders = (this.orders = new EntityColumns(dataSource, Order));
+    const bumps = new EntityColumns(dataSource, OrderBumpItem);
+    // The order is locked first in both, as every transaction that changes an order or its
+    // attempts takes them: no lock-order inversion with a concurrent claim or outcome.
+    const lockedOrder = `o AS (SELECT * FROM ${orders.table} WHERE "id" = $1 FOR UPDATE)`;
+    this.claimStatement = new PreparedStatement(
+      dataSource,
+      `WITH ${lockedOrder}, ` +
+        `b AS (SELECT EXISTS (SELECT 1 FROM ${bumps.table} WHERE "order_id" = $1) AS "has"), ` +
+        `a AS (INSERT INTO ${attempts.table} ("reference", "order_id", "store_id", "method", "provider", "amount", ` +
+        `"currency", "payment_number", "status", "off_session", "created_at", "updated_at") ` +
+        `SELECT $2, o."id", o."store_id", $3, $4, o."amount", o."currency", $5, 'processing', $6, $7, $7 ` +
+        `FROM o, b WHERE o."status" = 'pending' AND NOT b."has" ` +
+        `ON CONFLICT ("order_id") WHERE "status" = 'processing' DO NOTHING RETURNING *) ` +
+        `SELECT ${orders.select('o')}, b."has" AS "has_bumps", ${attempts.select('a')} FROM o CROSS JOIN b LEFT JOIN a ON true`,
+    );
+    this.settleStatement = new PreparedStatement(
+      dataSource,
+      `WITH ${lockedOrder}, ` +
+        `a AS (UPDATE ${attempts.table} p SET "status" = $4, "transaction_id" = $5, "gateway_reference" = $6, ` +
+        `"redirect_url" = NULL, "error_code" = $7, "error_message" = $8, "finished_at" = $9, "updated_at" = $10 ` +
+        `FROM o WHERE p."id" = $2 AND p."status" = ANY($3) RETURNING p.*) ` +
+        `SELECT ${orders.select('o')}, ${attempts.select('a')} FROM o LEFT JOIN a ON true`,
+    );
+  }
+
+  /**
+   * A checkout's payment claimed in one statement, without a transaction's round trips: the
+   * order locked, and a `processing` attempt inserted for its amount while it is pending, has
+   * no order bumps and no other attempt processing. `attempt` is null when one of those stopped
+   * it (`hasBumps` or the order's status tells which; else another attempt is processing);
+   * null in all when there is no such order.
+   */
+  async claimWithoutBumps(
+    orderId: number,
+    claim: AttemptClaim,
+  ): Promise<{ order: Order; hasBumps: boolean; attempt: PaymentAttempt | null } | null> {
+    const [row] = await this.claimStatement.rows([
+      orderId,
+      claim.reference,
+      claim.method,
+      claim.provider,
+      claim.paymentNumber,
+      claim.offSession,
+      claim.at,
+    ]);
+    if (!row) return null;
+    return {
+      order: this.orders.hydrateTracked(row, 'o_'),
+      hasBumps: row.has_bumps === true,
+      attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
+    };
+  }
+
+  /**
+   * A final outcome applied: the order locked, then the attempt changed only from one of `from`
+   * (as `change`), in one statement. `attempt` is null when another outcome won; null in all when
+   * there is no such order.
+   */
+  async settle(
+    manager: EntityManager,
+    orderId: number,
+    attemptId: number,
+    from: PaymentAttemptStatus[],
+    changes: FinalAttemptChanges,
+  ): Promise<{ order: Order; attempt: PaymentAttempt | null } | null> {
+    const [row] = await this.settleStatement.rows(
+      [
+        orderId,
+        attemptId,
+        from,
+        changes.status,
+        changes.transactionId,
+        changes.gatewayReference,
+        changes.errorCode,
+        changes.errorMessage,
+        changes.finishedAt,
+        changes.updatedAt,
+      ],
+      manager,
+    );
+    if (!row) return null;
+    return {
+      order: this.orders.hydrateTracked(row, 'o_'),
+      attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
+    };
   }
 
   private m(manager?: EntityManager): EntityManager {

@@ -60,6 +60,11 @@ const REFUND_CLAIM_STALE_MS = 10 * 60_000;
 
 const newReference = (): string => randomBase62(20);
 
+/** How claiming an attempt ended: the attempt of the order, or the answer without one. */
+type Claim =
+  | { result: PaymentResult; attempt?: undefined; order?: undefined }
+  | { result?: undefined; attempt: PaymentAttempt; order: Order };
+
 /**
  * The attempt engine (README, *Taking payments*): the one path every gateway goes through, for the checkout
  * (through CheckoutPaymentsService), renewals, callbacks, reconciliation and refunds. An attempt
@@ -111,7 +116,9 @@ export class PaymentsService implements OnApplicationBootstrap {
     waitMs = PAY_WAIT_MS,
   ): Promise<PaymentResult> {
     const gateway = this.gatewayFor(request.method, await this.modeOf(found.order.storeId));
-    const claimed = await this.claim(found.order.id, gateway, request, request.bumpIds, false);
+    const claimed =
+      (!request.bumpIds.length && (await this.claimWithoutBumps(found.order.id, gateway, request))) ||
+      (await this.claim(found.order.id, gateway, request, request.bumpIds, false));
     if (claimed.result) return claimed.result;
     const settled = this.run(
       claimed.attempt,
@@ -262,18 +269,17 @@ export class PaymentsService implements OnApplicationBootstrap {
       return this.resultOf((await this.orders.findById(attempt.orderId))!, changed ?? attempt);
     }
     return this.dataSource.transaction(async (manager) => {
-      // The order row first, as a claim takes it: no lock-order inversion with a concurrent claim.
-      const locked = (await this.orders.lockById(manager, attempt.orderId))!;
-      const changed = await this.attempts.change(manager, attempt.id, ['processing', 'unknown'], {
+      // The order row locked first, as a claim takes it, then the attempt changed: one statement.
+      const settled = (await this.attempts.settle(manager, attempt.orderId, attempt.id, ['processing', 'unknown'], {
         status: outcome.status,
         transactionId: outcome.transactionId ?? attempt.transactionId,
         gatewayReference: outcome.gatewayReference ?? attempt.gatewayReference,
-        redirectUrl: null,
         errorCode: outcome.status === 'failed' ? outcome.code.slice(0, 64) : null,
         errorMessage: outcome.status === 'failed' ? outcome.message.slice(0, 500) : null,
         finishedAt: now,
         updatedAt: now,
-      });
+      }))!;
+      const { order: locked, attempt: changed } = settled;
       // Another source applied an outcome first: this one changes and sends nothing.
       if (!changed) return this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
       const details = {
@@ -331,6 +337,30 @@ export class PaymentsService implements OnApplicationBootstrap {
   }
 
   /**
+   * The claim of most checkout payments (no order bumps chosen now or before) in one statement
+   * (`PaymentAttemptsRepository.claimWithoutBumps`); null where `claim`'s transaction must decide
+   * (bumps to replace, or another attempt processing).
+   */
+  private async claimWithoutBumps(
+    orderId: number,
+    gateway: PaymentGateway,
+    request: PayRequest,
+  ): Promise<Claim | null> {
+    const claimed = await this.attempts.claimWithoutBumps(orderId, {
+      reference: newReference(),
+      method: request.method,
+      provider: gateway.provider,
+      paymentNumber: request.paymentNumber,
+      offSession: false,
+      at: this.clock.now(),
+    });
+    if (!claimed) throw new NotFoundError();
+    const { order, attempt } = claimed;
+    if (order.status !== 'pending') return { result: { outcome: 'not_pending', order } };
+    return attempt ? { attempt, order } : null;
+  }
+
+  /**
    * The first transaction: the order row locked only for this, bumps chosen again, and the attempt
    * inserted as `processing` (the partial unique index refuses a second one).
    */
@@ -340,10 +370,7 @@ export class PaymentsService implements OnApplicationBootstrap {
     request: PayRequest,
     bumpIds: number[] | null,
     offSession: boolean,
-  ): Promise<
-    | { result: PaymentResult; attempt?: undefined; order?: undefined }
-    | { result?: undefined; attempt: PaymentAttempt; order: Order }
-  > {
+  ): Promise<Claim> {
     return this.dataSource.transaction(async (manager) => {
       const order = await this.orders.lockById(manager, orderId);
       if (!order) throw new NotFoundError();

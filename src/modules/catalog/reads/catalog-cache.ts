@@ -23,6 +23,16 @@ export class CatalogCache {
     return value;
   }
 
+  /** The value kept under `key`, if any. */
+  kept<T extends object>(key: string): T | undefined {
+    return this.entries.get(key) as T | undefined;
+  }
+
+  /** Keeps `value` under `key` (a row found: never a "not found"). */
+  keep(key: string, value: object): void {
+    this.entries.set(key, value);
+  }
+
   /** A product or plan was written: nothing kept may be served again. */
   changed(): void {
     this.entries.clear();

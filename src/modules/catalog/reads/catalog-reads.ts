@@ -26,6 +26,7 @@ export class CatalogReads {
   private readonly productAndPlanStatement: PreparedStatement;
   private readonly files: EntityColumns<ProductFile>;
   private readonly filesOfProducts: PreparedStatement;
+  private readonly productsById: PreparedStatement;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -38,6 +39,10 @@ export class CatalogReads {
       dataSource,
       `SELECT ${this.files.select('f', '')} FROM ${this.files.table} "f" ` +
         `WHERE "f"."store_id" = $1 AND "f"."product_id" = ANY($2) ORDER BY "f"."product_id", "f"."id"`,
+    );
+    this.productsById = new PreparedStatement(
+      dataSource,
+      `SELECT ${products.returning()} FROM ${products.table} WHERE "id" = ANY($1)`,
     );
     this.checkoutProduct = products.pick('id', 'type');
     const plans = (this.plans = new EntityColumns(dataSource, Plan));
@@ -121,15 +126,35 @@ export class CatalogReads {
     );
   }
 
-  /** By id, from a prepared statement: every checkout page and payment reads its product. */
-  findProduct(id: number, manager?: EntityManager): Promise<Product | null> {
-    return this.products.findOneBy({ id }, manager);
+  /**
+   * By id: every checkout page, payment and approval reads its product. Kept a moment in
+   * `CatalogCache` when found (shared: never to be changed by the caller).
+   */
+  async findProduct(id: number, manager?: EntityManager): Promise<Product | null> {
+    const kept = this.cache.kept<Product>(`product:${id}`);
+    if (kept) return kept;
+    const found = await this.products.findOneBy({ id }, manager);
+    if (found) this.cache.keep(`product:${id}`, found);
+    return found;
   }
 
+  /** `findProduct` of several, those not kept in one round trip. */
   async findProducts(ids: number[], manager?: EntityManager): Promise<Map<number, Product>> {
-    if (!ids.length) return new Map();
-    const rows = await this.m(manager).findBy(Product, { id: In([...new Set(ids)]) });
-    return new Map(rows.map((p) => [p.id, p]));
+    const found = new Map<number, Product>();
+    const missing: number[] = [];
+    for (const id of new Set(ids)) {
+      const kept = this.cache.kept<Product>(`product:${id}`);
+      if (kept) found.set(id, kept);
+      else missing.push(id);
+    }
+    if (!missing.length) return found;
+    const rows = await this.productsById.rows([missing], manager);
+    for (const row of rows) {
+      const product = this.products.hydrate(row);
+      this.cache.keep(`product:${product.id}`, product);
+      found.set(product.id, product);
+    }
+    return found;
   }
 
   findPlan(id: number, manager?: EntityManager): Promise<Plan | null> {
