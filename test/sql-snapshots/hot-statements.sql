@@ -11,6 +11,11 @@ SELECT "c"."created_at" AS "created_at", "c"."updated_at" AS "updated_at", "c"."
   FROM "customers" c
   WHERE c.store_id = $1 AND c.id = $2;
 
+SELECT "created_at", "updated_at", "id", "live_store_id", "seller_id", "name", "brand", "currency", "contact_number", "logo_url", "email_customers"
+  FROM "stores"
+  WHERE "id" = $1
+  LIMIT 1;
+
 SELECT "created_at", "updated_at", "id", "store_id", "pid", "name", "type", "price", "description", "sale_page_url", "image_url", "category", "subcategory", "contact_number", "status_2", "review_reason", "license_keys_enabled", "license_activation_limit"
   FROM "products"
   WHERE "id" = ANY($1);
@@ -41,7 +46,13 @@ SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."
 SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."customer_name" AS "o_customer_name", "o"."customer_mobile_number" AS "o_customer_mobile_number", "o"."customer_payment_number" AS "o_customer_payment_number", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."id" AS "c_id", "c"."store_id" AS "c_store_id", "c"."email" AS "c_email", "c"."name" AS "c_name", "c"."mobile_number" AS "c_mobile_number", "c"."payment_number" AS "c_payment_number", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at", "s"."id" AS "s_id", "s"."store_id" AS "s_store_id", "s"."order_id" AS "s_order_id", "s"."plan_id" AS "s_plan_id", "s"."customer_id" AS "s_customer_id", "s"."status" AS "s_status", "s"."start_date" AS "s_start_date", "s"."end_date" AS "s_end_date", "s"."cancelled_at" AS "s_cancelled_at", "s"."cancel_at_period_end" AS "s_cancel_at_period_end", "s"."interval" AS "s_interval", "s"."interval_count" AS "s_interval_count", "s"."periods" AS "s_periods", "s"."renewal_attempts" AS "s_renewal_attempts", (SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, 'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text)
   ORDER BY b.id)
   FROM "order_bump_items" b
-  WHERE b.order_id = o.id) AS "bumps"
+  WHERE b.order_id = o.id) AS "bumps", COALESCE((SELECT json_agg(json_build_array("k"."id", "k"."key_sealed", "k"."product_pid", "k"."status", "k"."activation_limit", "k"."activations", "k"."expires_at"::text)
+  ORDER BY k.id)
+  FROM "license_keys" k
+  WHERE k.order_id = o.id), (SELECT json_agg(json_build_array("k"."id", "k"."key_sealed", "k"."product_pid", "k"."status", "k"."activation_limit", "k"."activations", "k"."expires_at"::text)
+  ORDER BY k.id)
+  FROM "license_keys" k
+  WHERE o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id)) AS "license_keys"
   FROM "orders" o
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id

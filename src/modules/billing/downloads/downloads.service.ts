@@ -9,6 +9,7 @@ import { inTransaction } from '../../../database/transaction';
 import { CatalogReads, fileLink, type ProductFile } from '../../catalog';
 import { DeliveryKeys } from '../delivery/delivery-keys';
 import type { Order } from '../orders/order.entity';
+import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { DOWNLOAD_LINK_TTL_MS, ipPrefix, signDownload, verifyDownload } from './download-link';
@@ -62,15 +63,22 @@ export class DownloadsService {
   }
 
   /** The files an approved order delivers: its product's and its accepted bumps'. */
-  async filesOf(order: Pick<Order, 'id' | 'storeId' | 'productId'>): Promise<ProductFile[]> {
-    const bumps = await this.orders.bumpItemsOf(order.id);
+  /** The files of the order's product and bumps (`bumps`: its bump items, when the caller has read them). */
+  async filesOf(
+    order: Pick<Order, 'id' | 'storeId' | 'productId'>,
+    bumps?: ReadonlyArray<Pick<OrderBumpItem, 'productId'>>,
+  ): Promise<ProductFile[]> {
+    bumps ??= await this.orders.bumpItemsOf(order.id);
     return this.catalog.findFilesOfProducts(order.storeId, [order.productId, ...bumps.map((b) => b.productId)]);
   }
 
   /** Fresh links (24 hours from now) for the files of an approved order; none for any other. */
-  async linksFor(order: Pick<Order, 'id' | 'storeId' | 'productId' | 'status'>): Promise<DownloadLink[]> {
+  async linksFor(
+    order: Pick<Order, 'id' | 'storeId' | 'productId' | 'status'>,
+    bumps?: ReadonlyArray<Pick<OrderBumpItem, 'productId'>>,
+  ): Promise<DownloadLink[]> {
     if (order.status !== 'approved') return [];
-    const files = await this.filesOf(order);
+    const files = await this.filesOf(order, bumps);
     const expiresAt = Math.floor((this.clock.now().getTime() + DOWNLOAD_LINK_TTL_MS) / 1000);
     return files
       .map((file) => ({

@@ -22,7 +22,10 @@ export class OrderEventPayloads {
   ) {}
 
   async build(kind: OrderEventKind, orderId: number, manager: EntityManager): Promise<OrderEventPayload> {
-    const { order, product, plan, customer, store, subscription, bumps } = await this.rows.of(manager, orderId);
+    const { order, product, plan, customer, store, subscription, bumps, licenseKeys } = await this.rows.of(
+      manager,
+      orderId,
+    );
     const affiliate =
       order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
     if (!product || !customer || !store)
@@ -38,10 +41,8 @@ export class OrderEventPayloads {
       bumps,
       payUrl: this.config.urls.pay,
     });
-    if (order.status === 'approved') {
-      const keys = await this.licenses.viewsOfOrder(order, manager);
-      if (keys.length) payload.license_keys = keys;
-    }
+    if (order.status === 'approved' && licenseKeys.length)
+      payload.license_keys = licenseKeys.map((key) => this.licenses.view(key));
     return payload;
   }
 }

@@ -5,6 +5,7 @@ import { SellersService, type Store } from '../../identity';
 import type { Customer } from '../customers/customer.entity';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import type { Order } from '../orders/order.entity';
+import type { ShownLicenseKey } from '../orders/order.mapper';
 import { OrdersRepository } from '../orders/orders.repository';
 import type { Subscription } from '../subscriptions/subscription.entity';
 
@@ -17,6 +18,8 @@ export interface OrderEventRowSet {
   store: Store | null;
   subscription: Subscription | null;
   bumps: OrderBumpItem[];
+  /** The license keys it delivered (a renewal: its subscription's). */
+  licenseKeys: ShownLicenseKey[];
 }
 
 /**

@@ -79,6 +79,9 @@ type Shown<T, P extends keyof typeof ORDER_VIEW_COLUMNS> = Pick<
   Extract<(typeof ORDER_VIEW_COLUMNS)[P][number], keyof T>
 >;
 
+/** What an order's representation, events and receipt show of a license key it delivered. */
+export type ShownLicenseKey = Shown<LicenseKey, 'licenseKey'>;
+
 export type OrderSummaryFields = Pick<Order, (typeof ORDER_SUMMARY_COLUMNS)[number]>;
 
 /** An order with the rows its representation shows (entities, or only the properties shown). */
@@ -93,7 +96,7 @@ export interface OrderView {
   /** The payment attempts, newest first; only where the representation shows them (one order). */
   payments?: Array<Shown<PaymentAttempt, 'payment'>>;
   /** The license keys it delivered (a renewal: its subscription's); only where shown (one order). */
-  licenseKeys?: Array<Shown<LicenseKey, 'licenseKey'>>;
+  licenseKeys?: ShownLicenseKey[];
 }
 
 export function toOrderPayment(attempt: Shown<PaymentAttempt, 'payment'>): OrderPaymentDto {

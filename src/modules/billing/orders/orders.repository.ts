@@ -10,7 +10,13 @@ import { Subscription } from '../subscriptions/subscription.entity';
 import { PaymentAttempt } from '../payments/payment-attempt.entity';
 import { LicenseKey } from '../licenses/license-key.entity';
 import { OrderBumpItem } from './order-bump-item.entity';
-import { ORDER_SUMMARY_COLUMNS, ORDER_VIEW_COLUMNS, OrderSummaryFields, OrderView } from './order.mapper';
+import {
+  ORDER_SUMMARY_COLUMNS,
+  ORDER_VIEW_COLUMNS,
+  OrderSummaryFields,
+  OrderView,
+  ShownLicenseKey,
+} from './order.mapper';
 import type { OrderStatus } from './order-status';
 import { Order, ORDER_SINGLE_USE_COUPON_INDEX } from './order.entity';
 
@@ -92,20 +98,21 @@ export class OrdersRepository {
       payment: related.payments.pick(...ORDER_VIEW_COLUMNS.payment),
       licenseKey: related.licenseKeys.pick(...ORDER_VIEW_COLUMNS.licenseKey),
     });
+    const licenseKeysOf = (where: string) =>
+      `SELECT json_agg(${shown.licenseKey.jsonArray('k')} ORDER BY k.id) FROM ${related.licenseKeys.table} k WHERE ${where}`;
+    // The keys it delivered; a renewal delivers none of its own and shows its subscription's.
+    const licenseKeys =
+      `COALESCE((${licenseKeysOf('k.order_id = o.id')}), ` +
+      `(${licenseKeysOf('o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id')}))`;
     // The whole row as one JSON array: pg then describes and parses one column instead of 44
     // (describing them cost it about 20 µs a query), and JSON.parse reads the values. The bumps and
     // the payment attempts (newest first) come in the same statement: one round trip per read.
-    const licenseKeysOf = (where: string) =>
-      `SELECT json_agg(${shown.licenseKey.jsonArray('k')} ORDER BY k.id) FROM ${related.licenseKeys.table} k WHERE ${where}`;
     const view =
       `SELECT json_build_array(${shown.order.jsonValues('o')}, o.product_id, o.plan_id, ` +
       `${shown.customer.jsonValues('c')}, ${shown.subscription.jsonValues('s')}, ` +
       `(SELECT json_agg(${shown.bump.jsonArray('b')} ORDER BY b.id) FROM ${related.bumps.table} b WHERE b.order_id = o.id), ` +
       `(SELECT json_agg(${shown.payment.jsonArray('pa')} ORDER BY pa.created_at DESC, pa.id DESC) ` +
-      `FROM ${related.payments.table} pa WHERE pa.order_id = o.id), ` +
-      // The keys it delivered; a renewal delivers none of its own and shows its subscription's.
-      `COALESCE((${licenseKeysOf('k.order_id = o.id')}), ` +
-      `(${licenseKeysOf('o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id')}))) ` +
+      `FROM ${related.payments.table} pa WHERE pa.order_id = o.id), ${licenseKeys}) ` +
       `FROM ${orders.table} o ${relatedJoins}WHERE o.store_id = $1 AND `;
     const bumpColumns = related.bumps.select('b', '');
     const summary = (this.summary = orders.pick(...ORDER_SUMMARY_COLUMNS));
@@ -129,7 +136,8 @@ export class OrdersRepository {
       viewByNumber: new PreparedStatement(dataSource, `${view}o.order_number = $2`),
       eventRows: new PreparedStatement(
         dataSource,
-        `SELECT ${orders.select('o')}, ${relatedSelect} FROM ${orders.table} o ${relatedJoins}WHERE o.id = $1`,
+        `SELECT ${orders.select('o')}, ${relatedSelect}, ${licenseKeys} AS "license_keys" ` +
+          `FROM ${orders.table} o ${relatedJoins}WHERE o.id = $1`,
       ),
       lockById: new PreparedStatement(
         dataSource,
@@ -276,10 +284,15 @@ export class OrdersRepository {
     customer: Customer | null;
     subscription: Subscription | null;
     bumps: OrderBumpItem[];
+    licenseKeys: ShownLicenseKey[];
   }> {
     const rows = await this.statements.eventRows.rows([orderId], manager);
     if (!rows.length) throw new Error(`Order ${orderId} not found for its event`);
-    return Object.assign(this.relatedOf(rows[0]), { order: this.columns.hydrate(rows[0], 'o_') });
+    const keys = (rows[0].license_keys as unknown[][] | null) ?? [];
+    return Object.assign(this.relatedOf(rows[0]), {
+      order: this.columns.hydrate(rows[0], 'o_'),
+      licenseKeys: keys.map((values) => this.shown.licenseKey.read(values)),
+    });
   }
 
   private relatedOf(row: Record<string, unknown>) {

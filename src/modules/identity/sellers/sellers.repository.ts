@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { EntityColumns } from '../../../database/entity-sql';
 import { endSellerSessions } from '../web/sessions/seller-sessions';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
@@ -10,7 +11,11 @@ export type StoreSettings = Pick<Store, 'name' | 'brand' | 'contactNumber' | 'lo
 
 @Injectable()
 export class SellersRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly stores: EntityColumns<Store>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.stores = new EntityColumns(dataSource, Store);
+  }
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -57,8 +62,9 @@ export class SellersRepository {
     return (await this.findTestStoreOf(live.id))!;
   }
 
+  /** By id, from a prepared statement: every order event and customer email reads its store. */
   findStore(storeId: number, manager?: EntityManager): Promise<Store | null> {
-    return this.manager(manager).findOneBy(Store, { id: storeId });
+    return this.stores.findOneBy({ id: storeId }, manager);
   }
 
   /**

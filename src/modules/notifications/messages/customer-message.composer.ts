@@ -28,7 +28,7 @@ export class CustomerMessageComposer {
   ) {}
 
   async compose(request: MessageRequest, event: DomainEvent): Promise<Composed> {
-    const { order, product, plan, customer, store, subscription, bumps } = await this.rows.of(
+    const { order, product, plan, customer, store, subscription, bumps, licenseKeys } = await this.rows.of(
       this.dataSource.manager,
       request.orderId,
     );
@@ -43,9 +43,9 @@ export class CustomerMessageComposer {
       if (!checkout) return { skip: `Order ${order.orderNumber} is no longer pending: nothing to pay.` };
     }
     // signed links valid 24 hours from this email, never the `{cdn_url}` address.
-    const downloads = request.kind === 'receipt' ? await this.downloads.linksFor(order) : [];
-    const licenseKeys =
-      request.kind === 'receipt' && order.status === 'approved' ? await this.licenses.viewsOfOrder(order) : [];
+    const downloads = request.kind === 'receipt' ? await this.downloads.linksFor(order, bumps) : [];
+    const keys =
+      request.kind === 'receipt' && order.status === 'approved' ? licenseKeys.map((k) => this.licenses.view(k)) : [];
     const bumpsTotal = bumps.reduce((sum, b) => sum + b.price, 0);
     const buyer = buyerOf(order, customer);
     return {
@@ -78,7 +78,7 @@ export class CustomerMessageComposer {
           checkout,
           downloads: downloads.map((d) => ({ name: d.name, url: d.url })),
         },
-        licenseKeys: licenseKeys.map((k) => ({ key: k.key, productPid: k.product_pid })),
+        licenseKeys: keys.map((k) => ({ key: k.key, productPid: k.product_pid })),
         occurredAt: event.occurredAt,
       },
     };
