@@ -173,7 +173,7 @@ UPDATE discounts SET used_count = used_count + 1
   RETURNING id;
 
 UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
-  WHERE d.id = $1 AND (d.state = 'pending' OR (d.state = 'sending' AND (d.claimed_by IS NULL OR NOT EXISTS (
+  WHERE d.id = ANY($1::int[]) AND (d.state = 'pending' OR (d.state = 'sending' AND (d.claimed_by IS NULL OR NOT EXISTS (
   SELECT 1
   FROM pg_locks l
   WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.database = (SELECT oid

@@ -5,6 +5,7 @@ import type { EntityManager, QueryRunner } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DatabaseConnection } from '../../database/database-connection';
+import { QueueWorker } from './queue-worker';
 
 export type JobHandler<T> = (data: T, job: { id: string; retryCount: number }) => Promise<void>;
 
@@ -43,6 +44,8 @@ interface QueueDefinition {
 }
 
 const SHUTDOWN_GRACE_MS = 15_000;
+/** How long a job may run, unless its queue says otherwise. */
+const DEFAULT_EXPIRE_SECONDS = 300;
 /**
  * How often an idle worker looks for jobs by itself. A job sent in a transaction wakes a worker
  * when that transaction commits (WAKE_CHANNEL), so this only bounds the delay of retries, delayed
@@ -70,8 +73,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   private readonly boss: PgBoss;
   private readonly queues = new Map<string, QueueDefinition>();
   private readonly timers: NodeJS.Timeout[] = [];
-  /** This process's workers of each queue, and which of them the next wake-up goes to. */
-  private readonly workers = new Map<string, { ids: string[]; next: number }>();
+  /** This process's worker of each queue. */
+  private readonly workers = new Map<string, QueueWorker>();
   private listener?: Client;
   private started = false;
 
@@ -130,7 +133,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
         retryLimit: options.retryLimit ?? 5,
         retryDelay: options.retryDelaySeconds ?? 5,
         retryBackoff: options.retryBackoff ?? true,
-        expireInSeconds: options.expireInSeconds ?? 300,
+        expireInSeconds: options.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
       });
     }
     if (!this.config.webhooks.runWorker) return;
@@ -145,10 +148,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const client = new Client({ connectionString: this.connection.url, application_name: 'commerce-jobs-listen' });
     client.on('error', (error) => this.logger.warn({ err: error }, 'Job wake-up connection lost; workers poll'));
     client.on('notification', ({ payload }) => {
-      const workers = payload ? this.workers.get(payload) : undefined;
-      if (!workers?.ids.length) return;
-      // One worker per job: a busy one fetches again as soon as it finishes anyway.
-      this.boss.notifyWorker(workers.ids[workers.next++ % workers.ids.length]);
+      // Commits in one turn wake the queue's worker once: it fetches for all its free slots.
+      if (payload) this.workers.get(payload)?.wake();
     });
     await client.connect();
     await client.query(`LISTEN ${WAKE_CHANNEL}`);
@@ -156,28 +157,19 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   }
 
   private async startWorkers(name: string, { handler, options, everySeconds }: QueueDefinition): Promise<void> {
-    for (let i = 0; i < (options.concurrency ?? 1); i++) {
-      const workerId = await this.boss.work<object>(
-        name,
-        { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
-        async ([job]) => {
-          try {
-            await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
-          } catch (error) {
-            // Never silent: every failed run is logged; pg-boss retries it or records it failed.
-            this.logger.error({ err: error, queue: name, jobId: job.id }, 'Background job failed');
-            throw error;
-          } finally {
-            // A worker that just had a job fetches the next at once: a busy queue drains at the
-            // handlers' pace, not one job per polling interval; an idle one still polls each second.
-            if (workerId) this.boss.notifyWorker(workerId);
-          }
-        },
-      );
-      const workers = this.workers.get(name) ?? { ids: [], next: 0 };
-      workers.ids.push(workerId);
-      this.workers.set(name, workers);
-    }
+    const worker = new QueueWorker(
+      this.boss,
+      name,
+      (job) => handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 }),
+      {
+        concurrency: options.concurrency ?? 1,
+        pollSeconds: POLL_SECONDS,
+        expireInSeconds: options.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
+      },
+      this.logger,
+    );
+    this.workers.set(name, worker);
+    worker.start();
     if (everySeconds) {
       const tick = () =>
         this.boss
@@ -198,6 +190,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.listener = undefined;
     if (!this.started) return;
     this.started = false;
+    await Promise.all([...this.workers.values()].map((worker) => worker.stop(SHUTDOWN_GRACE_MS)));
     await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_GRACE_MS });
   }
 }

@@ -22,6 +22,12 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** A delivery claimed for an attempt, with the signing secrets of the webhooks it is for. */
+export interface ClaimedDelivery {
+  delivery: WebhookDelivery;
+  secrets: string[];
+}
+
 /** The claiming worker's lease (worker-lease.ts) is no longer held: the worker is gone. */
 const LEASE_GONE = `(d.claimed_by IS NULL OR NOT EXISTS (
   SELECT 1 FROM pg_locks l
@@ -62,7 +68,7 @@ export class WebhookDeliveriesRepository {
       claim: new PreparedStatement(
         dataSource,
         `UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
-          WHERE d.id = $1 AND (d.state = 'pending' OR (d.state = 'sending' AND ${LEASE_GONE}))
+          WHERE d.id = ANY($1::int[]) AND (d.state = 'pending' OR (d.state = 'sending' AND ${LEASE_GONE}))
           RETURNING ${returning}, ARRAY(
             SELECT w.secret FROM webhook_delivery_targets t JOIN webhooks w ON w.id = t.webhook_id
              WHERE t.delivery_id = d.id ORDER BY w.id ASC) AS "secrets"`,
@@ -162,15 +168,20 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Claims a delivery for an attempt: a pending one, or one whose claiming worker died before it
-   * recorded its attempt (made again, same `webhook-id`). Only one live worker wins,
-   * whatever the number of instances, so a delivery is not sent twice while its worker lives.
-   * With it, the signing secrets of the webhooks it is for that still exist, by webhook id.
+   * Claims deliveries for an attempt, in one statement: each a pending one, or one whose claiming
+   * worker died before it recorded its attempt (made again, same `webhook-id`). Only one live
+   * worker wins each, whatever the number of instances, so a delivery is not sent twice while its
+   * worker lives. With each, the signing secrets of the webhooks it is for that still exist, by
+   * webhook id. The ids not claimed are missing from the map.
    */
-  async claim(id: number, leaseToken: number): Promise<{ delivery: WebhookDelivery; secrets: string[] } | null> {
-    const rows = await this.statements.claim.rows<Record<string, unknown> & { secrets: string[] }>([id, leaseToken]);
-    if (!rows.length) return null;
-    return { delivery: this.columns.hydrate(rows[0]), secrets: rows[0].secrets };
+  async claim(ids: readonly number[], leaseToken: number): Promise<Map<number, ClaimedDelivery>> {
+    const rows = await this.statements.claim.rows<Record<string, unknown> & { secrets: string[] }>([ids, leaseToken]);
+    return new Map(
+      rows.map((row) => {
+        const delivery = this.columns.hydrate(row);
+        return [delivery.id, { delivery, secrets: row.secrets }];
+      }),
+    );
   }
 
   /** Ids of deliveries left unfinished by a worker that died (see `unfinished` above), oldest first. */

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import { Clock, CLOCK } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { postWebhook } from './http-poster';
 import { signatureHeaders } from './webhook-signer';
 import { WorkerLease } from './worker-lease';
@@ -18,6 +19,22 @@ const USER_AGENT = 'CommerceAPI-Webhooks/1.0';
 @Injectable()
 export class WebhookDeliverer {
   private readonly logger = new Logger(WebhookDeliverer.name);
+  /**
+   * The claims of the deliveries started in one turn of the event loop (the jobs of one fetch)
+   * made by one statement; each delivery is then sent and recorded on its own.
+   */
+  private readonly claims = new DataLoader<number, ClaimedDelivery | null>(
+    async (ids) => {
+      const claimed = await this.deliveries.claim(ids, await this.lease.token());
+      // An id asked for twice in one turn (its job and the recovery sweep) is claimed once.
+      return ids.map((id) => {
+        const claim = claimed.get(id) ?? null;
+        claimed.delete(id);
+        return claim;
+      });
+    },
+    { cache: false },
+  );
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -31,7 +48,7 @@ export class WebhookDeliverer {
   }
 
   async deliver(deliveryId: number): Promise<void> {
-    const claimed = await this.deliveries.claim(deliveryId, await this.lease.token());
+    const claimed = await this.claims.load(deliveryId);
     // Already attempted (a job run again after its worker recorded the attempt), or being
     // attempted by a live worker.
     if (!claimed) return;
