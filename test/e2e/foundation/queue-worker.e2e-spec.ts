@@ -30,10 +30,9 @@ describe('QueueWorker', () => {
     await boss.createQueue(name, { name, retryLimit, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 });
   };
   const states = async (name: string): Promise<Record<string, number>> => {
-    const rows = await boss.getDb().executeSql(
-      `SELECT state, count(*)::int AS n FROM pgboss.job WHERE name = $1 GROUP BY state`,
-      [name],
-    );
+    const rows = await boss
+      .getDb()
+      .executeSql(`SELECT state, count(*)::int AS n FROM pgboss.job WHERE name = $1 GROUP BY state`, [name]);
     return Object.fromEntries((rows.rows as Array<{ state: string; n: number }>).map((r) => [r.state, r.n]));
   };
   const until = async (check: () => Promise<boolean> | boolean, ms = 15_000) => {
