@@ -111,7 +111,7 @@ describe('SIGKILL of the service right after approvals commit', () => {
     const received = [...new Set(r.requests.map((q) => JSON.parse(q.body).order_number as string))].sort();
     expect(received).toEqual(sessions.map((s) => s.order_number).sort());
     expect(await deliveryStates(t.dataSource, seller.storeId)).toEqual({ success: ORDERS });
-    const log = (await http.get(`/v1/webhooks/${hook.id}/deliveries`).set(seller.auth).expect(200)).body
+    const log = (await http.get(`/v1/webhooks/${hook.id}/deliveries?per_page=100`).set(seller.auth).expect(200)).body
       .deliveries as Array<Record<string, any>>;
     expect(log.map((d) => d.status)).toEqual(Array(ORDERS).fill('success'));
 

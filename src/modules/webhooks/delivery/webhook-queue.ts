@@ -8,8 +8,12 @@ export interface DeliveryJob {
   deliveryId: number;
 }
 
-/** Deliveries in flight at once per process: one receiver that hangs for 10 s holds only one. */
-export const WORKER_CONCURRENCY = 8;
+/**
+ * Deliveries in flight at once per process: one receiver that hangs for 10 s holds only one. As
+ * many as the keep-alive sockets of one destination (http-poster.ts): with 8, a burst of approvals
+ * outran the deliveries (docs/performance.md, ninth round).
+ */
+export const WORKER_CONCURRENCY = 16;
 
 /** How long a claimed job may stay active before it is handed out again (well over 10 s). */
 const JOB_EXPIRE_SECONDS = 60;
