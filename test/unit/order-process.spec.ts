@@ -11,6 +11,7 @@ const transition = (from: OrderStatus, to: OrderStatus): OrderTransition => ({
   from,
   to,
   at: new Date('2026-01-01T00:00:00Z'),
+  bumps: () => Promise.resolve([]),
 });
 
 describe('OrderProcess (the hooks of order transitions)', () => {

@@ -18,7 +18,7 @@ export class LicenseOrderHooks implements OnModuleInit {
     this.process.register({
       name: 'licenses.approved',
       to: ['approved'],
-      afterSave: ({ manager, order }) => this.licenses.onApproved(manager, order),
+      afterSave: ({ manager, order, bumps }) => this.licenses.onApproved(manager, order, bumps),
     });
     this.process.register({
       name: 'licenses.refunded',

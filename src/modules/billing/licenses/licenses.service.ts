@@ -8,6 +8,7 @@ import { formatTimestamp } from '../../../common/time';
 import { inTransaction } from '../../../database/transaction';
 import { DeliveryKeys } from '../delivery/delivery-keys';
 import type { Order } from '../orders/order.entity';
+import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { generateLicenseKey, licenseKeyHash, normalizeLicenseKey } from './license-key-format';
@@ -66,14 +67,14 @@ export class LicensesService {
    * An order was approved: one key per license-enabled product of the order (bumps included); a
    * renewal order issues none but moves its subscription's keys to the new `end_date`.
    */
-  async onApproved(manager: EntityManager, order: Order): Promise<void> {
+  async onApproved(manager: EntityManager, order: Order, bumpsOf: () => Promise<OrderBumpItem[]>): Promise<void> {
     const subscription =
       order.subscriptionId !== null ? await this.subscriptions.findById(order.subscriptionId, manager) : null;
     if (subscription && (order.subscriptionPeriod ?? 1) > 1) {
       await this.licenses.renew(manager, subscription.id, subscription.endDate);
       return;
     }
-    const bumps = await this.orders.bumpItemsOf(order.id, manager);
+    const bumps = await bumpsOf();
     const products = await this.catalog.findProducts([order.productId, ...bumps.map((b) => b.productId)], manager);
     const licensed = [order.productId, ...bumps.map((b) => b.productId)]
       .map((id) => products.get(id))

@@ -24,10 +24,10 @@ export class CouponReuseHook implements OnModuleInit {
       name: 'billing.coupon-reuse',
       to: ['pending'],
       from: ['cancelled'],
-      beforeSave: async ({ manager, order }) => {
+      beforeSave: async ({ manager, order, bumps: bumpItems }) => {
         if (order.discountId === null || order.couponCode === null) return;
         const customer = await this.customers.findById(order.customerId, manager);
-        const bumps = await this.orders.bumpItemsOf(order.id, manager);
+        const bumps = await bumpItems();
         await this.coupons.reserve(manager, {
           storeId: order.storeId,
           code: order.couponCode,

@@ -1,6 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { OrderStatus } from './order-status';
+import type { OrderBumpItem } from './order-bump-item.entity';
 import type { Order } from './order.entity';
 
 /** One change of an order's state, as its hooks see it, inside the transaction that makes it. */
@@ -12,6 +13,8 @@ export interface OrderTransition {
   readonly to: OrderStatus;
   /** The clock of the change. */
   readonly at: Date;
+  /** The order's bump items, read once for all hooks (or known already to the caller). */
+  bumps(): Promise<OrderBumpItem[]>;
 }
 
 /**

@@ -6,7 +6,8 @@ import { DomainEvents } from '../../../common/events/domain-events';
 import { Clock, CLOCK } from '../../../common/time';
 import { inTransaction } from '../../../database/transaction';
 import { orderEvent, OrderTransitionKind } from '../events/order-events';
-import { OrderProcess } from './order-process';
+import type { OrderBumpItem } from './order-bump-item.entity';
+import { OrderProcess, OrderTransition } from './order-process';
 import { canTransition, OrderStatus } from './order-status';
 import { Order } from './order.entity';
 import { OrdersRepository } from './orders.repository';
@@ -63,13 +64,15 @@ export class OrderTransitionsService {
 
   /**
    * `transition` of an order the caller locked in `manager`'s transaction (`OrdersRepository.lockById`)
-   * and has not changed since: a payment's outcome locks the order first anyway.
+   * and has not changed since: a payment's outcome locks the order first anyway. `bumps`: the
+   * order's bump items when the caller knows them already (the hooks then read nothing more).
    */
   async transitionLocked(
     manager: EntityManager,
     order: Order,
     to: OrderStatus,
     details: TransitionDetails = {},
+    bumps?: OrderBumpItem[],
   ): Promise<Order | null> {
     if (!canTransition(order.status, to)) return null;
     const now = this.clock.now();
@@ -79,7 +82,15 @@ export class OrderTransitionsService {
     const from = order.status;
     order.status = to;
     stamp(order, to, now);
-    const transition = { manager, order, from, to, at: now };
+    let bumpItems: Promise<OrderBumpItem[]> | undefined = bumps && Promise.resolve(bumps);
+    const transition: OrderTransition = {
+      manager,
+      order,
+      from,
+      to,
+      at: now,
+      bumps: () => (bumpItems ??= this.orders.bumpItemsOf(order.id, manager)),
+    };
     await this.process.beforeSave(transition);
     const saved = await this.orders.save(manager, order);
     await this.process.afterSave({ ...transition, order: saved });

@@ -44,10 +44,11 @@ export class PaymentAttemptsRepository {
     // The order is locked first in both, as every transaction that changes an order or its
     // attempts takes them: no lock-order inversion with a concurrent claim or outcome.
     const lockedOrder = `o AS (SELECT * FROM ${orders.table} WHERE "id" = $1 FOR UPDATE)`;
+    const hasBumps = `EXISTS (SELECT 1 FROM ${bumps.table} WHERE "order_id" = $1)`;
     this.claimStatement = new PreparedStatement(
       dataSource,
       `WITH ${lockedOrder}, ` +
-        `b AS (SELECT EXISTS (SELECT 1 FROM ${bumps.table} WHERE "order_id" = $1) AS "has"), ` +
+        `b AS (SELECT ${hasBumps} AS "has"), ` +
         `a AS (INSERT INTO ${attempts.table} ("reference", "order_id", "store_id", "method", "provider", "amount", ` +
         `"currency", "payment_number", "status", "off_session", "created_at", "updated_at") ` +
         `SELECT $2, o."id", o."store_id", $3, $4, o."amount", o."currency", $5, 'processing', $6, $7, $7 ` +
@@ -61,7 +62,7 @@ export class PaymentAttemptsRepository {
         `a AS (UPDATE ${attempts.table} p SET "status" = $4, "transaction_id" = $5, "gateway_reference" = $6, ` +
         `"redirect_url" = NULL, "error_code" = $7, "error_message" = $8, "finished_at" = $9, "updated_at" = $10 ` +
         `FROM o WHERE p."id" = $2 AND p."status" = ANY($3) RETURNING p.*) ` +
-        `SELECT ${orders.select('o')}, ${attempts.select('a')} FROM o LEFT JOIN a ON true`,
+        `SELECT ${orders.select('o')}, ${hasBumps} AS "has_bumps", ${attempts.select('a')} FROM o LEFT JOIN a ON true`,
     );
   }
 
@@ -96,7 +97,8 @@ export class PaymentAttemptsRepository {
   /**
    * A final outcome applied: the order locked, then the attempt changed only from one of `from`
    * (as `change`), in one statement. `attempt` is null when another outcome won; null in all when
-   * there is no such order.
+   * there is no such order. `hasBumps`: whether the order has bump items (the approval's hooks
+   * read them only then).
    */
   async settle(
     manager: EntityManager,
@@ -104,7 +106,7 @@ export class PaymentAttemptsRepository {
     attemptId: number,
     from: PaymentAttemptStatus[],
     changes: FinalAttemptChanges,
-  ): Promise<{ order: Order; attempt: PaymentAttempt | null } | null> {
+  ): Promise<{ order: Order; hasBumps: boolean; attempt: PaymentAttempt | null } | null> {
     const [row] = await this.settleStatement.rows(
       [
         orderId,
@@ -123,6 +125,7 @@ export class PaymentAttemptsRepository {
     if (!row) return null;
     return {
       order: this.orders.hydrateTracked(row, 'o_'),
+      hasBumps: row.has_bumps === true,
       attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
     };
   }

@@ -280,6 +280,8 @@ export class PaymentsService implements OnApplicationBootstrap {
         updatedAt: now,
       }))!;
       const { order: locked, attempt: changed } = settled;
+      // Most orders have no bumps: the approval's hooks then need not read them.
+      const bumps = settled.hasBumps ? undefined : [];
       // Another source applied an outcome first: this one changes and sends nothing.
       if (!changed) return this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
       const details = {
@@ -289,7 +291,7 @@ export class PaymentsService implements OnApplicationBootstrap {
         paymentNumber: changed.paymentNumber,
       };
       if (changed.status === 'succeeded') {
-        const approved = await this.transitions.transitionLocked(manager, locked, 'approved', details);
+        const approved = await this.transitions.transitionLocked(manager, locked, 'approved', details, bumps);
         if (!approved) {
           // Paid while the order had already left pending (a second attempt approved it, or the
           // customer cancelled it): the money is the seller's to give back, the order stays as it is.
@@ -307,7 +309,7 @@ export class PaymentsService implements OnApplicationBootstrap {
         return this.resultOf(locked, changed);
       }
       if (changed.offSession) return this.resultOf(locked, changed);
-      const cancelled = await this.transitions.transitionLocked(manager, locked, 'cancelled', details);
+      const cancelled = await this.transitions.transitionLocked(manager, locked, 'cancelled', details, bumps);
       return this.resultOf(cancelled ?? locked, changed);
     });
   }

@@ -1,19 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { CatalogCache } from '../reads/catalog-cache';
 import { ProductFile } from './product-file.entity';
 
+/** The product files; every write drops the read port's kept rows (CatalogCache). */
 @Injectable()
 export class ProductFilesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: CatalogCache,
+  ) {}
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
   }
 
-  create(values: Partial<ProductFile>, manager?: EntityManager): Promise<ProductFile> {
+  async create(values: Partial<ProductFile>, manager?: EntityManager): Promise<ProductFile> {
     const m = this.manager(manager);
-    return m.save(m.create(ProductFile, values));
+    const saved = await m.save(m.create(ProductFile, values));
+    this.cache.changed();
+    return saved;
   }
 
   /** Oldest first: the order the seller added them in. */
@@ -64,6 +71,7 @@ export class ProductFilesRepository {
 
   async delete(file: ProductFile, manager?: EntityManager): Promise<void> {
     await this.manager(manager).delete(ProductFile, { id: file.id, storeId: file.storeId });
+    this.cache.changed();
   }
 
   /** Removes every file row of a product and returns the storage keys to delete after commit. */
@@ -73,6 +81,7 @@ export class ProductFilesRepository {
       select: { id: true, storageKey: true },
     });
     await manager.delete(ProductFile, { storeId, productId });
+    this.cache.changed();
     return files.map((file) => file.storageKey).filter((key): key is string => key !== null);
   }
 }

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 
 /**
- * The rows of products and plans that every order creation and order read ask for, kept in this
- * process for a moment: a store sells the same few products thousands of times. The catalog's
- * repositories empty it on every write of a product or plan (`changed`), so this process never
- * serves a row older than its own last write; another process's write reaches it within
- * `TTL_MS` (README, *Architecture*: the catalog's read port). Only rows found are kept: a product
- * created a moment ago is never "not found" here.
+ * The rows of products and plans that every order creation, payment and order read ask for, and
+ * the files a receipt links, kept in this process for a moment: a store sells the same few
+ * products thousands of times. The catalog's repositories empty it on every write of a product,
+ * plan or file (`changed`), so this process never serves a row older than its own last write;
+ * another process's write reaches it within `TTL_MS` (README, *Architecture*: the catalog's read
+ * port). Of products and plans only rows found are kept: a product created a moment ago is never
+ * "not found" here.
  */
 @Injectable()
 export class CatalogCache {

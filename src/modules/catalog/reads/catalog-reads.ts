@@ -189,9 +189,17 @@ export class CatalogReads {
   }
 
   /** The files of these products, by product then upload (every receipt lists them). */
+  /** The files of the store's products, in product and then upload order; kept a moment in `CatalogCache`. */
   async findFilesOfProducts(storeId: number, productIds: number[], manager?: EntityManager): Promise<ProductFile[]> {
     if (!productIds.length) return [];
-    const rows = await this.filesOfProducts.rows([storeId, [...new Set(productIds)]], manager);
-    return rows.map((row) => this.files.hydrate(row));
+    const ids = [...new Set(productIds)];
+    const { files } = await this.cache.through(
+      `files:${storeId}:${ids.join(',')}`,
+      async () => ({
+        files: (await this.filesOfProducts.rows([storeId, ids], manager)).map((row) => this.files.hydrate(row)),
+      }),
+      () => true,
+    );
+    return files;
   }
 }
