@@ -30,6 +30,16 @@ export function enablePreparedStatements(dataSource: DataSource): void {
   enabled.add(dataSource);
 }
 
+/** Whether statements on this data source are prepared by name (a PostgreSQL server, not PGlite). */
+export function preparedStatementsOn(dataSource: DataSource): boolean {
+  return enabled.has(dataSource);
+}
+
+/** The server-side name of a statement: one per distinct text, so equal texts share one plan. */
+export function statementName(text: string): string {
+  return `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+}
+
 /**
  * One of the per-request queries. Inside a transaction it runs on the transaction's connection
  * through TypeORM; otherwise straight on TypeORM's pg pool: a query runner per query (its
@@ -46,7 +56,7 @@ export class PreparedStatement {
     readonly text: string,
   ) {
     // One name per distinct text: statements built twice with one text share their prepared plan.
-    if (enabled.has(dataSource)) this.name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (enabled.has(dataSource)) this.name = statementName(text);
     let known = texts.get(dataSource);
     if (!known) texts.set(dataSource, (known = new Set()));
     known.add(text);

@@ -1,10 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Client } from 'pg';
 import PgBoss from 'pg-boss';
-import type { EntityManager, QueryRunner } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DatabaseConnection } from '../../database/database-connection';
+import { preparedStatementsOn } from '../../database/prepared-statements';
+import { JobDatabase, nameOf } from './job-database';
 import { QueueWorker } from './queue-worker';
 
 export type JobHandler<T> = (data: T, job: { id: string; retryCount: number }) => Promise<void>;
@@ -71,6 +74,7 @@ const WAKE_CHANNEL = 'commerce_jobs';
 export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(JobQueue.name);
   private readonly boss: PgBoss;
+  private readonly db: JobDatabase;
   private readonly queues = new Map<string, QueueDefinition>();
   private readonly timers: NodeJS.Timeout[] = [];
   /** This process's worker of each queue. */
@@ -81,11 +85,15 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly connection: DatabaseConnection,
+    @InjectDataSource() dataSource: DataSource,
   ) {
+    this.db = new JobDatabase(
+      { connectionString: connection.url, application_name: 'commerce-jobs', max: 5 },
+      preparedStatementsOn(dataSource),
+    );
+    this.db.on('error', (error) => this.logger.error({ err: error }, 'Job database connection error'));
     this.boss = new PgBoss({
-      connectionString: connection.url,
-      application_name: 'commerce-jobs',
-      max: 5,
+      db: this.db,
       migrate: true,
       supervise: config.webhooks.runWorker,
       schedule: false,
@@ -124,6 +132,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    this.db.open();
     await this.boss.start();
     this.started = true;
     for (const [name, { options }] of this.queues) {
@@ -192,6 +201,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.started = false;
     await Promise.all([...this.workers.values()].map((worker) => worker.stop(SHUTDOWN_GRACE_MS)));
     await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_GRACE_MS });
+    await this.db.close();
   }
 }
 
@@ -199,6 +209,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 export async function runOn(manager: EntityManager, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('A job sent with a manager needs its transaction.');
-  const result = await runner.query(text, values, true);
+  // Prepared by name, as on pg-boss's own pool (job-database.ts); TypeORM hands the config to pg.
+  const query = preparedStatementsOn(manager.connection) && values.length ? { name: nameOf(text), text } : text;
+  const result = await runner.query(query as string, values, true);
   return { rows: result.records ?? [] };
 }
