@@ -32,6 +32,18 @@ export interface InsertSource<T extends ObjectLiteral> {
   report: { columns: readonly string[]; from: string };
 }
 
+/**
+ * The texts of the statements generated here, per column set on first use, by data source. Every
+ * other statement is hand-written, built once in its repository's constructor (CONTRIBUTING.md,
+ * Conventions); the SQL snapshots (test/sql-snapshots) keep the two apart.
+ */
+const generated = new WeakMap<DataSource, Set<string>>();
+
+/** The distinct texts of the statements generated so far on this data source, sorted. */
+export function generatedStatementTexts(dataSource: DataSource): string[] {
+  return [...(generated.get(dataSource) ?? [])].sort();
+}
+
 export class EntityColumns<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
   /** INSERT and UPDATE statements by column list: a handful per entity. */
@@ -96,6 +108,9 @@ export class EntityColumns<T extends ObjectLiteral> {
     if (!statement) {
       statement = new PreparedStatement(this.dataSource, text());
       this.statements.set(key, statement);
+      let texts = generated.get(this.dataSource);
+      if (!texts) generated.set(this.dataSource, (texts = new Set()));
+      texts.add(statement.text);
     }
     return statement;
   }

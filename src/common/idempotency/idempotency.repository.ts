@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PreparedStatement } from '../../database/prepared-statements';
 import { IdempotencyKey } from './idempotency-key.entity';
 
 export interface IdempotencyScope {
@@ -11,7 +12,26 @@ export interface IdempotencyScope {
 
 @Injectable()
 export class IdempotencyRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly statements: { claim: PreparedStatement; purgeExpired: PreparedStatement };
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.statements = {
+      claim: new PreparedStatement(
+        dataSource,
+        `INSERT INTO idempotency_keys (store_id, principal_key, key, request_hash, state)
+         VALUES ($1, $2, $3, $4, 'in_flight')
+         ON CONFLICT (store_id, principal_key, key) DO UPDATE
+           SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL,
+               response_body = NULL, created_at = now()
+           WHERE idempotency_keys.created_at < now() - make_interval(secs => $5)
+         RETURNING id`,
+      ),
+      purgeExpired: new PreparedStatement(
+        dataSource,
+        `DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)`,
+      ),
+    };
+  }
 
   /**
    * Claims the key for a request, atomically: true when this request is the first (or the earlier
@@ -19,16 +39,13 @@ export class IdempotencyRepository {
    * same statement, so two racing requests never both win.
    */
   async claim(scope: IdempotencyScope, requestHash: string, ttlSeconds: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO idempotency_keys (store_id, principal_key, key, request_hash, state)
-       VALUES ($1, $2, $3, $4, 'in_flight')
-       ON CONFLICT (store_id, principal_key, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL,
-             response_body = NULL, created_at = now()
-         WHERE idempotency_keys.created_at < now() - make_interval(secs => $5)
-       RETURNING id`,
-      [scope.storeId, scope.principalKey, scope.key, requestHash, ttlSeconds],
-    );
+    const rows = await this.statements.claim.rows([
+      scope.storeId,
+      scope.principalKey,
+      scope.key,
+      requestHash,
+      ttlSeconds,
+    ]);
     return rows.length > 0;
   }
 
@@ -46,9 +63,7 @@ export class IdempotencyRepository {
 
   /** Deletes records past their lifetime (index on created_at). */
   async purgeExpired(ttlSeconds: number): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)`, [
-      ttlSeconds,
-    ]);
+    await this.statements.purgeExpired.rows([ttlSeconds]);
   }
 
   /** A failed request leaves nothing behind: the same key may be retried. */

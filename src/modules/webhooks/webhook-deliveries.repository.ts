@@ -42,6 +42,7 @@ export class WebhookDeliveriesRepository {
     createForGroup: PreparedStatement;
     claim: PreparedStatement;
     unfinished: PreparedStatement;
+    recentForWebhooks: PreparedStatement;
   };
 
   constructor(
@@ -81,6 +82,13 @@ export class WebhookDeliveriesRepository {
           WHERE d.state IN ('pending', 'sending')
             AND ((d.state = 'pending' AND d.created_at < now() - make_interval(secs => $1)) OR (d.state = 'sending' AND ${LEASE_GONE}))
           ORDER BY d.id LIMIT $2`,
+      ),
+      recentForWebhooks: new PreparedStatement(
+        dataSource,
+        `SELECT r.webhook_id, r.delivery_id FROM (
+           SELECT t.webhook_id, t.delivery_id, row_number() OVER (PARTITION BY t.webhook_id ORDER BY t.delivery_id DESC) AS n
+             FROM webhook_delivery_targets t WHERE t.webhook_id = ANY($1)
+         ) r WHERE r.n <= $2 ORDER BY r.webhook_id, r.delivery_id DESC`,
       ),
     };
   }
@@ -142,13 +150,10 @@ export class WebhookDeliveriesRepository {
   async recentForWebhooks(webhookIds: number[], perWebhook: number): Promise<Map<number, WebhookDelivery[]>> {
     const out = new Map<number, WebhookDelivery[]>(webhookIds.map((id) => [id, []]));
     if (!webhookIds.length) return out;
-    const rows: Array<{ webhook_id: number; delivery_id: number }> = await this.repo.manager.query(
-      `SELECT r.webhook_id, r.delivery_id FROM (
-         SELECT t.webhook_id, t.delivery_id, row_number() OVER (PARTITION BY t.webhook_id ORDER BY t.delivery_id DESC) AS n
-           FROM webhook_delivery_targets t WHERE t.webhook_id = ANY($1)
-       ) r WHERE r.n <= $2 ORDER BY r.webhook_id, r.delivery_id DESC`,
-      [webhookIds, perWebhook],
-    );
+    const rows = await this.statements.recentForWebhooks.rows<{ webhook_id: number; delivery_id: number }>([
+      webhookIds,
+      perWebhook,
+    ]);
     const deliveries = await this.repo.findBy({ id: In([...new Set(rows.map((r) => r.delivery_id))]) });
     const byId = new Map(deliveries.map((d) => [d.id, d]));
     for (const row of rows) {

@@ -22,6 +22,7 @@ export interface LastDelivery {
 export class WebhooksRepository {
   private readonly columns: EntityColumns<Webhook>;
   private readonly subscribed: PreparedStatement;
+  private readonly lastFinished: PreparedStatement;
 
   constructor(
     @InjectRepository(Webhook) private readonly repo: Repository<Webhook>,
@@ -33,6 +34,14 @@ export class WebhooksRepository {
       `SELECT ${this.columns.select('w', '')} FROM ${this.columns.table} w ` +
         `WHERE w.store_id = $1 AND w.status = 'active' AND $2 = ANY(w.events) AND (w.product_id IS NULL OR w.product_id = $3) ` +
         `ORDER BY w.id ASC`,
+    );
+    this.lastFinished = new PreparedStatement(
+      dataSource,
+      `SELECT DISTINCT ON (t.webhook_id) t.webhook_id, d.attempted_at, d.state, d.response_code
+           FROM webhook_delivery_targets t
+           JOIN webhook_deliveries d ON d.id = t.delivery_id
+          WHERE t.webhook_id = ANY($1) AND d.state IN ('success', 'failed')
+          ORDER BY t.webhook_id, d.attempted_at DESC, d.id DESC`,
     );
   }
 
@@ -101,19 +110,12 @@ export class WebhooksRepository {
   /** The latest finished delivery of each webhook, for `summary` (the webhooks of the OpenAPI description). */
   async lastDeliveries(webhookIds: number[]): Promise<Map<number, LastDelivery>> {
     if (!webhookIds.length) return new Map();
-    const rows: Array<{
+    const rows = await this.lastFinished.rows<{
       webhook_id: number;
       attempted_at: Date;
       state: 'success' | 'failed';
       response_code: number | null;
-    }> = await this.repo.manager.query(
-      `SELECT DISTINCT ON (t.webhook_id) t.webhook_id, d.attempted_at, d.state, d.response_code
-           FROM webhook_delivery_targets t
-           JOIN webhook_deliveries d ON d.id = t.delivery_id
-          WHERE t.webhook_id = ANY($1) AND d.state IN ('success', 'failed')
-          ORDER BY t.webhook_id, d.attempted_at DESC, d.id DESC`,
-      [webhookIds],
-    );
+    }>([webhookIds]);
     return new Map(
       rows.map((r) => [
         r.webhook_id,

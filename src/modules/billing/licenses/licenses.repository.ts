@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { LicenseInstance } from './license-instance.entity';
 import { LicenseKey, LicenseStatus } from './license-key.entity';
 
@@ -14,7 +15,16 @@ export interface LicenseFilters {
 
 @Injectable()
 export class LicensesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly renewal: PreparedStatement;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.renewal = new PreparedStatement(
+      dataSource,
+      `UPDATE "license_keys" SET "expires_at" = $2, "updated_at" = now(),
+         "status" = CASE WHEN "status" = 'expired' THEN 'active' ELSE "status" END
+       WHERE "subscription_id" = $1`,
+    );
+  }
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -100,12 +110,7 @@ export class LicensesRepository {
 
   /** A renewal: every key of the subscription lives until the new `end_date`; expired ones are back. */
   async renew(manager: EntityManager, subscriptionId: number, expiresAt: Date): Promise<void> {
-    await manager.query(
-      `UPDATE "license_keys" SET "expires_at" = $2, "updated_at" = now(),
-         "status" = CASE WHEN "status" = 'expired' THEN 'active' ELSE "status" END
-       WHERE "subscription_id" = $1`,
-      [subscriptionId, expiresAt],
-    );
+    await this.renewal.rows([subscriptionId, expiresAt], manager);
   }
 
   instancesOf(licenseKeyId: number, manager?: EntityManager): Promise<LicenseInstance[]> {

@@ -62,12 +62,18 @@ export const SUBSCRIBER_COLUMNS = {
 @Injectable()
 export class SalesRepository {
   private readonly subscribers: { page: PreparedStatement; count: PreparedStatement };
+  private readonly statements: {
+    productHasSales: PreparedStatement;
+    planHasSales: PreparedStatement;
+    orderIdsOfStore: PreparedStatement;
+    storesWithOrders: PreparedStatement;
+  };
   private readonly shown: {
     order: PickedColumns<Order, (typeof SUBSCRIBER_COLUMNS.order)[number]>;
     customer: PickedColumns<Customer, (typeof SUBSCRIBER_COLUMNS.customer)[number]>;
   };
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource) {
     const tables = {
       orders: new EntityColumns(dataSource, Order),
       customers: new EntityColumns(dataSource, Customer),
@@ -93,31 +99,37 @@ export class SalesRepository {
         `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE} AND ${NOT_A_RENEWAL}`,
       ),
     };
-  }
-
-  private manager(manager?: EntityManager): EntityManager {
-    return manager ?? this.dataSource.manager;
+    this.statements = {
+      productHasSales: new PreparedStatement(
+        dataSource,
+        `SELECT 1 FROM orders o
+          WHERE o.store_id = $1 AND o.product_id = $2 AND o.status = ANY($3)
+         UNION ALL
+         SELECT 1 FROM order_bump_items i JOIN orders o ON o.id = i.order_id
+          WHERE o.store_id = $1 AND i.product_id = $2 AND o.status = ANY($3)
+         LIMIT 1`,
+      ),
+      planHasSales: new PreparedStatement(
+        dataSource,
+        `SELECT 1 FROM orders WHERE store_id = $1 AND plan_id = $2 AND ${IS_SALE} LIMIT 1`,
+      ),
+      orderIdsOfStore: new PreparedStatement(dataSource, `SELECT id FROM orders WHERE store_id = $1 ORDER BY id`),
+      storesWithOrders: new PreparedStatement(
+        dataSource,
+        `SELECT s.id FROM unnest($1::int[]) AS s(id)
+          WHERE EXISTS (SELECT 1 FROM orders o WHERE o.store_id = s.id)`,
+      ),
+    };
   }
 
   /** A sale of the product itself, or of the product added to another order as an order bump. */
   async productHasSales(storeId: number, productId: number, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await this.manager(manager).query(
-      `SELECT 1 FROM orders o
-        WHERE o.store_id = $1 AND o.product_id = $2 AND o.status = ANY($3)
-       UNION ALL
-       SELECT 1 FROM order_bump_items i JOIN orders o ON o.id = i.order_id
-        WHERE o.store_id = $1 AND i.product_id = $2 AND o.status = ANY($3)
-       LIMIT 1`,
-      [storeId, productId, SALE_STATUSES],
-    );
+    const rows = await this.statements.productHasSales.rows([storeId, productId, SALE_STATUSES], manager);
     return rows.length > 0;
   }
 
   async planHasSales(storeId: number, planId: number, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await this.manager(manager).query(
-      `SELECT 1 FROM orders WHERE store_id = $1 AND plan_id = $2 AND ${IS_SALE} LIMIT 1`,
-      [storeId, planId],
-    );
+    const rows = await this.statements.planHasSales.rows([storeId, planId], manager);
     return rows.length > 0;
   }
 
@@ -126,10 +138,7 @@ export class SalesRepository {
    * rows of other tables that hang on an order by `order_id` without a `store_id` of their own.
    */
   async orderIdsOfStore(storeId: number, manager?: EntityManager): Promise<number[]> {
-    const rows: Array<{ id: number }> = await this.manager(manager).query(
-      `SELECT id FROM orders WHERE store_id = $1 ORDER BY id`,
-      [storeId],
-    );
+    const rows = await this.statements.orderIdsOfStore.rows<{ id: number }>([storeId], manager);
     return rows.map((row) => row.id);
   }
 
@@ -139,11 +148,7 @@ export class SalesRepository {
    */
   async storesWithOrders(storeIds: number[], manager?: EntityManager): Promise<Set<number>> {
     if (!storeIds.length) return new Set();
-    const rows: Array<{ id: number }> = await this.manager(manager).query(
-      `SELECT s.id FROM unnest($1::int[]) AS s(id)
-        WHERE EXISTS (SELECT 1 FROM orders o WHERE o.store_id = s.id)`,
-      [storeIds],
-    );
+    const rows = await this.statements.storesWithOrders.rows<{ id: number }>([storeIds], manager);
     return new Set(rows.map((row) => row.id));
   }
 

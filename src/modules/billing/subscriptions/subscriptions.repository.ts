@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { Order } from '../orders/order.entity';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 
@@ -21,7 +22,39 @@ export interface SavedPaymentMethod {
 /** Subscriptions and the orders of their periods (orders.subscription_id, orders.subscription_period). */
 @Injectable()
 export class SubscriptionsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** The sweep's questions (below); `endedBy` in one variant per `cancelAtPeriodEnd` filter. */
+  private readonly sweep: {
+    dueForRenewal: PreparedStatement;
+    endedBy: Record<'any' | 'cancelling' | 'renewing', PreparedStatement>;
+    withOpenRenewal: PreparedStatement;
+  };
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    const endedBy = (flag: string) =>
+      new PreparedStatement(
+        dataSource,
+        `SELECT s.id FROM subscriptions s WHERE s.status = $1 AND s.end_date <= $2${flag} ORDER BY s.end_date, s.id LIMIT $3`,
+      );
+    this.sweep = {
+      dueForRenewal: new PreparedStatement(
+        dataSource,
+        `SELECT s.id FROM subscriptions s WHERE s.status = 'active' AND NOT s.cancel_at_period_end AND s.end_date <= $1
+           AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.subscription_id = s.id AND o.subscription_period = s.periods + 1)
+         ORDER BY s.end_date, s.id LIMIT $2`,
+      ),
+      endedBy: {
+        any: endedBy(''),
+        cancelling: endedBy(' AND s.cancel_at_period_end'),
+        renewing: endedBy(' AND NOT s.cancel_at_period_end'),
+      },
+      withOpenRenewal: new PreparedStatement(
+        dataSource,
+        `SELECT s.id FROM subscriptions s WHERE s.status IN ('active', 'past_due') AND s.renewal_attempts < $1
+           AND EXISTS (SELECT 1 FROM orders o WHERE o.subscription_id = s.id AND o.subscription_period = s.periods + 1 AND o.status = 'pending')
+         ORDER BY s.end_date, s.id LIMIT $2`,
+      ),
+    };
+  }
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -128,40 +161,22 @@ export class SubscriptionsRepository {
 
   /** Active, renewing subscriptions ending by `before` whose next period has no order yet. */
   dueForRenewal(before: Date, limit: number): Promise<number[]> {
-    return this.ids(
-      `SELECT s.id FROM subscriptions s WHERE s.status = 'active' AND NOT s.cancel_at_period_end AND s.end_date <= $1
-         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.subscription_id = s.id AND o.subscription_period = s.periods + 1)
-       ORDER BY s.end_date, s.id LIMIT $2`,
-      [before, limit],
-    );
+    return this.ids(this.sweep.dueForRenewal, [before, limit]);
   }
 
   /** Subscriptions of `status` whose end_date is at or before `before`. */
   endedBy(status: SubscriptionStatus, before: Date, limit: number, cancelAtPeriodEnd?: boolean): Promise<number[]> {
-    const flag =
-      cancelAtPeriodEnd === undefined
-        ? ''
-        : cancelAtPeriodEnd
-          ? ' AND s.cancel_at_period_end'
-          : ' AND NOT s.cancel_at_period_end';
-    return this.ids(
-      `SELECT s.id FROM subscriptions s WHERE s.status = $1 AND s.end_date <= $2${flag} ORDER BY s.end_date, s.id LIMIT $3`,
-      [status, before, limit],
-    );
+    const variant = cancelAtPeriodEnd === undefined ? 'any' : cancelAtPeriodEnd ? 'cancelling' : 'renewing';
+    return this.ids(this.sweep.endedBy[variant], [status, before, limit]);
   }
 
   /** Active or past-due subscriptions with a pending renewal order and fewer than `maxAttempts` attempts. */
   withOpenRenewal(maxAttempts: number, limit: number): Promise<number[]> {
-    return this.ids(
-      `SELECT s.id FROM subscriptions s WHERE s.status IN ('active', 'past_due') AND s.renewal_attempts < $1
-         AND EXISTS (SELECT 1 FROM orders o WHERE o.subscription_id = s.id AND o.subscription_period = s.periods + 1 AND o.status = 'pending')
-       ORDER BY s.end_date, s.id LIMIT $2`,
-      [maxAttempts, limit],
-    );
+    return this.ids(this.sweep.withOpenRenewal, [maxAttempts, limit]);
   }
 
-  private async ids(sql: string, params: unknown[]): Promise<number[]> {
-    const rows: Array<{ id: number }> = await this.m().query(sql, params);
+  private async ids(statement: PreparedStatement, params: unknown[]): Promise<number[]> {
+    const rows = await statement.rows<{ id: number }>(params);
     return rows.map((r) => r.id);
   }
 }

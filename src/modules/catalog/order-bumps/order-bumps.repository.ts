@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { MAX_INT4 } from '../../../common/http/path-id';
 import { Cents, toCents } from '../../../common/money';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { OrderBump } from './order-bump.entity';
 
 /** A bump as offered: the bump's own row plus the offered product's public fields. */
@@ -29,7 +30,19 @@ export class DuplicateBumpError extends Error {}
 
 @Injectable()
 export class OrderBumpsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly offered: PreparedStatement;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.offered = new PreparedStatement(
+      dataSource,
+      `SELECT b.id, b.product_id, b.price, b.created_at,
+              p.id AS bump_product_id, p.pid AS bump_product_pid, p.name AS bump_product_name
+         FROM order_bumps b
+         JOIN products p ON p.id = b.bump_product_id AND p.store_id = b.store_id
+        WHERE b.store_id = $1 AND b.product_id = $2
+        ORDER BY b.id`,
+    );
+  }
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -68,15 +81,7 @@ export class OrderBumpsRepository {
    * query. A bump whose product is gone is not offered.
    */
   async listForProduct(storeId: number, productId: number, manager?: EntityManager): Promise<OfferedBump[]> {
-    const rows: OfferedBumpRow[] = await this.manager(manager).query(
-      `SELECT b.id, b.product_id, b.price, b.created_at,
-              p.id AS bump_product_id, p.pid AS bump_product_pid, p.name AS bump_product_name
-         FROM order_bumps b
-         JOIN products p ON p.id = b.bump_product_id AND p.store_id = b.store_id
-        WHERE b.store_id = $1 AND b.product_id = $2
-        ORDER BY b.id`,
-      [storeId, productId],
-    );
+    const rows = await this.offered.rows<OfferedBumpRow>([storeId, productId], manager);
     return rows.map(toOffered);
   }
 

@@ -2,16 +2,36 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { CatalogRef } from '../catalog-refs';
 import { CatalogCache } from '../reads/catalog-cache';
 import { Plan } from './plan.entity';
 
+interface PlanWithProductPidRow {
+  id: number;
+  plan_id: string;
+  name: string;
+  product_pid: string;
+}
+
 @Injectable()
 export class PlansRepository {
+  /** The plan with its product's pid, by id and by public id. */
+  private readonly withProductPid: { byId: PreparedStatement; byPlanId: PreparedStatement };
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: CatalogCache,
-  ) {}
+  ) {
+    const withProductPid = (where: string) =>
+      new PreparedStatement(
+        dataSource,
+        `SELECT pl.id, pl.plan_id, pl.name, COALESCE(p.pid, '') AS product_pid FROM plans pl ` +
+          `LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id ` +
+          `WHERE pl.store_id = $1 AND ${where}`,
+      );
+    this.withProductPid = { byId: withProductPid('pl.id = $2'), byPlanId: withProductPid('pl.plan_id = $2') };
+  }
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -27,13 +47,10 @@ export class PlansRepository {
 
   /** The store's plan with its product's pid ('' if the product is gone), in one query; null when there is none. */
   async findWithProductPid(storeId: number, ref: CatalogRef): Promise<{ plan: Plan; productPid: string } | null> {
-    const byId = 'id' in ref;
-    const rows: Array<{ id: number; plan_id: string; name: string; product_pid: string }> = await this.dataSource.query(
-      `SELECT pl.id, pl.plan_id, pl.name, COALESCE(p.pid, '') AS product_pid FROM plans pl ` +
-        `LEFT JOIN products p ON p.id = pl.product_id AND p.store_id = pl.store_id ` +
-        `WHERE pl.store_id = $1 AND ${byId ? 'pl.id = $2' : 'pl.plan_id = $2'}`,
-      [storeId, byId ? ref.id : ref.publicId],
-    );
+    const rows =
+      'id' in ref
+        ? await this.withProductPid.byId.rows<PlanWithProductPidRow>([storeId, ref.id])
+        : await this.withProductPid.byPlanId.rows<PlanWithProductPidRow>([storeId, ref.publicId]);
     if (!rows.length) return null;
     const [row] = rows;
     return {

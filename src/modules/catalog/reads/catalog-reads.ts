@@ -27,6 +27,8 @@ export class CatalogReads {
   private readonly files: EntityColumns<ProductFile>;
   private readonly filesOfProducts: PreparedStatement;
   private readonly productsById: PreparedStatement;
+  /** The ids a list filter's product or plan reference names (its id or its public id). */
+  private readonly idsByRef: { products: PreparedStatement; plans: PreparedStatement };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -53,6 +55,16 @@ export class CatalogReads {
         `LEFT JOIN ${products.table} p ON p.id = $1 LEFT JOIN ${plans.table} pl ON pl.id = $2`,
     );
     this.checkoutPlan = plans.pick('id', 'productId');
+    this.idsByRef = {
+      products: new PreparedStatement(
+        dataSource,
+        `SELECT id FROM ${products.table} WHERE store_id = $1 AND (pid = $2 OR id::text = $2)`,
+      ),
+      plans: new PreparedStatement(
+        dataSource,
+        `SELECT id FROM plans WHERE store_id = $1 AND (plan_id = $2 OR id::text = $2)`,
+      ),
+    };
     this.forCheckout = new PreparedStatement(
       dataSource,
       `SELECT ${this.checkoutProduct.select('p')}, ${this.checkoutPlan.select('pl')} FROM (SELECT 1) one ` +
@@ -67,19 +79,13 @@ export class CatalogReads {
 
   /** The store's products a list filter names (`product`: its id or its pid), as ids. */
   async productIdsByRef(storeId: number, ref: string): Promise<number[]> {
-    const rows: Array<{ id: number }> = await this.dataSource.query(
-      `SELECT id FROM ${this.products.table} WHERE store_id = $1 AND (pid = $2 OR id::text = $2)`,
-      [storeId, ref],
-    );
+    const rows = await this.idsByRef.products.rows<{ id: number }>([storeId, ref]);
     return rows.map((row) => row.id);
   }
 
   /** The store's plans a list filter names (`plan`: its id or its public `plan_id`), as ids. */
   async planIdsByRef(storeId: number, ref: string): Promise<number[]> {
-    const rows: Array<{ id: number }> = await this.dataSource.query(
-      `SELECT id FROM plans WHERE store_id = $1 AND (plan_id = $2 OR id::text = $2)`,
-      [storeId, ref],
-    );
+    const rows = await this.idsByRef.plans.rows<{ id: number }>([storeId, ref]);
     return rows.map((row) => row.id);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { EntityColumns } from '../../../database/entity-sql';
-import { endSellerSessions } from '../web/sessions/seller-sessions';
+import { PreparedStatement } from '../../../database/prepared-statements';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
 
@@ -12,9 +12,20 @@ export type StoreSettings = Pick<Store, 'name' | 'brand' | 'contactNumber' | 'lo
 @Injectable()
 export class SellersRepository {
   private readonly stores: EntityColumns<Store>;
+  /**
+   * Logs a seller out everywhere (identity's README, *Password reset*): deletes their dashboard
+   * sessions (`web_sessions`, one JSON document per session holding `sellerId`), except one (`$2`),
+   * the session of the request that changed the password. A browser whose session is gone is sent
+   * to the login page on its next request.
+   */
+  private readonly endSessions: PreparedStatement;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.stores = new EntityColumns(dataSource, Store);
+    this.endSessions = new PreparedStatement(
+      dataSource,
+      `DELETE FROM web_sessions WHERE sess->>'sellerId' = $1 AND sid <> $2`,
+    );
   }
 
   private manager(manager?: EntityManager): EntityManager {
@@ -78,7 +89,7 @@ export class SellersRepository {
   ): Promise<void> {
     const work = async (manager: EntityManager) => {
       await manager.update(Seller, { id: sellerId }, { passwordHash });
-      await endSellerSessions(manager, sellerId, options.keepSid);
+      await this.endSessions.rows([String(sellerId), options.keepSid ?? ''], manager);
     };
     await (options.manager ? work(options.manager) : this.dataSource.transaction(work));
   }
