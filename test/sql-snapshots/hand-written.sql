@@ -11,8 +11,10 @@ INSERT INTO "download_counters" ("store_id", "order_id", "file_id", "count", "la
   WHERE "download_counters"."count" < $5
   RETURNING "count";
 
-INSERT INTO customer_messages (store_id, channel, kind, ref, order_id, event_id) VALUES ($1, $2, $3, $4, $5, $6)
-  ON CONFLICT (channel, kind, ref) DO NOTHING;
+INSERT INTO customer_messages AS m (store_id, channel, kind, ref, order_id, event_id, state, attempts, claimed_until) VALUES ($1, $2, $3, $4, $5, $6, 'sending', 1, now() + $7 * interval '1 second')
+  ON CONFLICT (channel, kind, ref) DO UPDATE SET state = 'sending', attempts = m.attempts + 1, claimed_until = now() + $7 * interval '1 second', updated_at = now()
+  WHERE m.state IN ('pending', 'failed') OR (m.state = 'sending' AND m.claimed_until < now())
+  RETURNING m.id, m.attempts;
 
 INSERT INTO customers (store_id, email, name, mobile_number, payment_number) VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
@@ -298,10 +300,6 @@ UPDATE customer_messages SET state = $2::varchar, claimed_until = NULL, recipien
 
 UPDATE customer_messages SET state = 'failed', claimed_until = NULL, last_error = $2, updated_at = now()
   WHERE id = $1 AND state = 'sending';
-
-UPDATE customer_messages SET state = 'sending', attempts = attempts + 1, claimed_until = now() + $4 * interval '1 second', updated_at = now()
-  WHERE channel = $1 AND kind = $2 AND ref = $3 AND (state IN ('pending', 'failed') OR (state = 'sending' AND claimed_until < now()))
-  RETURNING id, attempts;
 
 UPDATE discounts SET used_count = used_count + 1
   WHERE id = $1 AND (uses_limit IS NULL OR used_count < uses_limit)

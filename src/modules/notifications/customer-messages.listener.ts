@@ -62,8 +62,7 @@ export class CustomerMessagesListener implements OnModuleInit {
     if (!request) return;
     const claimed: Array<{ channel: NotificationChannel; id: number }> = [];
     for (const channel of this.channels.all()) {
-      await this.messages.ensure(channel.name, request, event.storeId, event.id);
-      const claim = await this.messages.claim(channel.name, request, JOB_EXPIRE_SECONDS);
+      const claim = await this.messages.claim(channel.name, request, event, JOB_EXPIRE_SECONDS);
       if (claim) claimed.push({ channel, id: claim.id });
     }
     // Sent or skipped already, or in another worker's hands (whose own job retries it if it fails).

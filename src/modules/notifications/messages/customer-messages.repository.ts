@@ -9,7 +9,6 @@ import { CustomerMessageRecord } from './customer-message.entity';
 @Injectable()
 export class CustomerMessagesRepository {
   private readonly statements: {
-    ensure: PreparedStatement;
     claim: PreparedStatement;
     failed: PreparedStatement;
     done: PreparedStatement;
@@ -18,16 +17,16 @@ export class CustomerMessagesRepository {
   constructor(@InjectDataSource() dataSource: DataSource) {
     const table = dataSource.getMetadata(CustomerMessageRecord).tableName;
     this.statements = {
-      ensure: new PreparedStatement(
-        dataSource,
-        `INSERT INTO ${table} (store_id, channel, kind, ref, order_id, event_id) VALUES ($1, $2, $3, $4, $5, $6) ` +
-          `ON CONFLICT (channel, kind, ref) DO NOTHING`,
-      ),
+      // Created by the first event that asks for it, already claimed; or claimed again when it is
+      // pending, failed, or its previous claim ran out (its worker died): one statement.
       claim: new PreparedStatement(
         dataSource,
-        `UPDATE ${table} SET state = 'sending', attempts = attempts + 1, claimed_until = now() + $4 * interval '1 second', updated_at = now() ` +
-          `WHERE channel = $1 AND kind = $2 AND ref = $3 ` +
-          `AND (state IN ('pending', 'failed') OR (state = 'sending' AND claimed_until < now())) RETURNING id, attempts`,
+        `INSERT INTO ${table} AS m (store_id, channel, kind, ref, order_id, event_id, state, attempts, claimed_until) ` +
+          `VALUES ($1, $2, $3, $4, $5, $6, 'sending', 1, now() + $7 * interval '1 second') ` +
+          `ON CONFLICT (channel, kind, ref) DO UPDATE SET state = 'sending', attempts = m.attempts + 1, ` +
+          `claimed_until = now() + $7 * interval '1 second', updated_at = now() ` +
+          `WHERE m.state IN ('pending', 'failed') OR (m.state = 'sending' AND m.claimed_until < now()) ` +
+          `RETURNING m.id, m.attempts`,
       ),
       failed: new PreparedStatement(
         dataSource,
@@ -41,25 +40,25 @@ export class CustomerMessagesRepository {
     };
   }
 
-  /** The message's row on this channel, created by the first event that asks for it. */
-  async ensure(channel: string, request: MessageRequest, storeId: number, eventId: string): Promise<void> {
-    await this.statements.ensure.rows([storeId, channel, request.kind, request.ref, request.orderId, eventId]);
-  }
-
   /**
-   * Takes the message for one send, for `leaseSeconds`: only a pending or failed one, or one whose
-   * previous claim ran out (its worker died). Null when it is sent, skipped or being sent. The
-   * claim is its own statement, so no row lock is held across the network call.
+   * Takes the message for one send on this channel, for `leaseSeconds`: its row is created by the
+   * first event that asks for it, and taken again only when pending or failed, or when a previous
+   * claim ran out (its worker died). Null when it is sent, skipped or being sent. The claim is its
+   * own statement, so no row lock is held across the network call.
    */
   async claim(
     channel: string,
     request: MessageRequest,
+    event: { storeId: number; id: string },
     leaseSeconds: number,
   ): Promise<{ id: number; attempts: number } | null> {
     const rows = await this.statements.claim.rows<{ id: number; attempts: number }>([
+      event.storeId,
       channel,
       request.kind,
       request.ref,
+      request.orderId,
+      event.id,
       leaseSeconds,
     ]);
     return rows[0] ?? null;
