@@ -15,12 +15,40 @@ export class CatalogCache {
   static readonly TTL_MS = 1_000;
   private readonly entries = new LRUCache<string, object>({ max: 10_000, ttl: CatalogCache.TTL_MS });
 
-  /** The value kept under `key`, or the one `load` reads (kept unless `keep` says otherwise). */
-  async through<T extends object>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+  /** Loads under way, by key: concurrent misses of one key share one read. */
+  private readonly loading = new Map<string, Promise<object>>();
+  /** Counts catalog writes: a read that started before one is not kept. */
+  private generation = 0;
+
+  /**
+   * The value kept under `key`, or the one `load` reads (kept unless `keep` says otherwise, or a
+   * catalog write came while it was read). With `share`, callers that miss the same key while it
+   * is being read wait for that read instead of making their own: the requests in flight when a
+   * row's time runs out then cost one statement, not one each. A read inside a caller's
+   * transaction is never shared (its failure is that transaction's own).
+   */
+  async through<T extends object>(
+    key: string,
+    load: () => Promise<T>,
+    keep: (value: T) => boolean,
+    share = true,
+  ): Promise<T> {
     const kept = this.entries.get(key) as T | undefined;
     if (kept !== undefined) return kept;
+    if (!share) return this.read(key, load, keep);
+    const pending = this.loading.get(key) as Promise<T> | undefined;
+    if (pending) return pending;
+    const read = this.read(key, load, keep).finally(() => {
+      if (this.loading.get(key) === read) this.loading.delete(key);
+    });
+    this.loading.set(key, read);
+    return read;
+  }
+
+  private async read<T extends object>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+    const generation = this.generation;
     const value = await load();
-    if (keep(value)) this.entries.set(key, value);
+    if (keep(value) && generation === this.generation) this.entries.set(key, value);
     return value;
   }
 
@@ -36,6 +64,8 @@ export class CatalogCache {
 
   /** A product or plan was written: nothing kept may be served again. */
   changed(): void {
+    this.generation++;
     this.entries.clear();
+    this.loading.clear();
   }
 }

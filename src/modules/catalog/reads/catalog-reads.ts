@@ -129,6 +129,7 @@ export class CatalogReads {
         return { product: this.products.hydrateOptional(row, 'p_'), plan: this.plans.hydrateOptional(row, 'pl_') };
       },
       (found) => found.product !== null && (planId === null || found.plan !== null),
+      manager === undefined,
     );
   }
 
@@ -205,6 +206,7 @@ export class CatalogReads {
         files: (await this.filesOfProducts.rows([storeId, ids], manager)).map((row) => this.files.hydrate(row)),
       }),
       () => true,
+      manager === undefined,
     );
     return files;
   }
