@@ -38,6 +38,24 @@ const couponRefused = (reason: keyof typeof COUPON_REJECTION_MESSAGES) =>
 
 const newOrderNumber = (): string => `ORD-${randomBase62(12)}`;
 
+/** What a new order takes from its source (a checkout or a renewal), besides what every order starts from. */
+type NewOrderFields = Pick<Order, 'productId' | 'planId'> &
+  Partial<
+    Pick<
+      Order,
+      | 'affiliateId'
+      | 'returnUrl'
+      | 'cancelUrl'
+      | 'tracking'
+      | 'customerName'
+      | 'customerMobileNumber'
+      | 'customerPaymentNumber'
+      | 'customerId'
+      | 'subscriptionId'
+      | 'subscriptionPeriod'
+    >
+  >;
+
 /** The store an order is created in: its id, and its currency, which every order of it takes. */
 export interface OrderingStore {
   id: number;
@@ -65,8 +83,19 @@ export class OrderFactory {
     private readonly rules: CheckoutRules,
   ) {}
 
-  /** The values every new order starts from. */
-  private newOrder(storeId: number, currency: string, payToken: string, amount: Cents): Partial<Order> {
+  /**
+   * A new order's values: `pending`, a new order number and pay token, the amount without a
+   * discount, and what the caller gives. One object literal with every property, in one order,
+   * whatever the caller: V8 then gives every new order one shape, and the insert that reads each
+   * column of it stays fast (a spread and then more properties made it a slow dictionary object).
+   */
+  private newOrder(
+    storeId: number,
+    currency: string,
+    payToken: string,
+    amount: Cents,
+    given: NewOrderFields,
+  ): Partial<Order> {
     return {
       storeId,
       orderNumber: newOrderNumber(),
@@ -78,10 +107,18 @@ export class OrderFactory {
       amount,
       discountId: null,
       couponCode: null,
-      affiliateId: null,
-      returnUrl: null,
-      cancelUrl: null,
-      tracking: {},
+      productId: given.productId,
+      planId: given.planId,
+      affiliateId: given.affiliateId ?? null,
+      returnUrl: given.returnUrl ?? null,
+      cancelUrl: given.cancelUrl ?? null,
+      tracking: given.tracking ?? {},
+      customerName: given.customerName,
+      customerMobileNumber: given.customerMobileNumber,
+      customerPaymentNumber: given.customerPaymentNumber,
+      customerId: given.customerId,
+      subscriptionId: given.subscriptionId,
+      subscriptionPeriod: given.subscriptionPeriod,
     };
   }
 
@@ -119,8 +156,7 @@ export class OrderFactory {
       affiliateFound: affiliate !== null,
     });
     if (rejection) throw CHECKOUT_REJECTIONS[rejection]();
-    const order: Partial<Order> = {
-      ...this.newOrder(store.id, store.currency, payToken, amount),
+    const order = this.newOrder(store.id, store.currency, payToken, amount, {
       productId: product!.id,
       planId: plan?.id ?? null,
       affiliateId,
@@ -131,7 +167,7 @@ export class OrderFactory {
       customerName: details.name,
       customerMobileNumber: details.mobileNumber,
       customerPaymentNumber: details.paymentNumber,
-    };
+    });
     if (code !== null) Object.assign(order, await this.applyCoupon(coupon, product!.id, amount, details));
     // The plugins' rules: a refusal comes before anything is written.
     if (!this.rules.empty) {
@@ -190,14 +226,16 @@ export class OrderFactory {
     period: number,
     payToken: string,
   ): Promise<Order> {
-    return this.orders.insert(manager, {
-      ...this.newOrder(subscription.storeId, first.currency, payToken, plan.price),
-      productId: plan.productId,
-      planId: plan.id,
-      customerId: subscription.customerId,
-      subscriptionId: subscription.id,
-      subscriptionPeriod: period,
-    });
+    return this.orders.insert(
+      manager,
+      this.newOrder(subscription.storeId, first.currency, payToken, plan.price, {
+        productId: plan.productId,
+        planId: plan.id,
+        customerId: subscription.customerId,
+        subscriptionId: subscription.id,
+        subscriptionPeriod: period,
+      }),
+    );
   }
 }
 
