@@ -68,8 +68,11 @@ export class OrdersController {
   @ApiNotFound()
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<OrderEnvelopeDto> {
     const view = await this.orders.get(principal.storeId, id);
-    const licenseKeys = (view.licenseKeys ?? []).map((key) => this.licenses.view(key));
-    return { status: 'success', order: { ...toOrderDto(view), license_keys: licenseKeys } };
+    const order = toOrderDto(view);
+    // Added to the object, not spread into a copy: a spread and one more property gives every
+    // answer a hidden class of its own (docs/performance.md, ninth round).
+    order.license_keys = (view.licenseKeys ?? []).map((key) => this.licenses.view(key));
+    return { status: 'success', order };
   }
 
   @Post(':id/refund')
