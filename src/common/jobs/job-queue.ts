@@ -146,7 +146,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       });
     }
     if (!this.config.webhooks.runWorker) return;
-    for (const [name, definition] of this.queues) await this.startWorkers(name, definition);
+    for (const [name, definition] of this.queues) this.startWorkers(name, definition);
     await this.listen().catch((error: unknown) =>
       this.logger.warn({ err: error }, 'Listening for new jobs failed; workers poll'),
     );
@@ -165,7 +165,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.listener = client;
   }
 
-  private async startWorkers(name: string, { handler, options, everySeconds }: QueueDefinition): Promise<void> {
+  private startWorkers(name: string, { handler, options, everySeconds }: QueueDefinition): void {
     const worker = new QueueWorker(
       this.boss,
       name,

@@ -108,11 +108,9 @@ export class QueueWorker {
     this.finished.push(id);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      const ids = this.finished;
       this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
         this.flushScheduled = false;
-        const batch = ids.splice(0);
-        await this.boss.complete(this.name, batch);
+        await this.boss.complete(this.name, this.finished.splice(0));
       });
     }
     return this.flushing;

@@ -48,13 +48,12 @@ export class PaymentAttemptsRepository {
     this.claimStatement = new PreparedStatement(
       dataSource,
       `WITH ${lockedOrder}, ` +
-        `b AS (SELECT ${hasBumps} AS "has"), ` +
         `a AS (INSERT INTO ${attempts.table} ("reference", "order_id", "store_id", "method", "provider", "amount", ` +
         `"currency", "payment_number", "status", "off_session", "created_at", "updated_at") ` +
         `SELECT $2, o."id", o."store_id", $3, $4, o."amount", o."currency", $5, 'processing', $6, $7, $7 ` +
-        `FROM o, b WHERE o."status" = 'pending' AND NOT b."has" ` +
+        `FROM o WHERE o."status" = 'pending' AND NOT ${hasBumps} ` +
         `ON CONFLICT ("order_id") WHERE "status" = 'processing' DO NOTHING RETURNING *) ` +
-        `SELECT ${orders.select('o')}, b."has" AS "has_bumps", ${attempts.select('a')} FROM o CROSS JOIN b LEFT JOIN a ON true`,
+        `SELECT ${orders.select('o')}, ${attempts.select('a')} FROM o LEFT JOIN a ON true`,
     );
     this.settleStatement = new PreparedStatement(
       dataSource,
@@ -70,13 +69,12 @@ export class PaymentAttemptsRepository {
    * A checkout's payment claimed in one statement, without a transaction's round trips: the
    * order locked, and a `processing` attempt inserted for its amount while it is pending, has
    * no order bumps and no other attempt processing. `attempt` is null when one of those stopped
-   * it (`hasBumps` or the order's status tells which; else another attempt is processing);
-   * null in all when there is no such order.
+   * it; null in all when there is no such order.
    */
   async claimWithoutBumps(
     orderId: number,
     claim: AttemptClaim,
-  ): Promise<{ order: Order; hasBumps: boolean; attempt: PaymentAttempt | null } | null> {
+  ): Promise<{ order: Order; attempt: PaymentAttempt | null } | null> {
     const [row] = await this.claimStatement.rows([
       orderId,
       claim.reference,
@@ -89,7 +87,6 @@ export class PaymentAttemptsRepository {
     if (!row) return null;
     return {
       order: this.orders.hydrateTracked(row, 'o_'),
-      hasBumps: row.has_bumps === true,
       attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
     };
   }

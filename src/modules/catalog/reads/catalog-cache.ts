@@ -46,9 +46,9 @@ export class CatalogCache {
   }
 
   private async read<T extends object>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
-    const generation = this.generation;
+    const readSince = this.generation;
     const value = await load();
-    if (keep(value) && generation === this.generation) this.entries.set(key, value);
+    if (keep(value)) this.keep(key, value, readSince);
     return value;
   }
 
@@ -57,9 +57,17 @@ export class CatalogCache {
     return this.entries.get(key) as T | undefined;
   }
 
-  /** Keeps `value` under `key` (a row found: never a "not found"). */
-  keep(key: string, value: object): void {
-    this.entries.set(key, value);
+  /** What a read started now passes to `keep`: a catalog write since then makes it stale. */
+  version(): number {
+    return this.generation;
+  }
+
+  /**
+   * Keeps `value` under `key` (a row found: never a "not found"), unless a catalog write came
+   * since the read began (`readSince`, from `version`), as `through` does.
+   */
+  keep(key: string, value: object, readSince: number): void {
+    if (readSince === this.generation) this.entries.set(key, value);
   }
 
   /** A product or plan was written: nothing kept may be served again. */

@@ -138,11 +138,7 @@ export class CatalogReads {
    * `CatalogCache` when found (shared: never to be changed by the caller).
    */
   async findProduct(id: number, manager?: EntityManager): Promise<Product | null> {
-    const kept = this.cache.kept<Product>(`product:${id}`);
-    if (kept) return kept;
-    const found = await this.products.findOneBy({ id }, manager);
-    if (found) this.cache.keep(`product:${id}`, found);
-    return found;
+    return (await this.findProducts([id], manager)).get(id) ?? null;
   }
 
   /** `findProduct` of several, those not kept in one round trip. */
@@ -150,15 +146,16 @@ export class CatalogReads {
     const found = new Map<number, Product>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {
-      const kept = this.cache.kept<Product>(`product:${id}`);
+      const kept = this.cache.kept<Product>(productKey(id));
       if (kept) found.set(id, kept);
       else missing.push(id);
     }
     if (!missing.length) return found;
+    const readSince = this.cache.version();
     const rows = await this.productsById.rows([missing], manager);
     for (const row of rows) {
       const product = this.products.hydrate(row);
-      this.cache.keep(`product:${product.id}`, product);
+      this.cache.keep(productKey(product.id), product, readSince);
       found.set(product.id, product);
     }
     return found;
@@ -211,3 +208,6 @@ export class CatalogReads {
     return files;
   }
 }
+
+/** Where the catalog cache keeps a product read by id. */
+const productKey = (id: number): string => `product:${id}`;

@@ -3,6 +3,7 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../../common/errors/app-error';
+import { centsToDecimal, toCents } from '../../../common/money';
 import {
   CurrentSeller,
   DashboardPages,
@@ -414,10 +415,9 @@ function formOfProduct(product: ReturnType<typeof toProductDto>): Record<string,
   return Object.fromEntries(
     FIELDS.map((field) => {
       const value = product[field];
-      return [
-        field,
-        value === null || value === undefined ? '' : field === 'price' ? Number(value).toFixed(2) : String(value),
-      ];
+      if (value === null || value === undefined) return [field, ''];
+      // The price as the API's exact decimal text (two places), not a float's rounding.
+      return [field, field === 'price' ? centsToDecimal(toCents(value as number)) : String(value)];
     }),
   );
 }
