@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { Client } from 'pg';
 import PgBoss from 'pg-boss';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import { DataSource, type EntityManager, type EntitySubscriberInterface, type QueryRunner } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DatabaseConnection } from '../../database/database-connection';
@@ -58,6 +58,22 @@ const POLL_SECONDS = 2;
 /** PostgreSQL notifies listeners on commit: the payload is the queue that got a job. */
 const WAKE_CHANNEL = 'commerce_jobs';
 
+/** A job as pg-boss's `insert` takes it (several in one statement). */
+interface NewJob {
+  name: string;
+  data: object;
+  singletonKey?: string;
+  /** An ISO time (with `Z`) or a delay in seconds, as text. */
+  startAfter?: string;
+}
+
+/** The jobs a transaction sent, inserted together just before it commits. */
+interface TransactionJobs {
+  jobs: NewJob[];
+  /** Queues whose worker the commit wakes. */
+  wake: Set<string>;
+}
+
 /**
  * Durable background work on pg-boss in the service's own PostgreSQL: what must happen after a
  * commit (events' after-commit handlers, emails, payment reconciliation, the subscription sweep).
@@ -81,6 +97,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   private readonly workers = new Map<string, QueueWorker>();
   private listener?: Client;
   private started = false;
+  /** Jobs sent inside each open transaction, not inserted yet. */
+  private readonly inTransaction = new WeakMap<QueryRunner, TransactionJobs>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -99,6 +117,13 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       schedule: false,
     });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'pg-boss error'));
+    // The jobs of a transaction go in with its commit: one statement for all of them (and one to
+    // wake the workers), instead of one or two per job.
+    const subscriber: EntitySubscriberInterface = {
+      beforeTransactionCommit: ({ queryRunner }) => this.insertSent(queryRunner),
+      afterTransactionRollback: ({ queryRunner }) => void this.inTransaction.delete(queryRunner),
+    };
+    dataSource.subscribers.push(subscriber);
   }
 
   /** Declares a queue and the handler that works its jobs. Call from `onModuleInit`. */
@@ -117,18 +142,35 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.queues.get(name)!.everySeconds = seconds;
   }
 
+  /**
+   * Sends a job. With a `manager` in a transaction, the job is inserted with the transaction's
+   * other jobs just before it commits (every job of a paid order, the receipt's and the webhooks',
+   * in one statement): it exists exactly when the change does, and a rollback drops it.
+   */
   async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<void> {
     if (!this.queues.has(name)) throw new Error(`Queue ${name} is not defined.`);
     const { manager, ...job } = options;
+    const runner = manager?.queryRunner;
+    if (runner?.isTransactionActive) {
+      let sent = this.inTransaction.get(runner);
+      if (!sent) this.inTransaction.set(runner, (sent = { jobs: [], wake: new Set() }));
+      sent.jobs.push({ name, data, singletonKey: job.singletonKey, startAfter: startAfterText(job.startAfter) });
+      if (this.queues.get(name)!.options.wakeOnCommit && !job.startAfter) sent.wake.add(name);
+      return;
+    }
     const db = manager ? { executeSql: (text: string, values: unknown[]) => runOn(manager, text, values) } : undefined;
     await this.boss.send(name, data, { ...job, ...(db ? { db } : {}) });
-    const wake = this.queues.get(name)!.options.wakeOnCommit;
-    if (wake && manager?.queryRunner && !job.startAfter) await this.announce(manager.queryRunner, name);
   }
 
-  /** Wakes a worker of `queue` (of whichever process listens) when the transaction commits. */
-  private async announce(runner: QueryRunner, queue: string): Promise<void> {
-    await runner.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, queue]);
+  /** Inserts the jobs `runner`'s transaction sent, before its COMMIT (a TypeORM transaction event). */
+  private async insertSent(runner: QueryRunner): Promise<void> {
+    const sent = this.inTransaction.get(runner);
+    if (!sent) return;
+    this.inTransaction.delete(runner);
+    await this.boss.insert(sent.jobs, { db: { executeSql: (text, values) => runOn(runner.manager, text, values) } });
+    // Wakes a worker of each queue (of whichever process listens) when the transaction commits.
+    if (sent.wake.size)
+      await runner.query('SELECT pg_notify($1, q) FROM unnest($2::text[]) q', [WAKE_CHANNEL, [...sent.wake]]);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -203,6 +245,12 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_GRACE_MS });
     await this.db.close();
   }
+}
+
+/** A job's `startAfter` as pg-boss's `insert` reads it: an ISO time, or seconds from now. */
+function startAfterText(startAfter: Date | number | undefined): string | undefined {
+  if (startAfter === undefined) return undefined;
+  return startAfter instanceof Date ? startAfter.toISOString() : String(startAfter);
 }
 
 /** pg-boss's `Db` contract on a TypeORM transaction: `{ rows }` whatever the command. */

@@ -124,4 +124,34 @@ describe('domain events after commit', () => {
     expect(jobs.map((j: { singleton_key: string }) => j.singleton_key)).not.toContain(event.id);
     expect(seen.runs.map((e) => e.id)).not.toContain(event.id);
   });
+
+  it('inserts the jobs of a transaction together with its commit', async () => {
+    const thing = (id: number) =>
+      domainEvent({
+        type: 'test.thing',
+        storeId: 1,
+        aggregate: { type: 'thing', id },
+        from: null,
+        to: 'made',
+        refs: {},
+        occurredAt: new Date().toISOString(),
+      });
+    const events = [thing(10), thing(11), thing(12)];
+    const queued = () =>
+      t.dataSource
+        .query(`SELECT singleton_key FROM pgboss.job WHERE name = 'event:test-approvals' AND singleton_key = ANY($1)`, [
+          events.map((e) => e.id),
+        ])
+        .then((rows: unknown[]) => rows.length);
+    const before = seen.runs.length;
+    await t.dataSource.transaction(async (manager) => {
+      for (const event of events) await t.app.get(DomainEvents).publish(event, manager);
+      // Seen from another connection: nothing before the commit.
+      expect(await queued()).toBe(0);
+    });
+    expect(await queued()).toBe(3);
+    await seen.until(before + 3);
+    const ran = seen.runs.slice(before).map((e) => e.id);
+    expect(ran.sort()).toEqual(events.map((e) => e.id).sort());
+  });
 });
