@@ -347,16 +347,20 @@ WITH
   LEFT JOIN a ON true;
 
 WITH
+  v AS (SELECT *
+  FROM unnest($1::int[], $2::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::text[], $9::timestamptz[]) AS v("order_id", "attempt_id", "status", "transaction_id", "gateway_reference", "error_code", "error_message", "at")),
   o AS (SELECT *
   FROM "orders"
-  WHERE "id" = $1 FOR
+  WHERE "id" = ANY($1)
+  ORDER BY "id" FOR
   UPDATE),
-  a AS (UPDATE "payment_attempts" p SET "status" = $4, "transaction_id" = $5, "gateway_reference" = $6, "redirect_url" = NULL, "error_code" = $7, "error_message" = $8, "finished_at" = $9, "updated_at" = $10
-  FROM o
-  WHERE p."id" = $2 AND p."status" = ANY($3)
+  a AS (UPDATE "payment_attempts" p SET "status" = v."status", "transaction_id" = v."transaction_id", "gateway_reference" = v."gateway_reference", "redirect_url" = NULL, "error_code" = v."error_code", "error_message" = v."error_message", "finished_at" = v."at", "updated_at" = v."at"
+  FROM v
+  JOIN o ON o."id" = v."order_id"
+  WHERE p."id" = v."attempt_id" AND p."order_id" = v."order_id" AND p."status" = ANY($3)
   RETURNING p.*)
   SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."customer_name" AS "o_customer_name", "o"."customer_mobile_number" AS "o_customer_mobile_number", "o"."customer_payment_number" AS "o_customer_payment_number", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", EXISTS (SELECT 1
-  FROM "order_bump_items"
-  WHERE "order_id" = $1) AS "has_bumps", "a"."id" AS "a_id", "a"."reference" AS "a_reference", "a"."order_id" AS "a_order_id", "a"."store_id" AS "a_store_id", "a"."method" AS "a_method", "a"."provider" AS "a_provider", "a"."amount" AS "a_amount", "a"."currency" AS "a_currency", "a"."payment_number" AS "a_payment_number", "a"."status" AS "a_status", "a"."off_session" AS "a_off_session", "a"."transaction_id" AS "a_transaction_id", "a"."gateway_reference" AS "a_gateway_reference", "a"."redirect_url" AS "a_redirect_url", "a"."error_code" AS "a_error_code", "a"."error_message" AS "a_error_message", "a"."refund_started_at" AS "a_refund_started_at", "a"."refunded_at" AS "a_refunded_at", "a"."refund_reference" AS "a_refund_reference", "a"."created_at" AS "a_created_at", "a"."updated_at" AS "a_updated_at", "a"."finished_at" AS "a_finished_at"
+  FROM "order_bump_items" b
+  WHERE b."order_id" = o."id") AS "has_bumps", "a"."id" AS "a_id", "a"."reference" AS "a_reference", "a"."order_id" AS "a_order_id", "a"."store_id" AS "a_store_id", "a"."method" AS "a_method", "a"."provider" AS "a_provider", "a"."amount" AS "a_amount", "a"."currency" AS "a_currency", "a"."payment_number" AS "a_payment_number", "a"."status" AS "a_status", "a"."off_session" AS "a_off_session", "a"."transaction_id" AS "a_transaction_id", "a"."gateway_reference" AS "a_gateway_reference", "a"."redirect_url" AS "a_redirect_url", "a"."error_code" AS "a_error_code", "a"."error_message" AS "a_error_message", "a"."refund_started_at" AS "a_refund_started_at", "a"."refunded_at" AS "a_refunded_at", "a"."refund_reference" AS "a_refund_reference", "a"."created_at" AS "a_created_at", "a"."updated_at" AS "a_updated_at", "a"."finished_at" AS "a_finished_at"
   FROM o
-  LEFT JOIN a ON true;
+  LEFT JOIN a ON a."order_id" = o."id";

@@ -55,13 +55,22 @@ export class PaymentAttemptsRepository {
         `ON CONFLICT ("order_id") WHERE "status" = 'processing' DO NOTHING RETURNING *) ` +
         `SELECT ${orders.select('o')}, ${attempts.select('a')} FROM o LEFT JOIN a ON true`,
     );
+    // The orders of every outcome locked in id order (as any two transactions that lock several
+    // take them: no deadlock between two groups), then each attempt changed only from one of
+    // `from`; the attempts' UPDATE joins `o`, so no attempt changes before its order is locked.
     this.settleStatement = new PreparedStatement(
       dataSource,
-      `WITH ${lockedOrder}, ` +
-        `a AS (UPDATE ${attempts.table} p SET "status" = $4, "transaction_id" = $5, "gateway_reference" = $6, ` +
-        `"redirect_url" = NULL, "error_code" = $7, "error_message" = $8, "finished_at" = $9, "updated_at" = $10 ` +
-        `FROM o WHERE p."id" = $2 AND p."status" = ANY($3) RETURNING p.*) ` +
-        `SELECT ${orders.select('o')}, ${hasBumps} AS "has_bumps", ${attempts.select('a')} FROM o LEFT JOIN a ON true`,
+      `WITH v AS (SELECT * FROM unnest($1::int[], $2::int[], $4::varchar[], $5::varchar[], $6::varchar[], ` +
+        `$7::varchar[], $8::text[], $9::timestamptz[]) ` +
+        `AS v("order_id", "attempt_id", "status", "transaction_id", "gateway_reference", "error_code", "error_message", "at")), ` +
+        `o AS (SELECT * FROM ${orders.table} WHERE "id" = ANY($1) ORDER BY "id" FOR UPDATE), ` +
+        `a AS (UPDATE ${attempts.table} p SET "status" = v."status", "transaction_id" = v."transaction_id", ` +
+        `"gateway_reference" = v."gateway_reference", "redirect_url" = NULL, "error_code" = v."error_code", ` +
+        `"error_message" = v."error_message", "finished_at" = v."at", "updated_at" = v."at" ` +
+        `FROM v JOIN o ON o."id" = v."order_id" WHERE p."id" = v."attempt_id" AND p."order_id" = v."order_id" ` +
+        `AND p."status" = ANY($3) RETURNING p.*) ` +
+        `SELECT ${orders.select('o')}, EXISTS (SELECT 1 FROM ${bumps.table} b WHERE b."order_id" = o."id") AS "has_bumps", ` +
+        `${attempts.select('a')} FROM o LEFT JOIN a ON a."order_id" = o."id"`,
     );
   }
 
@@ -92,39 +101,42 @@ export class PaymentAttemptsRepository {
   }
 
   /**
-   * A final outcome applied: the order locked, then the attempt changed only from one of `from`
-   * (as `change`), in one statement. `attempt` is null when another outcome won; null in all when
-   * there is no such order. `hasBumps`: whether the order has bump items (the approval's hooks
-   * read them only then).
+   * Final outcomes applied, in one statement for all of them: their orders locked, then each
+   * attempt changed only from one of `from` (as `change`). One answer per outcome, in order:
+   * `attempt` is null when another outcome won; the answer is null when there is no such order.
+   * `hasBumps`: whether the order has bump items (the approval's hooks read them only then). At
+   * most one outcome per order.
    */
   async settle(
     manager: EntityManager,
-    orderId: number,
-    attemptId: number,
     from: PaymentAttemptStatus[],
-    changes: FinalAttemptChanges,
-  ): Promise<{ order: Order; hasBumps: boolean; attempt: PaymentAttempt | null } | null> {
-    const [row] = await this.settleStatement.rows(
+    outcomes: Array<{ orderId: number; attemptId: number; changes: FinalAttemptChanges }>,
+  ): Promise<Array<{ order: Order; hasBumps: boolean; attempt: PaymentAttempt | null } | null>> {
+    const column = <T>(pick: (changes: FinalAttemptChanges) => T) => outcomes.map((o) => pick(o.changes));
+    const rows = await this.settleStatement.rows(
       [
-        orderId,
-        attemptId,
+        outcomes.map((o) => o.orderId),
+        outcomes.map((o) => o.attemptId),
         from,
-        changes.status,
-        changes.transactionId,
-        changes.gatewayReference,
-        changes.errorCode,
-        changes.errorMessage,
-        changes.finishedAt,
-        changes.updatedAt,
+        column((c) => c.status),
+        column((c) => c.transactionId),
+        column((c) => c.gatewayReference),
+        column((c) => c.errorCode),
+        column((c) => c.errorMessage),
+        column((c) => c.finishedAt),
       ],
       manager,
     );
-    if (!row) return null;
-    return {
-      order: this.orders.hydrateTracked(row, 'o_'),
-      hasBumps: row.has_bumps === true,
-      attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
-    };
+    const byOrder = new Map(rows.map((row) => [row.o_id as number, row]));
+    return outcomes.map(({ orderId }) => {
+      const row = byOrder.get(orderId);
+      if (!row) return null;
+      return {
+        order: this.orders.hydrateTracked(row, 'o_'),
+        hasBumps: row.has_bumps === true,
+        attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
+      };
+    });
   }
 
   private m(manager?: EntityManager): EntityManager {

@@ -20,6 +20,7 @@ import { PaymentProviderError } from './payment-errors';
 import { AttemptReference, ChargeRequest, GatewayOutcome, PaymentGateway } from './payment-gateway';
 import { PaymentGatewayRegistry, PaymentMode } from './payment-gateway.registry';
 import { StoreModes } from '../../identity';
+import { GroupCommit } from '../../../database/group-commit';
 
 /** What the checkout's pay form asks for. */
 export interface PayRequest {
@@ -60,6 +61,18 @@ const REFUND_CLAIM_STALE_MS = 10 * 60_000;
 
 const newReference = (): string => randomBase62(20);
 
+/** A final outcome (succeeded or failed) of an attempt, to apply. */
+interface FinalOutcome {
+  attempt: PaymentAttempt;
+  outcome: Extract<GatewayOutcome, { status: 'succeeded' | 'failed' }>;
+  at: Date;
+}
+
+/** Final outcomes applied in one transaction at most (a burst of payments, docs/performance.md). */
+const OUTCOMES_PER_TRANSACTION = 64;
+/** Transactions of outcomes open at once per process: one being committed while the next fills. */
+const OUTCOME_TRANSACTIONS = 2;
+
 /** How claiming an attempt ended: the attempt of the order, or the answer without one. */
 type Claim =
   | { result: PaymentResult; attempt?: undefined; order?: undefined }
@@ -76,6 +89,7 @@ type Claim =
 @Injectable()
 export class PaymentsService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Payments');
+  private readonly outcomes: GroupCommit<FinalOutcome, PaymentResult>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -88,7 +102,15 @@ export class PaymentsService implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly subscriptions: SubscriptionsService,
     private readonly modes: StoreModes,
-  ) {}
+  ) {
+    this.outcomes = new GroupCommit(dataSource, (manager, outcomes) => this.applyFinal(manager, outcomes), {
+      maxBatch: OUTCOMES_PER_TRANSACTION,
+      maxInFlight: OUTCOME_TRANSACTIONS,
+      // Two outcomes of one order (the gateway's answer and its callback) are never in one
+      // transaction: the second sees the first committed, and changes and sends nothing.
+      keyOf: (final) => final.attempt.orderId,
+    });
+  }
 
   /**
    * Test mode's orders pay through the test gateway only (README, *Test mode*). Inside a
@@ -268,50 +290,78 @@ export class PaymentsService implements OnApplicationBootstrap {
         );
       return this.resultOf((await this.orders.findById(attempt.orderId))!, changed ?? attempt);
     }
-    return this.dataSource.transaction(async (manager) => {
-      // The order row locked first, as a claim takes it, then the attempt changed: one statement.
-      const settled = (await this.attempts.settle(manager, attempt.orderId, attempt.id, ['processing', 'unknown'], {
-        status: outcome.status,
-        transactionId: outcome.transactionId ?? attempt.transactionId,
-        gatewayReference: outcome.gatewayReference ?? attempt.gatewayReference,
-        errorCode: outcome.status === 'failed' ? outcome.code.slice(0, 64) : null,
-        errorMessage: outcome.status === 'failed' ? outcome.message.slice(0, 500) : null,
-        finishedAt: now,
-        updatedAt: now,
-      }))!;
-      const { order: locked, attempt: changed } = settled;
-      // Most orders have no bumps: the approval's hooks then need not read them.
-      const bumps = settled.hasBumps ? undefined : [];
-      // Another source applied an outcome first: this one changes and sends nothing.
-      if (!changed) return this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
-      const details = {
-        // Every attempt, declined ones too, gives the order a transaction id.
-        transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
-        paymentMethod: changed.method,
-        paymentNumber: changed.paymentNumber,
-      };
-      if (changed.status === 'succeeded') {
-        const approved = await this.transitions.transitionLocked(manager, locked, 'approved', details, bumps);
-        if (!approved) {
-          // Paid while the order had already left pending (a second attempt approved it, or the
-          // customer cancelled it): the money is the seller's to give back, the order stays as it is.
-          this.logger.warn(
-            { attempt: changed.reference, order: locked.orderNumber, status: locked.status },
-            'Payment succeeded for an order no longer pending',
-          );
-        }
-        return this.resultOf(approved ?? locked, changed);
+    return this.outcomes.run({ attempt, outcome, at: now });
+  }
+
+  /**
+   * Final outcomes that come together (a burst of checkout payments) applied in one transaction
+   * (`GroupCommit`): their orders locked and attempts changed by one statement, then each order's
+   * transition in turn, then the jobs of all of them inserted by one statement with the commit.
+   */
+  private async applyFinal(manager: EntityManager, outcomes: FinalOutcome[]): Promise<PaymentResult[]> {
+    const settled = await this.attempts.settle(
+      manager,
+      ['processing', 'unknown'],
+      outcomes.map(({ attempt, outcome, at }) => ({
+        orderId: attempt.orderId,
+        attemptId: attempt.id,
+        changes: {
+          status: outcome.status,
+          transactionId: outcome.transactionId ?? attempt.transactionId,
+          gatewayReference: outcome.gatewayReference ?? attempt.gatewayReference,
+          errorCode: outcome.status === 'failed' ? outcome.code.slice(0, 64) : null,
+          errorMessage: outcome.status === 'failed' ? outcome.message.slice(0, 500) : null,
+          finishedAt: at,
+          updatedAt: at,
+        },
+      })),
+    );
+    const results: PaymentResult[] = [];
+    for (const [i, { attempt, at }] of outcomes.entries()) {
+      results.push(await this.applySettled(manager, attempt, settled[i]!, at));
+    }
+    return results;
+  }
+
+  /** One order's part of {@link applyFinal}, its order locked and its attempt changed (or not). */
+  private async applySettled(
+    manager: EntityManager,
+    attempt: PaymentAttempt,
+    settled: { order: Order; hasBumps: boolean; attempt: PaymentAttempt | null },
+    now: Date,
+  ): Promise<PaymentResult> {
+    const { order: locked, attempt: changed } = settled;
+    // Most orders have no bumps: the approval's hooks then need not read them.
+    const bumps = settled.hasBumps ? undefined : [];
+    // Another source applied an outcome first: this one changes and sends nothing.
+    if (!changed) return this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
+    const details = {
+      // Every attempt, declined ones too, gives the order a transaction id.
+      transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
+      paymentMethod: changed.method,
+      paymentNumber: changed.paymentNumber,
+    };
+    if (changed.status === 'succeeded') {
+      const approved = await this.transitions.transitionLocked(manager, locked, 'approved', details, bumps);
+      if (!approved) {
+        // Paid while the order had already left pending (a second attempt approved it, or the
+        // customer cancelled it): the money is the seller's to give back, the order stays as it is.
+        this.logger.warn(
+          { attempt: changed.reference, order: locked.orderNumber, status: locked.status },
+          'Payment succeeded for an order no longer pending',
+        );
       }
-      // A failed attempt on a renewal order leaves it pending (the customer can still
-      // pay it by its link, dunning tries again), and the subscription hears of it.
-      if (locked.subscriptionId !== null) {
-        await this.subscriptions.paymentFailed(manager, locked, now);
-        return this.resultOf(locked, changed);
-      }
-      if (changed.offSession) return this.resultOf(locked, changed);
-      const cancelled = await this.transitions.transitionLocked(manager, locked, 'cancelled', details, bumps);
-      return this.resultOf(cancelled ?? locked, changed);
-    });
+      return this.resultOf(approved ?? locked, changed);
+    }
+    // A failed attempt on a renewal order leaves it pending (the customer can still
+    // pay it by its link, dunning tries again), and the subscription hears of it.
+    if (locked.subscriptionId !== null) {
+      await this.subscriptions.paymentFailed(manager, locked, now);
+      return this.resultOf(locked, changed);
+    }
+    if (changed.offSession) return this.resultOf(locked, changed);
+    const cancelled = await this.transitions.transitionLocked(manager, locked, 'cancelled', details, bumps);
+    return this.resultOf(cancelled ?? locked, changed);
   }
 
   /** What a gateway is told about a recorded attempt. */

@@ -1,5 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { TransactionMemo } from '../../../database/transaction-memo';
 import type { DomainEvent } from '../../../common/events/domain-event';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { Webhook } from '../entities/webhook.entity';
@@ -17,13 +19,22 @@ import { generateMessageId } from './webhook-signer';
  */
 @Injectable()
 export class WebhookNotifier implements OnModuleInit {
+  /**
+   * The subscribed webhooks read in each transaction, by store, kind and product: the orders
+   * approved together in one transaction (a group of payments) read them once.
+   */
+  private readonly subscribed: TransactionMemo<Webhook[]>;
+
   constructor(
     private readonly events: DomainEvents,
     private readonly kinds: WebhookEventKinds,
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly queue: WebhookQueue,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.subscribed = new TransactionMemo(dataSource);
+  }
 
   onModuleInit(): void {
     this.events.inTransaction(this.kinds.eventTypes(), (event, manager) => this.record(event, manager));
@@ -32,11 +43,9 @@ export class WebhookNotifier implements OnModuleInit {
   private async record(event: DomainEvent, manager: EntityManager): Promise<void> {
     const kind = this.kinds.forEventType(event.type)!;
     // A webhook limited to a product hears the events that name that product only.
-    const subscribed = await this.webhooks.findSubscribed(
-      event.storeId,
-      kind.kind,
-      event.refs.productId ?? null,
-      manager,
+    const productId = event.refs.productId ?? null;
+    const subscribed = await this.subscribed.get(manager, `${event.storeId}:${kind.kind}:${productId ?? ''}`, () =>
+      this.webhooks.findSubscribed(event.storeId, kind.kind, productId, manager),
     );
     if (!subscribed.length) return;
     const groups = new Map<string, Webhook[]>();
