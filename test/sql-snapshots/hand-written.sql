@@ -67,7 +67,7 @@ SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."
 
 SELECT "o"."created_at" AS "created_at", "o"."updated_at" AS "updated_at", "o"."id" AS "id", "o"."store_id" AS "store_id", "o"."order_number" AS "order_number", "o"."pay_token_hash" AS "pay_token_hash", "o"."product_id" AS "product_id", "o"."plan_id" AS "plan_id", "o"."customer_id" AS "customer_id", "o"."status" AS "status", "o"."currency" AS "currency", "o"."original_amount" AS "original_amount", "o"."discount_amount" AS "discount_amount", "o"."amount" AS "amount", "o"."discount_id" AS "discount_id", "o"."coupon_code" AS "coupon_code", "o"."coupon_single_use" AS "coupon_single_use", "o"."affiliate_id" AS "affiliate_id", "o"."commission_amount" AS "commission_amount", "o"."transaction_id" AS "transaction_id", "o"."payment_method" AS "payment_method", "o"."customer_name" AS "customer_name", "o"."customer_mobile_number" AS "customer_mobile_number", "o"."customer_payment_number" AS "customer_payment_number", "o"."payment_number" AS "payment_number", "o"."return_url" AS "return_url", "o"."cancel_url" AS "cancel_url", "o"."tracking" AS "tracking", "o"."subscription_id" AS "subscription_id", "o"."subscription_period" AS "subscription_period", "o"."approved_at" AS "approved_at", "o"."cancelled_at" AS "cancelled_at", "o"."refunded_at" AS "refunded_at"
   FROM "orders" o
-  WHERE o.pay_token_hash = $1;
+  WHERE o.pay_token_hash = ANY($1);
 
 SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."customer_name" AS "o_customer_name", "o"."customer_mobile_number" AS "o_customer_mobile_number", "o"."customer_payment_number" AS "o_customer_payment_number", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."id" AS "c_id", "c"."store_id" AS "c_store_id", "c"."email" AS "c_email", "c"."name" AS "c_name", "c"."mobile_number" AS "c_mobile_number", "c"."payment_number" AS "c_payment_number", "s"."created_at" AS "s_created_at", "s"."updated_at" AS "s_updated_at", "s"."id" AS "s_id", "s"."store_id" AS "s_store_id", "s"."order_id" AS "s_order_id", "s"."plan_id" AS "s_plan_id", "s"."customer_id" AS "s_customer_id", "s"."status" AS "s_status", "s"."start_date" AS "s_start_date", "s"."end_date" AS "s_end_date", "s"."cancelled_at" AS "s_cancelled_at", "s"."cancel_at_period_end" AS "s_cancel_at_period_end", "s"."interval" AS "s_interval", "s"."interval_count" AS "s_interval_count", "s"."periods" AS "s_periods", "s"."renewal_attempts" AS "s_renewal_attempts", (SELECT json_agg(json_build_object('id', b.id, 'order_id', b.order_id, 'product_id', b.product_id, 'product_pid', b.product_pid, 'name', b.name, 'price', b.price::text)
   ORDER BY b.id)
@@ -329,24 +329,6 @@ WITH d AS (
   FROM d;
 
 WITH
-  o AS (SELECT *
-  FROM "orders"
-  WHERE "id" = $1 FOR
-  UPDATE),
-  a AS (INSERT INTO "payment_attempts" ("reference", "order_id", "store_id", "method", "provider", "amount", "currency", "payment_number", "status", "off_session", "created_at", "updated_at")
-  SELECT $2, o."id", o."store_id", $3, $4, o."amount", o."currency", $5, 'processing', $6, $7, $7
-  FROM o
-  WHERE o."status" = 'pending' AND NOT EXISTS (SELECT 1
-  FROM "order_bump_items"
-  WHERE "order_id" = $1)
-  ON CONFLICT ("order_id")
-  WHERE "status" = 'processing' DO NOTHING
-  RETURNING *)
-  SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."customer_name" AS "o_customer_name", "o"."customer_mobile_number" AS "o_customer_mobile_number", "o"."customer_payment_number" AS "o_customer_payment_number", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "a"."id" AS "a_id", "a"."reference" AS "a_reference", "a"."order_id" AS "a_order_id", "a"."store_id" AS "a_store_id", "a"."method" AS "a_method", "a"."provider" AS "a_provider", "a"."amount" AS "a_amount", "a"."currency" AS "a_currency", "a"."payment_number" AS "a_payment_number", "a"."status" AS "a_status", "a"."off_session" AS "a_off_session", "a"."transaction_id" AS "a_transaction_id", "a"."gateway_reference" AS "a_gateway_reference", "a"."redirect_url" AS "a_redirect_url", "a"."error_code" AS "a_error_code", "a"."error_message" AS "a_error_message", "a"."refund_started_at" AS "a_refund_started_at", "a"."refunded_at" AS "a_refunded_at", "a"."refund_reference" AS "a_refund_reference", "a"."created_at" AS "a_created_at", "a"."updated_at" AS "a_updated_at", "a"."finished_at" AS "a_finished_at"
-  FROM o
-  LEFT JOIN a ON true;
-
-WITH
   v AS (SELECT *
   FROM unnest($1::int[], $2::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::text[], $9::timestamptz[]) AS v("order_id", "attempt_id", "status", "transaction_id", "gateway_reference", "error_code", "error_message", "at")),
   o AS (SELECT *
@@ -364,3 +346,26 @@ WITH
   WHERE b."order_id" = o."id") AS "has_bumps", "a"."id" AS "a_id", "a"."reference" AS "a_reference", "a"."order_id" AS "a_order_id", "a"."store_id" AS "a_store_id", "a"."method" AS "a_method", "a"."provider" AS "a_provider", "a"."amount" AS "a_amount", "a"."currency" AS "a_currency", "a"."payment_number" AS "a_payment_number", "a"."status" AS "a_status", "a"."off_session" AS "a_off_session", "a"."transaction_id" AS "a_transaction_id", "a"."gateway_reference" AS "a_gateway_reference", "a"."redirect_url" AS "a_redirect_url", "a"."error_code" AS "a_error_code", "a"."error_message" AS "a_error_message", "a"."refund_started_at" AS "a_refund_started_at", "a"."refunded_at" AS "a_refunded_at", "a"."refund_reference" AS "a_refund_reference", "a"."created_at" AS "a_created_at", "a"."updated_at" AS "a_updated_at", "a"."finished_at" AS "a_finished_at"
   FROM o
   LEFT JOIN a ON a."order_id" = o."id";
+
+WITH
+  v AS (SELECT *
+  FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::boolean[], $7::timestamptz[]) AS v("order_id", "reference", "method", "provider", "payment_number", "off_session", "at")),
+  o AS (SELECT *
+  FROM "orders"
+  WHERE "id" = ANY($1)
+  ORDER BY "id" FOR
+  UPDATE),
+  a AS (INSERT INTO "payment_attempts" ("reference", "order_id", "store_id", "method", "provider", "amount", "currency", "payment_number", "status", "off_session", "created_at", "updated_at")
+  SELECT v."reference", o."id", o."store_id", v."method", v."provider", o."amount", o."currency", v."payment_number", 'processing', v."off_session", v."at", v."at"
+  FROM v
+  JOIN o ON o."id" = v."order_id"
+  WHERE o."status" = 'pending' AND NOT EXISTS (SELECT 1
+  FROM "order_bump_items" b
+  WHERE b."order_id" = o."id")
+  ON CONFLICT ("order_id")
+  WHERE "status" = 'processing' DO NOTHING
+  RETURNING *)
+  SELECT v."reference" AS "claim", "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "o"."id" AS "o_id", "o"."store_id" AS "o_store_id", "o"."order_number" AS "o_order_number", "o"."pay_token_hash" AS "o_pay_token_hash", "o"."product_id" AS "o_product_id", "o"."plan_id" AS "o_plan_id", "o"."customer_id" AS "o_customer_id", "o"."status" AS "o_status", "o"."currency" AS "o_currency", "o"."original_amount" AS "o_original_amount", "o"."discount_amount" AS "o_discount_amount", "o"."amount" AS "o_amount", "o"."discount_id" AS "o_discount_id", "o"."coupon_code" AS "o_coupon_code", "o"."coupon_single_use" AS "o_coupon_single_use", "o"."affiliate_id" AS "o_affiliate_id", "o"."commission_amount" AS "o_commission_amount", "o"."transaction_id" AS "o_transaction_id", "o"."payment_method" AS "o_payment_method", "o"."customer_name" AS "o_customer_name", "o"."customer_mobile_number" AS "o_customer_mobile_number", "o"."customer_payment_number" AS "o_customer_payment_number", "o"."payment_number" AS "o_payment_number", "o"."return_url" AS "o_return_url", "o"."cancel_url" AS "o_cancel_url", "o"."tracking" AS "o_tracking", "o"."subscription_id" AS "o_subscription_id", "o"."subscription_period" AS "o_subscription_period", "o"."approved_at" AS "o_approved_at", "o"."cancelled_at" AS "o_cancelled_at", "o"."refunded_at" AS "o_refunded_at", "a"."id" AS "a_id", "a"."reference" AS "a_reference", "a"."order_id" AS "a_order_id", "a"."store_id" AS "a_store_id", "a"."method" AS "a_method", "a"."provider" AS "a_provider", "a"."amount" AS "a_amount", "a"."currency" AS "a_currency", "a"."payment_number" AS "a_payment_number", "a"."status" AS "a_status", "a"."off_session" AS "a_off_session", "a"."transaction_id" AS "a_transaction_id", "a"."gateway_reference" AS "a_gateway_reference", "a"."redirect_url" AS "a_redirect_url", "a"."error_code" AS "a_error_code", "a"."error_message" AS "a_error_message", "a"."refund_started_at" AS "a_refund_started_at", "a"."refunded_at" AS "a_refunded_at", "a"."refund_reference" AS "a_refund_reference", "a"."created_at" AS "a_created_at", "a"."updated_at" AS "a_updated_at", "a"."finished_at" AS "a_finished_at"
+  FROM v
+  JOIN o ON o."id" = v."order_id"
+  LEFT JOIN a ON a."reference" = v."reference";

@@ -272,6 +272,31 @@ describe('hosted checkout, payments and the order portal', () => {
     expect(events.filter((e) => e.payload.order_number === created.order_number)).toHaveLength(1);
   });
 
+  it('a burst of payments (applied together, README *Taking payments*): each order once, a decline among them its own', async () => {
+    const orders = await Promise.all(Array.from({ length: 12 }, () => createOrder(t, seller, orderBody(product.pid))));
+    const events = recordEvents(t);
+    const declined = orders[5];
+    const twice = orders[7];
+    const results = await Promise.all([
+      ...orders.map((o) => payJson(t, o.pay_token, o === declined ? { ...MPESA, payment_number: '841230002' } : MPESA)),
+      payJson(t, twice.pay_token, MPESA),
+    ]);
+    // The second press of one order meets its attempt in progress (409) or the order approved.
+    expect(results.filter((r) => r.status === 200)).toHaveLength(12);
+    expect(results.filter((r) => r.status !== 200).map((r) => r.status)).toEqual([409]);
+    for (const o of orders) {
+      const shown = await order(o.order_number);
+      expect(shown.status).toBe(o === declined ? 'cancelled' : 'approved');
+      const attempts = await t.dataSource.query(
+        `SELECT a.status FROM payment_attempts a JOIN orders o ON o.id = a.order_id WHERE o.order_number = $1`,
+        [o.order_number],
+      );
+      expect(attempts).toEqual([{ status: o === declined ? 'failed' : 'succeeded' }]);
+      const kinds = events.filter((e) => e.payload.order_number === o.order_number).map((e) => e.payload.order_type);
+      expect(kinds).toEqual([o === declined ? 'order_cancelled' : 'order_approved']);
+    }
+  });
+
   it('order bumps: shown with their price, accepted ones add to the charge, the payload and the portal files', async () => {
     const ebook = await insertProduct(t, seller.storeId, { name: 'Presets Lightroom' });
     const album = await insertProduct(t, seller.storeId, { name: 'Album' });

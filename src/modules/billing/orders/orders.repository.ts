@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } from 'typeorm';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
@@ -145,7 +146,7 @@ export class OrdersRepository {
       ),
       byPayTokenHash: new PreparedStatement(
         dataSource,
-        `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = $1`,
+        `SELECT ${orders.select('o', '')} FROM ${orders.table} o WHERE o.pay_token_hash = ANY($1)`,
       ),
       holdsCoupon: new PreparedStatement(
         dataSource,
@@ -304,9 +305,26 @@ export class OrdersRepository {
     };
   }
 
+  /**
+   * The order of a pay link. Outside a transaction, the links asked for in one turn of the event
+   * loop (a burst of checkouts) are read by one statement.
+   */
   async findByPayTokenHash(hash: string, manager?: EntityManager): Promise<Order | null> {
-    const rows = await this.statements.byPayTokenHash.rows([hash], manager);
-    return rows.length ? this.columns.hydrate(rows[0]) : null;
+    if (!manager) return this.byPayTokenHash.load(hash);
+    return (await this.ordersOfPayTokens([hash], manager))[0];
+  }
+
+  private readonly byPayTokenHash = new DataLoader<string, Order | null>((hashes) => this.ordersOfPayTokens(hashes), {
+    cache: false,
+  });
+
+  private async ordersOfPayTokens(hashes: readonly string[], manager?: EntityManager): Promise<Array<Order | null>> {
+    const rows = await this.statements.byPayTokenHash.rows([hashes], manager);
+    const byHash = new Map(rows.map((row) => [row.pay_token_hash as string, row]));
+    return hashes.map((hash) => {
+      const row = byHash.get(hash);
+      return row ? this.columns.hydrate(row) : null;
+    });
   }
 
   findById(id: number, manager?: EntityManager): Promise<Order | null> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
 import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { EntityColumns } from '../../../database/entity-sql';
 import { PreparedStatement } from '../../../database/prepared-statements';
@@ -43,17 +44,24 @@ export class PaymentAttemptsRepository {
     const bumps = new EntityColumns(dataSource, OrderBumpItem);
     // The order is locked first in both, as every transaction that changes an order or its
     // attempts takes them: no lock-order inversion with a concurrent claim or outcome.
-    const lockedOrder = `o AS (SELECT * FROM ${orders.table} WHERE "id" = $1 FOR UPDATE)`;
-    const hasBumps = `EXISTS (SELECT 1 FROM ${bumps.table} WHERE "order_id" = $1)`;
+    const hasBumps = `EXISTS (SELECT 1 FROM ${bumps.table} b WHERE b."order_id" = o."id")`;
+    // The claims of one turn of the event loop (a burst of checkouts) in one statement: their
+    // orders locked in id order, as `settle` locks them. Two claims of one order in a burst: the
+    // partial unique index lets one attempt in, the other finds the order's attempt processing.
     this.claimStatement = new PreparedStatement(
       dataSource,
-      `WITH ${lockedOrder}, ` +
+      `WITH v AS (SELECT * FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], ` +
+        `$6::boolean[], $7::timestamptz[]) ` +
+        `AS v("order_id", "reference", "method", "provider", "payment_number", "off_session", "at")), ` +
+        `o AS (SELECT * FROM ${orders.table} WHERE "id" = ANY($1) ORDER BY "id" FOR UPDATE), ` +
         `a AS (INSERT INTO ${attempts.table} ("reference", "order_id", "store_id", "method", "provider", "amount", ` +
         `"currency", "payment_number", "status", "off_session", "created_at", "updated_at") ` +
-        `SELECT $2, o."id", o."store_id", $3, $4, o."amount", o."currency", $5, 'processing', $6, $7, $7 ` +
-        `FROM o WHERE o."status" = 'pending' AND NOT ${hasBumps} ` +
+        `SELECT v."reference", o."id", o."store_id", v."method", v."provider", o."amount", o."currency", ` +
+        `v."payment_number", 'processing', v."off_session", v."at", v."at" ` +
+        `FROM v JOIN o ON o."id" = v."order_id" WHERE o."status" = 'pending' AND NOT ${hasBumps} ` +
         `ON CONFLICT ("order_id") WHERE "status" = 'processing' DO NOTHING RETURNING *) ` +
-        `SELECT ${orders.select('o')}, ${attempts.select('a')} FROM o LEFT JOIN a ON true`,
+        `SELECT v."reference" AS "claim", ${orders.select('o')}, ${attempts.select('a')} ` +
+        `FROM v JOIN o ON o."id" = v."order_id" LEFT JOIN a ON a."reference" = v."reference"`,
     );
     // The orders of every outcome locked in id order (as any two transactions that lock several
     // take them: no deadlock between two groups), then each attempt changed only from one of
@@ -69,7 +77,7 @@ export class PaymentAttemptsRepository {
         `"error_message" = v."error_message", "finished_at" = v."at", "updated_at" = v."at" ` +
         `FROM v JOIN o ON o."id" = v."order_id" WHERE p."id" = v."attempt_id" AND p."order_id" = v."order_id" ` +
         `AND p."status" = ANY($3) RETURNING p.*) ` +
-        `SELECT ${orders.select('o')}, EXISTS (SELECT 1 FROM ${bumps.table} b WHERE b."order_id" = o."id") AS "has_bumps", ` +
+        `SELECT ${orders.select('o')}, ${hasBumps} AS "has_bumps", ` +
         `${attempts.select('a')} FROM o LEFT JOIN a ON a."order_id" = o."id"`,
     );
   }
@@ -80,25 +88,40 @@ export class PaymentAttemptsRepository {
    * no order bumps and no other attempt processing. `attempt` is null when one of those stopped
    * it; null in all when there is no such order.
    */
-  async claimWithoutBumps(
+  claimWithoutBumps(
     orderId: number,
     claim: AttemptClaim,
   ): Promise<{ order: Order; attempt: PaymentAttempt | null } | null> {
-    const [row] = await this.claimStatement.rows([
-      orderId,
-      claim.reference,
-      claim.method,
-      claim.provider,
-      claim.paymentNumber,
-      claim.offSession,
-      claim.at,
-    ]);
-    if (!row) return null;
-    return {
-      order: this.orders.hydrateTracked(row, 'o_'),
-      attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
-    };
+    return this.claims.load({ orderId, claim });
   }
+
+  private readonly claims = new DataLoader<
+    { orderId: number; claim: AttemptClaim },
+    { order: Order; attempt: PaymentAttempt | null } | null
+  >(
+    async (asked) => {
+      const column = <T>(pick: (claim: AttemptClaim) => T) => asked.map((a) => pick(a.claim));
+      const rows = await this.claimStatement.rows([
+        asked.map((a) => a.orderId),
+        column((c) => c.reference),
+        column((c) => c.method),
+        column((c) => c.provider),
+        column((c) => c.paymentNumber),
+        column((c) => c.offSession),
+        column((c) => c.at),
+      ]);
+      const byReference = new Map(rows.map((row) => [row.claim as string, row]));
+      return asked.map(({ claim }) => {
+        const row = byReference.get(claim.reference);
+        if (!row) return null;
+        return {
+          order: this.orders.hydrateTracked(row, 'o_'),
+          attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
+        };
+      });
+    },
+    { cache: false },
+  );
 
   /**
    * Final outcomes applied, in one statement for all of them: their orders locked, then each

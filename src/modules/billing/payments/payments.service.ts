@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { CatalogReads, type Product } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingHttpHeaders } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomBase62 } from '../../../common/crypto';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
@@ -149,9 +148,13 @@ export class PaymentsService implements OnApplicationBootstrap {
     );
     // Past the wait nobody awaits it: its failure is logged in run().
     settled.catch(() => undefined);
-    const timeout = new AbortController();
-    const first = await Promise.race([settled, sleep(waitMs, null, { signal: timeout.signal }).catch(() => null)]);
-    timeout.abort();
+    // A plain timer, cleared when the outcome comes first (an aborted timer's AbortError would cost
+    // every payment a DOMException and its stack).
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([
+      settled,
+      new Promise<null>((resolve) => (timer = setTimeout(resolve, waitMs, null))),
+    ]).finally(() => clearTimeout(timer));
     if (first) return first;
     return { outcome: 'waiting', order: claimed.order, attempt: claimed.attempt };
   }
