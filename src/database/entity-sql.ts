@@ -152,6 +152,78 @@ export class EntityColumns<T extends ObjectLiteral> {
     return entity;
   }
 
+  /**
+   * `saveChanges` of several loaded entities in one statement per set of changed columns (the
+   * orders of a group commit, each changed the same way): `UPDATE … FROM unnest(…)`. Entities
+   * not loaded here, or with a column of a type the statement cannot name, are saved one by one.
+   */
+  async saveChangesAll(manager: EntityManager, entities: T[]): Promise<T[]> {
+    const primary = this.metadata.primaryColumns[0];
+    const updateDate = this.metadata.updateDateColumn;
+    const groups = new Map<string, { names: string[]; types: string[]; entities: T[]; values: unknown[][] }>();
+    const alone: T[] = [];
+    for (const entity of entities) {
+      const before = loaded.get(entity);
+      if (!before || arrayTypeOf(this.dataSource, primary) === null) {
+        alone.push(entity);
+        continue;
+      }
+      const names: string[] = [];
+      const types: string[] = [];
+      const values: unknown[] = [];
+      let unnamed = false;
+      for (const column of this.metadata.columns) {
+        if (column === primary || column === updateDate || column.isCreateDate) continue;
+        const value = column.getEntityValue(entity);
+        if (value === undefined || comparable(value) === before.get(column.propertyName)) continue;
+        const type = arrayTypeOf(this.dataSource, column);
+        if (type === null) unnamed = true;
+        names.push(column.databaseName);
+        types.push(type ?? '');
+        values.push(this.dataSource.driver.preparePersistentValue(value, column));
+      }
+      if (!names.length) continue;
+      if (unnamed) {
+        alone.push(entity);
+        continue;
+      }
+      const key = names.join(',');
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { names, types, entities: [], values: names.map(() => []) }));
+      group.entities.push(entity);
+      values.forEach((value, i) => group.values[i].push(value));
+    }
+    for (const entity of alone) await this.saveChanges(manager, entity);
+    for (const { names, types, entities: changed, values } of groups.values()) {
+      if (changed.length === 1) {
+        await this.saveChanges(manager, changed[0]);
+        continue;
+      }
+      const statement = this.statement(`update-all:${names.join(',')}`, () => {
+        const key = `"${primary.databaseName}"`;
+        const set = names.map((name) => `"${name}" = v."${name}"`);
+        if (updateDate) set.push(`"${updateDate.databaseName}" = CURRENT_TIMESTAMP`);
+        const arrays = [arrayTypeOf(this.dataSource, primary), ...types].map((type, i) => `$${i + 1}::${type}[]`);
+        const columns = [key, ...names.map((name) => `"${name}"`)];
+        return (
+          `UPDATE ${this.table} t SET ${set.join(', ')} FROM unnest(${arrays.join(', ')}) AS v(${columns.join(', ')}) ` +
+          `WHERE t.${key} = v.${key} RETURNING t.${key}${updateDate ? `, t."${updateDate.databaseName}"` : ''}`
+        );
+      });
+      const ids = changed.map((entity) => primary.getEntityValue(entity));
+      const rows = await statement.rows([ids, ...values], manager);
+      if (updateDate) {
+        const updated = new Map(rows.map((row) => [row[primary.databaseName], row[updateDate.databaseName]]));
+        for (const entity of changed) {
+          const value = updated.get(primary.getEntityValue(entity));
+          updateDate.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(value, updateDate));
+        }
+      }
+      for (const entity of changed) this.remember(entity);
+    }
+    return entities;
+  }
+
   /** As `hydrate`, or null when a LEFT JOIN found no row (its primary key is null). */
   hydrateOptional(row: Record<string, unknown>, prefix: string): T | null {
     const primary = this.metadata.primaryColumns[0];
@@ -418,4 +490,23 @@ export function offsets(...parts: ReadonlyArray<{ length: number }>): number[] {
   const out = [0];
   for (const part of parts) out.push(out[out.length - 1] + part.length);
   return out;
+}
+
+/**
+ * The element type of a column's array parameter in `saveChangesAll` (the column's own type as
+ * TypeORM names it), or null for a type it does not take (an enum, an array). Text types go as
+ * text, so a `char(3)` keeps its three characters (a bare `char[]` would be `char(1)`); the
+ * column's assignment casts them back.
+ */
+function arrayTypeOf(dataSource: DataSource, column: ColumnMetadata): string | null {
+  if (column.isArray) return null;
+  const type = dataSource.driver.normalizeType(column);
+  if (/^(character varying|varchar|character|char|text|bpchar)$/.test(type)) return 'text';
+  if (
+    /^(integer|int|int4|bigint|int8|smallint|numeric|decimal|boolean|timestamp with time zone|timestamptz|jsonb|json|uuid|date)$/.test(
+      type,
+    )
+  )
+    return type;
+  return null;
 }

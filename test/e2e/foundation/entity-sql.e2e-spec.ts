@@ -134,6 +134,76 @@ describe('entity SQL', () => {
     });
   });
 
+  it('saveChangesAll: orders changed alike in one statement, each value its own (text, char, money, json, dates)', async () => {
+    const seller = await createSeller(t);
+    const api = sellerApi(t.http, seller.auth);
+    const product = await api.product({ name: 'Course', price: 250 });
+    const numbers: string[] = [];
+    for (let i = 0; i < 3; i++)
+      numbers.push(
+        (await api.order({ amount: 250, product_pid: product.pid, customer: customerBody(`b${i}@example.com`) }))
+          .order_number,
+      );
+    const load = (manager: import('typeorm').EntityManager) =>
+      new PreparedStatement(
+        t.dataSource,
+        `SELECT ${columns.select('o', '')} FROM ${columns.table} o WHERE o.order_number = ANY($1) ORDER BY o.id`,
+      )
+        .rows([numbers], manager)
+        .then((rows) => rows.map((row) => columns.hydrateTracked(row)));
+    const approvedAt = new Date('2031-05-06T07:08:09.123Z');
+    const statements: string[] = [];
+    let onCleanup = () => undefined as void;
+    await t.dataSource.transaction(async (manager) => {
+      const [a, b, c] = await load(manager);
+      const rows = PreparedStatement.prototype.rows;
+      const spy = jest.spyOn(PreparedStatement.prototype, 'rows').mockImplementation(function (
+        this: PreparedStatement,
+        ...args: Parameters<PreparedStatement['rows']>
+      ) {
+        statements.push(this.text);
+        return rows.apply(this, args);
+      });
+      onCleanup = () => spy.mockRestore();
+      for (const [i, order] of [a, b].entries()) {
+        order.status = 'approved';
+        order.approvedAt = approvedAt;
+        order.transactionId = `tx_${i}`;
+        order.amount = 19_999 + i;
+        order.tracking = { utm_source: `s${i}` };
+      }
+      c.paymentNumber = '849999999';
+      try {
+        await columns.saveChangesAll(manager, [a, b, c]);
+      } finally {
+        onCleanup();
+      }
+      expect(a.updatedAt).toBeInstanceOf(Date);
+    });
+    // The two changed alike in one UPDATE … FROM unnest, the third with its own columns.
+    expect(statements.filter((text) => text.includes('unnest'))).toHaveLength(1);
+    expect(statements).toHaveLength(2);
+    const stored = await t.dataSource.manager.find(Order, {
+      where: numbers.map((orderNumber) => ({ orderNumber })),
+      order: { id: 'ASC' },
+    });
+    expect(
+      stored.map((o) => [
+        o.status,
+        o.transactionId,
+        o.amount,
+        o.currency,
+        o.tracking,
+        o.approvedAt?.toISOString() ?? null,
+        o.paymentNumber,
+      ]),
+    ).toEqual([
+      ['approved', 'tx_0', 19_999, 'MZN', { utm_source: 's0' }, approvedAt.toISOString(), stored[0].paymentNumber],
+      ['approved', 'tx_1', 20_000, 'MZN', { utm_source: 's1' }, approvedAt.toISOString(), stored[1].paymentNumber],
+      ['pending', null, 25_000, 'MZN', stored[2].tracking, null, '849999999'],
+    ]);
+  });
+
   describe('finds, inserts and updates in one statement each, as TypeORM would', () => {
     let attempts: EntityColumns<PaymentAttempt>;
     let storeId: number;

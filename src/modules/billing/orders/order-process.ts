@@ -22,6 +22,11 @@ export interface OrderTransition {
  * state table allowed it, and its error rolls the change back. `beforeSave` may set fields of the
  * order (a commission, the subscription it starts); `afterSave` changes other aggregates once the
  * order row is written (and before the transition's domain event is published).
+ *
+ * Orders that change together in one transaction (a group of payments, `transitionAllLocked`)
+ * take each step together: every order's `beforeSave`, one UPDATE, every order's `afterSave`. A
+ * hook reacts to its own order: it must not read another order's row, which may be written only
+ * after the hook ran.
  */
 export interface OrderTransitionHook {
   /** Who reacts (logs, and the order hooks run in: registration order). */

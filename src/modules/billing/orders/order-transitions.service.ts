@@ -19,6 +19,14 @@ export interface TransitionDetails {
   paymentNumber?: string | null;
 }
 
+/** One change of `transitionAllLocked`: a locked order, its new state and what the change records. */
+export interface LockedChange {
+  order: Order;
+  to: OrderStatus;
+  details?: TransitionDetails;
+  bumps?: OrderBumpItem[];
+}
+
 const EVENT_OF: Partial<Record<OrderStatus, OrderTransitionKind>> = {
   approved: 'order_approved',
   cancelled: 'order_cancelled',
@@ -74,29 +82,54 @@ export class OrderTransitionsService {
     details: TransitionDetails = {},
     bumps?: OrderBumpItem[],
   ): Promise<Order | null> {
-    if (!canTransition(order.status, to)) return null;
+    const [changed] = await this.transitionAllLocked(manager, [{ order, to, details, bumps }]);
+    return changed;
+  }
+
+  /**
+   * `transitionLocked` of several orders in one transaction (the payments of a group commit),
+   * one answer per change, in order. Each order goes through the same steps as alone, and each
+   * step is taken for every order before the next: every `beforeSave` hook, then one UPDATE for
+   * the orders changed alike, then every `afterSave` hook, then every event. So a hook of one
+   * order sees another order of the group as it was before the group (OrderTransitionHook).
+   */
+  async transitionAllLocked(manager: EntityManager, changes: LockedChange[]): Promise<Array<Order | null>> {
     const now = this.clock.now();
-    if (details.transactionId !== undefined) order.transactionId = details.transactionId;
-    if (details.paymentMethod !== undefined) order.paymentMethod = details.paymentMethod;
-    if (details.paymentNumber !== undefined) order.paymentNumber = details.paymentNumber;
-    const from = order.status;
-    order.status = to;
-    stamp(order, to, now);
-    let bumpItems: Promise<OrderBumpItem[]> | undefined = bumps && Promise.resolve(bumps);
-    const transition: OrderTransition = {
+    const transitions: Array<OrderTransition | null> = [];
+    for (const { order, to, details = {}, bumps } of changes) {
+      if (!canTransition(order.status, to)) {
+        transitions.push(null);
+        continue;
+      }
+      if (details.transactionId !== undefined) order.transactionId = details.transactionId;
+      if (details.paymentMethod !== undefined) order.paymentMethod = details.paymentMethod;
+      if (details.paymentNumber !== undefined) order.paymentNumber = details.paymentNumber;
+      const from = order.status;
+      order.status = to;
+      stamp(order, to, now);
+      let bumpItems: Promise<OrderBumpItem[]> | undefined = bumps && Promise.resolve(bumps);
+      const transition: OrderTransition = {
+        manager,
+        order,
+        from,
+        to,
+        at: now,
+        bumps: () => (bumpItems ??= this.orders.bumpItemsOf(order.id, manager)),
+      };
+      await this.process.beforeSave(transition);
+      transitions.push(transition);
+    }
+    const moving = transitions.filter((t): t is OrderTransition => t !== null);
+    await this.orders.saveAll(
       manager,
-      order,
-      from,
-      to,
-      at: now,
-      bumps: () => (bumpItems ??= this.orders.bumpItemsOf(order.id, manager)),
-    };
-    await this.process.beforeSave(transition);
-    const saved = await this.orders.save(manager, order);
-    await this.process.afterSave({ ...transition, order: saved });
-    const kind = EVENT_OF[to];
-    if (kind) await this.events.publish(orderEvent(kind, saved, from, now), manager);
-    return saved;
+      moving.map((t) => t.order),
+    );
+    for (const transition of moving) await this.process.afterSave(transition);
+    for (const { order, from, to } of moving) {
+      const kind = EVENT_OF[to];
+      if (kind) await this.events.publish(orderEvent(kind, order, from, now), manager);
+    }
+    return transitions.map((t) => t?.order ?? null);
   }
 }
 

@@ -231,6 +231,11 @@ export class OrdersRepository {
     return this.columns.saveChanges(manager, order);
   }
 
+  /** `save` of several orders, one statement for those changed alike (a group of payments). */
+  saveAll(manager: EntityManager, orders: Order[]): Promise<Order[]> {
+    return this.columns.saveChangesAll(manager, orders);
+  }
+
   /** The order row, locked until the caller's transaction ends: concurrent changes queue here. */
   async lockById(manager: EntityManager, id: number): Promise<Order | null> {
     const rows = await this.statements.lockById.rows([id], manager);
@@ -316,6 +321,8 @@ export class OrdersRepository {
 
   private readonly byPayTokenHash = new DataLoader<string, Order | null>((hashes) => this.ordersOfPayTokens(hashes), {
     cache: false,
+    // The links asked for by the requests read in this turn of the event loop, not only this tick.
+    batchScheduleFn: (read) => setImmediate(read),
   });
 
   private async ordersOfPayTokens(hashes: readonly string[], manager?: EntityManager): Promise<Array<Order | null>> {

@@ -120,7 +120,8 @@ export class PaymentAttemptsRepository {
         };
       });
     },
-    { cache: false },
+    // The claims of the requests read in this turn of the event loop, not only this tick.
+    { cache: false, batchScheduleFn: (claim) => setImmediate(claim) },
   );
 
   /**

@@ -10,7 +10,7 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { bumpsTotal } from '../events/order-event-payload';
 import { Order } from '../orders/order.entity';
-import { OrderTransitionsService } from '../orders/order-transitions.service';
+import { LockedChange, OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { PaymentAttempt } from './payment-attempt.entity';
@@ -319,52 +319,56 @@ export class PaymentsService implements OnApplicationBootstrap {
         },
       })),
     );
-    const results: PaymentResult[] = [];
-    for (const [i, { attempt, at }] of outcomes.entries()) {
-      results.push(await this.applySettled(manager, attempt, settled[i]!, at));
+    // Each outcome's order change (none for an outcome another source applied first, a renewal's
+    // decline or an off-session one), made for all of them together by the state machine.
+    const results: Array<PaymentResult | null> = [];
+    const changes: Array<{ index: number; change: LockedChange; attempt: PaymentAttempt }> = [];
+    for (const [index, { attempt, at }] of outcomes.entries()) {
+      const { order: locked, attempt: changed, hasBumps } = settled[index]!;
+      // Another source applied an outcome first: this one changes and sends nothing.
+      if (!changed) {
+        results.push(this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!));
+        continue;
+      }
+      results.push(null);
+      const details = {
+        // Every attempt, declined ones too, gives the order a transaction id.
+        transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
+        paymentMethod: changed.method,
+        paymentNumber: changed.paymentNumber,
+      };
+      // Most orders have no bumps: the hooks then need not read them.
+      const bumps = hasBumps ? undefined : [];
+      if (changed.status === 'succeeded') {
+        changes.push({ index, attempt: changed, change: { order: locked, to: 'approved', details, bumps } });
+      } else if (locked.subscriptionId !== null) {
+        // A failed attempt on a renewal order leaves it pending (the customer can still
+        // pay it by its link, dunning tries again), and the subscription hears of it.
+        await this.subscriptions.paymentFailed(manager, locked, at);
+        results[index] = this.resultOf(locked, changed);
+      } else if (changed.offSession) {
+        results[index] = this.resultOf(locked, changed);
+      } else {
+        changes.push({ index, attempt: changed, change: { order: locked, to: 'cancelled', details, bumps } });
+      }
     }
-    return results;
-  }
-
-  /** One order's part of {@link applyFinal}, its order locked and its attempt changed (or not). */
-  private async applySettled(
-    manager: EntityManager,
-    attempt: PaymentAttempt,
-    settled: { order: Order; hasBumps: boolean; attempt: PaymentAttempt | null },
-    now: Date,
-  ): Promise<PaymentResult> {
-    const { order: locked, attempt: changed } = settled;
-    // Most orders have no bumps: the approval's hooks then need not read them.
-    const bumps = settled.hasBumps ? undefined : [];
-    // Another source applied an outcome first: this one changes and sends nothing.
-    if (!changed) return this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
-    const details = {
-      // Every attempt, declined ones too, gives the order a transaction id.
-      transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
-      paymentMethod: changed.method,
-      paymentNumber: changed.paymentNumber,
-    };
-    if (changed.status === 'succeeded') {
-      const approved = await this.transitions.transitionLocked(manager, locked, 'approved', details, bumps);
-      if (!approved) {
+    const moved = await this.transitions.transitionAllLocked(
+      manager,
+      changes.map((c) => c.change),
+    );
+    changes.forEach(({ index, attempt, change }, i) => {
+      const order = moved[i];
+      if (!order && change.to === 'approved') {
         // Paid while the order had already left pending (a second attempt approved it, or the
         // customer cancelled it): the money is the seller's to give back, the order stays as it is.
         this.logger.warn(
-          { attempt: changed.reference, order: locked.orderNumber, status: locked.status },
+          { attempt: attempt.reference, order: change.order.orderNumber, status: change.order.status },
           'Payment succeeded for an order no longer pending',
         );
       }
-      return this.resultOf(approved ?? locked, changed);
-    }
-    // A failed attempt on a renewal order leaves it pending (the customer can still
-    // pay it by its link, dunning tries again), and the subscription hears of it.
-    if (locked.subscriptionId !== null) {
-      await this.subscriptions.paymentFailed(manager, locked, now);
-      return this.resultOf(locked, changed);
-    }
-    if (changed.offSession) return this.resultOf(locked, changed);
-    const cancelled = await this.transitions.transitionLocked(manager, locked, 'cancelled', details, bumps);
-    return this.resultOf(cancelled ?? locked, changed);
+      results[index] = this.resultOf(order ?? change.order, attempt);
+    });
+    return results.map((result) => result!);
   }
 
   /** What a gateway is told about a recorded attempt. */
