@@ -320,11 +320,15 @@ UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
   ORDER BY w.id ASC) AS "secrets";
 
 WITH d AS (
-  INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
+  INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state)
+  SELECT v.store_id, v.event_kind, v.order_id, v.url, v.payload, v.message_id, v.redelivery_of, 'pending'
+  FROM unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::json[], $6::text[], $7::int[]) WITH ORDINALITY AS v(store_id, event_kind, order_id, url, payload, message_id, redelivery_of, n)
+  ORDER BY v.n
   RETURNING "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at" ), t AS (
   INSERT INTO webhook_delivery_targets (delivery_id, webhook_id)
-  SELECT d.id, unnest($8::int[])
-  FROM d )
+  SELECT d.id, w.webhook_id
+  FROM unnest($8::text[], $9::int[]) AS w(message_id, webhook_id)
+  JOIN d ON d.message_id = w.message_id )
   SELECT "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at"
   FROM d;
 

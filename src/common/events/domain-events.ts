@@ -23,7 +23,8 @@ const matches = (types: EventTypes, type: string) => types === '*' || types.incl
  * The two hooks of a domain event.
  *
  * - `inTransaction`: the handler runs in the transaction that makes the change and its error rolls
- *   the change back; it is for outbox rows (the webhook notifier), nothing else.
+ *   the change back; it is for outbox rows (the webhook notifier), nothing else. The events of one
+ *   `publishAll` reach it concurrently, so it must not read what its call for another event writes.
  * - `afterCommit`: everything else (emails, chat notifications, analytics). Publishing inserts one
  *   pg-boss job per listener in the same transaction, so a committed event reaches every listener
  *   even if the process dies at once; the job runs after commit on one process, is retried with
@@ -52,12 +53,23 @@ export class DomainEvents {
   }
 
   /** Records `event` in the transaction of `manager`: outbox handlers now, after-commit jobs queued. */
-  async publish(event: DomainEvent, manager: EntityManager): Promise<void> {
+  publish(event: DomainEvent, manager: EntityManager): Promise<void> {
+    return this.publishAll([event], manager);
+  }
+
+  /**
+   * `publish` of several events of one transaction (the orders of a group of payments). Each
+   * outbox handler gets them at once, one call per event, concurrently: their statements queue on
+   * the transaction's connection, and those made together can go as one (`TransactionBatch`).
+   */
+  async publishAll(events: DomainEvent[], manager: EntityManager): Promise<void> {
     for (const { types, handler } of this.inTransactionHandlers) {
-      if (matches(types, event.type)) await handler(event, manager);
+      await Promise.all(events.filter((event) => matches(types, event.type)).map((event) => handler(event, manager)));
     }
-    for (const { queue, types } of this.afterCommitListeners) {
-      if (matches(types, event.type)) await this.jobs.send(queue, event, { manager, singletonKey: event.id });
+    for (const event of events) {
+      for (const { queue, types } of this.afterCommitListeners) {
+        if (matches(types, event.type)) await this.jobs.send(queue, event, { manager, singletonKey: event.id });
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/entity-sql';
+import { TransactionBatch } from '../../database/transaction-batch';
 import { LEASE_LOCK_CLASS } from './delivery/worker-lease';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookDeliveryTarget } from './entities/webhook-delivery-target.entity';
@@ -45,22 +46,32 @@ export class WebhookDeliveriesRepository {
     recentForWebhooks: PreparedStatement;
   };
 
+  private readonly created: TransactionBatch<{ delivery: NewDelivery; webhookIds: number[] }, WebhookDelivery>;
+
   constructor(
     @InjectRepository(WebhookDelivery) private readonly repo: Repository<WebhookDelivery>,
     @InjectRepository(WebhookDeliveryTarget) private readonly targets: Repository<WebhookDeliveryTarget>,
     @InjectDataSource() dataSource: DataSource,
   ) {
     this.columns = new EntityColumns(dataSource, WebhookDelivery);
+    this.created = new TransactionBatch(dataSource, (manager, groups) => this.createAll(manager, groups));
     const returning = this.columns.returning();
     this.statements = {
-      // The delivery and its targets in one statement (both inserts commit with the order's transaction).
+      // The deliveries made together in one transaction (the events of a group of payments) and
+      // their targets, in one statement: each target names its delivery by `message_id`, unique.
       createForGroup: new PreparedStatement(
         dataSource,
         `WITH d AS (
            INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending') RETURNING ${returning}
+           SELECT v.store_id, v.event_kind, v.order_id, v.url, v.payload, v.message_id, v.redelivery_of, 'pending'
+             FROM unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::json[], $6::text[], $7::int[])
+               WITH ORDINALITY AS v(store_id, event_kind, order_id, url, payload, message_id, redelivery_of, n)
+            ORDER BY v.n
+           RETURNING ${returning}
          ), t AS (
-           INSERT INTO webhook_delivery_targets (delivery_id, webhook_id) SELECT d.id, unnest($8::int[]) FROM d
+           INSERT INTO webhook_delivery_targets (delivery_id, webhook_id)
+           SELECT d.id, w.webhook_id FROM unnest($8::text[], $9::int[]) AS w(message_id, webhook_id)
+             JOIN d ON d.message_id = w.message_id
          )
          SELECT ${returning} FROM d`,
       ),
@@ -93,23 +104,37 @@ export class WebhookDeliveriesRepository {
     };
   }
 
-  /** The outbox row of one URL group and its link to every webhook of the group. */
-  async createForGroup(delivery: NewDelivery, webhookIds: number[], manager?: EntityManager): Promise<WebhookDelivery> {
-    const run = async (m: EntityManager) => {
-      const params = [
-        delivery.storeId,
-        delivery.eventKind,
-        delivery.orderId,
-        delivery.url,
-        JSON.stringify(delivery.payload),
-        delivery.messageId,
-        delivery.redeliveryOf,
-        webhookIds,
-      ];
-      const rows = await this.statements.createForGroup.rows(params, m);
-      return this.columns.hydrate(rows[0]);
-    };
-    return manager ? run(manager) : this.repo.manager.transaction(run);
+  /**
+   * The outbox row of one URL group and its link to every webhook of the group. In a transaction,
+   * the rows asked for together (the events of a group of payments) go in one statement.
+   */
+  createForGroup(delivery: NewDelivery, webhookIds: number[], manager?: EntityManager): Promise<WebhookDelivery> {
+    if (manager) return this.created.load(manager, { delivery, webhookIds });
+    return this.repo.manager.transaction((m) => this.createAll(m, [{ delivery, webhookIds }]).then(([d]) => d));
+  }
+
+  private async createAll(
+    manager: EntityManager,
+    groups: ReadonlyArray<{ delivery: NewDelivery; webhookIds: number[] }>,
+  ): Promise<WebhookDelivery[]> {
+    const column = <T>(pick: (d: NewDelivery) => T) => groups.map((g) => pick(g.delivery));
+    const targets = groups.flatMap((g) => g.webhookIds.map((id) => [g.delivery.messageId, id] as const));
+    const rows = await this.statements.createForGroup.rows(
+      [
+        column((d) => d.storeId),
+        column((d) => d.eventKind),
+        column((d) => d.orderId),
+        column((d) => d.url),
+        column((d) => JSON.stringify(d.payload)),
+        column((d) => d.messageId),
+        column((d) => d.redeliveryOf),
+        targets.map(([messageId]) => messageId),
+        targets.map(([, id]) => id),
+      ],
+      manager,
+    );
+    const byMessage = new Map(rows.map((row) => [row.message_id as string, this.columns.hydrate(row)]));
+    return groups.map((g) => byMessage.get(g.delivery.messageId)!);
   }
 
   findById(id: number): Promise<WebhookDelivery | null> {

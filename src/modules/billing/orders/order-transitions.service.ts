@@ -90,7 +90,7 @@ export class OrderTransitionsService {
    * `transitionLocked` of several orders in one transaction (the payments of a group commit),
    * one answer per change, in order. Each order goes through the same steps as alone, and each
    * step is taken for every order before the next: every `beforeSave` hook, then one UPDATE for
-   * the orders changed alike, then every `afterSave` hook, then every event. So a hook of one
+   * the orders changed alike, then every `afterSave` hook, then the events, published together. So a hook of one
    * order sees another order of the group as it was before the group (OrderTransitionHook).
    */
   async transitionAllLocked(manager: EntityManager, changes: LockedChange[]): Promise<Array<Order | null>> {
@@ -125,10 +125,11 @@ export class OrderTransitionsService {
       moving.map((t) => t.order),
     );
     for (const transition of moving) await this.process.afterSave(transition);
-    for (const { order, from, to } of moving) {
+    const events = moving.flatMap(({ order, from, to }) => {
       const kind = EVENT_OF[to];
-      if (kind) await this.events.publish(orderEvent(kind, order, from, now), manager);
-    }
+      return kind ? [orderEvent(kind, order, from, now)] : [];
+    });
+    await this.events.publishAll(events, manager);
     return transitions.map((t) => t?.order ?? null);
   }
 }
