@@ -11,10 +11,12 @@ INSERT INTO "download_counters" ("store_id", "order_id", "file_id", "count", "la
   WHERE "download_counters"."count" < $5
   RETURNING "count";
 
-INSERT INTO customer_messages AS m (store_id, channel, kind, ref, order_id, event_id, state, attempts, claimed_until) VALUES ($1, $2, $3, $4, $5, $6, 'sending', 1, now() + $7 * interval '1 second')
+INSERT INTO customer_messages AS m (store_id, channel, kind, ref, order_id, event_id, state, attempts, claimed_until)
+  SELECT v.store_id, v.channel, v.kind, v.ref, v.order_id, v.event_id, 'sending', 1, now() + $7 * interval '1 second'
+  FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::uuid[]) AS v(store_id, channel, kind, ref, order_id, event_id)
   ON CONFLICT (channel, kind, ref) DO UPDATE SET state = 'sending', attempts = m.attempts + 1, claimed_until = now() + $7 * interval '1 second', updated_at = now()
   WHERE m.state IN ('pending', 'failed') OR (m.state = 'sending' AND m.claimed_until < now())
-  RETURNING m.id, m.attempts;
+  RETURNING m.id, m.attempts, m.channel, m.kind, m.ref;
 
 INSERT INTO customers (store_id, email, name, mobile_number, payment_number) VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
@@ -33,6 +35,10 @@ SELECT "b"."id" AS "id", "b"."order_id" AS "order_id", "b"."product_id" AS "prod
 SELECT "c"."created_at" AS "created_at", "c"."updated_at" AS "updated_at", "c"."id" AS "id", "c"."store_id" AS "store_id", "c"."email" AS "email", "c"."name" AS "name", "c"."mobile_number" AS "mobile_number", "c"."payment_number" AS "payment_number"
   FROM "customers" c
   WHERE c.store_id = $1 AND c.id = $2;
+
+SELECT "created_at", "updated_at", "id", "live_store_id", "seller_id", "name", "brand", "currency", "contact_number", "logo_url", "email_customers"
+  FROM "stores"
+  WHERE "id" = ANY($1);
 
 SELECT "created_at", "updated_at", "id", "store_id", "pid", "name", "type", "price", "description", "sale_page_url", "image_url", "category", "subcategory", "contact_number", "status_2", "review_reason", "license_keys_enabled", "license_activation_limit"
   FROM "products"
@@ -82,7 +88,7 @@ SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "
   FROM "orders" o
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
-  WHERE o.id = $1;
+  WHERE o.id = ANY($1);
 
 SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "c"."name", "c"."email", "c"."mobile_number"
   FROM "orders" o
@@ -295,11 +301,12 @@ SELECT s.id
 UPDATE "license_keys" SET "expires_at" = $2, "updated_at" = now(), "status" = CASE WHEN "status" = 'expired' THEN 'active' ELSE "status" END
   WHERE "subscription_id" = $1;
 
-UPDATE customer_messages SET state = $2::varchar, claimed_until = NULL, recipient = $3, detail = $4, sent_at = CASE WHEN $2::varchar = 'sent' THEN now() ELSE NULL END, updated_at = now()
-  WHERE id = $1;
-
 UPDATE customer_messages SET state = 'failed', claimed_until = NULL, last_error = $2, updated_at = now()
   WHERE id = $1 AND state = 'sending';
+
+UPDATE customer_messages m SET state = v.state, claimed_until = NULL, recipient = v.recipient, detail = v.detail, sent_at = CASE WHEN v.state = 'sent' THEN now() ELSE NULL END, updated_at = now()
+  FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS v(id, state, recipient, detail)
+  WHERE m.id = v.id;
 
 UPDATE discounts SET used_count = used_count + 1
   WHERE id = $1 AND (uses_limit IS NULL OR used_count < uses_limit)

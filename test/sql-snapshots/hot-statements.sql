@@ -1,8 +1,3 @@
-SELECT "created_at", "updated_at", "id", "live_store_id", "seller_id", "name", "brand", "currency", "contact_number", "logo_url", "email_customers"
-  FROM "stores"
-  WHERE "id" = $1
-  LIMIT 1;
-
 WITH
   one AS (SELECT 1),
   coupon AS (UPDATE discounts SET used_count = used_count + 1

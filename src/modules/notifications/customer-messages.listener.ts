@@ -52,8 +52,10 @@ export class CustomerMessagesListener implements OnModuleInit {
       retryDelaySeconds: delay,
       retryBackoff: true,
       expireInSeconds: JOB_EXPIRE_SECONDS,
-      // A hanging mail server holds one of these, not the whole queue.
-      concurrency: 4,
+      // A hanging mail server holds only the slots of its own sends. 16, so the receipts of a burst
+      // of payments keep up with it and are claimed, read and recorded together (one statement per
+      // step for the jobs of one fetch); the SMTP transport itself keeps at most 3 connections.
+      concurrency: 16,
     });
   }
 

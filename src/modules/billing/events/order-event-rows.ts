@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
+import type { DataSource, EntityManager } from 'typeorm';
+import { TransactionBatch } from '../../../database/transaction-batch';
 import { CatalogReads, type Plan, type Product } from '../../catalog';
 import { SellersService, type Store } from '../../identity';
 import type { Customer } from '../customers/customer.entity';
@@ -27,19 +30,36 @@ export interface OrderEventRowSet {
  * own rows from billing, its product and plan from the catalog's read port, its store from
  * identity, each module reading only its tables. All three read in `manager`'s transaction, one
  * after another on its connection (a transaction must not wait for a second connection of the pool).
+ * The orders' own rows asked for together go in one statement.
  */
 @Injectable()
 export class OrderEventRows {
+  /** The orders' own rows read together: in one transaction (a group of payments' events)… */
+  private readonly inTransaction: TransactionBatch<number, OwnRows>;
+  /** …or, outside one, in one turn of the event loop (the receipts of a batch of jobs). */
+  private readonly outside: DataLoader<number, OwnRows>;
+
   constructor(
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogReads,
     private readonly sellers: SellersService,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.inTransaction = new TransactionBatch(dataSource, (manager, ids) => this.orders.eventRows(manager, ids));
+    this.outside = new DataLoader((ids) => this.orders.eventRows(dataSource.manager, ids), {
+      cache: false,
+      batchScheduleFn: (read) => setImmediate(read),
+    });
+  }
 
   async of(manager: EntityManager, orderId: number): Promise<OrderEventRowSet> {
-    const own = await this.orders.eventRows(manager, orderId);
+    const own = await (manager.queryRunner?.isTransactionActive
+      ? this.inTransaction.load(manager, orderId)
+      : this.outside.load(orderId));
     const { product, plan } = await this.catalog.productAndPlan(own.order.productId, own.order.planId, manager);
     const store = await this.sellers.findStore(own.order.storeId, manager);
     return { ...own, product, plan, store };
   }
 }
+
+type OwnRows = Awaited<ReturnType<OrdersRepository['eventRows']>>[number];

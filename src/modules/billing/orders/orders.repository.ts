@@ -138,7 +138,7 @@ export class OrdersRepository {
       eventRows: new PreparedStatement(
         dataSource,
         `SELECT ${orders.select('o')}, ${relatedSelect}, ${licenseKeys} AS "license_keys" ` +
-          `FROM ${orders.table} o ${relatedJoins}WHERE o.id = $1`,
+          `FROM ${orders.table} o ${relatedJoins}WHERE o.id = ANY($1)`,
       ),
       lockById: new PreparedStatement(
         dataSource,
@@ -282,22 +282,32 @@ export class OrdersRepository {
    * Null where a row is missing, as separate lookups would give. `OrderEventRows` adds the
    * catalog's and the store's.
    */
+  /**
+   * The rows of each order's events, one statement for all of them, one answer per id, in order
+   * (an unknown id fails: an event names an order that exists).
+   */
   async eventRows(
     manager: EntityManager,
-    orderId: number,
-  ): Promise<{
-    order: Order;
-    customer: Customer | null;
-    subscription: Subscription | null;
-    bumps: OrderBumpItem[];
-    licenseKeys: ShownLicenseKey[];
-  }> {
-    const rows = await this.statements.eventRows.rows([orderId], manager);
-    if (!rows.length) throw new Error(`Order ${orderId} not found for its event`);
-    const keys = (rows[0].license_keys as unknown[][] | null) ?? [];
-    return Object.assign(this.relatedOf(rows[0]), {
-      order: this.columns.hydrate(rows[0], 'o_'),
-      licenseKeys: keys.map((values) => this.shown.licenseKey.read(values)),
+    orderIds: readonly number[],
+  ): Promise<
+    Array<{
+      order: Order;
+      customer: Customer | null;
+      subscription: Subscription | null;
+      bumps: OrderBumpItem[];
+      licenseKeys: ShownLicenseKey[];
+    }>
+  > {
+    const rows = await this.statements.eventRows.rows([orderIds], manager);
+    const byId = new Map(rows.map((row) => [row.o_id as number, row]));
+    return orderIds.map((orderId) => {
+      const row = byId.get(orderId);
+      if (!row) throw new Error(`Order ${orderId} not found for its event`);
+      const keys = (row.license_keys as unknown[][] | null) ?? [];
+      return Object.assign(this.relatedOf(row), {
+        order: this.columns.hydrate(row, 'o_'),
+        licenseKeys: keys.map((values) => this.shown.licenseKey.read(values)),
+      });
     });
   }
 

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { EntityColumns } from '../../../database/entity-sql';
 import { PreparedStatement } from '../../../database/prepared-statements';
+import { TransactionMemo } from '../../../database/transaction-memo';
+import DataLoader from 'dataloader';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
 
@@ -19,12 +21,19 @@ export class SellersRepository {
    * to the login page on its next request.
    */
   private readonly endSessions: PreparedStatement;
+  private readonly storesById: PreparedStatement;
+  private readonly storeIn: TransactionMemo<Store | null>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.stores = new EntityColumns(dataSource, Store);
+    this.storeIn = new TransactionMemo(dataSource);
     this.endSessions = new PreparedStatement(
       dataSource,
       `DELETE FROM web_sessions WHERE sess->>'sellerId' = $1 AND sid <> $2`,
+    );
+    this.storesById = new PreparedStatement(
+      dataSource,
+      `SELECT ${this.stores.returning()} FROM ${this.stores.table} WHERE "id" = ANY($1)`,
     );
   }
 
@@ -74,8 +83,27 @@ export class SellersRepository {
   }
 
   /** By id, from a prepared statement: every order event and customer email reads its store. */
+  /**
+   * The store by id; with `manager`, read in the caller's transaction, once per transaction (the
+   * orders of a group of payments share their store). Outside a transaction, the stores asked for
+   * in one turn of the event loop (the receipts of a batch of jobs) are read by one statement.
+   */
   findStore(storeId: number, manager?: EntityManager): Promise<Store | null> {
-    return this.stores.findOneBy({ id: storeId }, manager);
+    if (manager?.queryRunner?.isTransactionActive)
+      return this.storeIn.get(manager, String(storeId), () => this.stores.findOneBy({ id: storeId }, manager));
+    return this.storeById.load(storeId);
+  }
+
+  private readonly storeById = new DataLoader<number, Store | null>((ids) => this.findStores(ids), {
+    cache: false,
+    batchScheduleFn: (read) => setImmediate(read),
+  });
+
+  /** Stores by id, one statement; one answer per id, in order (null for an unknown one). */
+  private async findStores(ids: readonly number[], manager?: EntityManager): Promise<Array<Store | null>> {
+    const rows = await this.storesById.rows([ids], manager);
+    const byId = new Map(rows.map((row) => [row.id as number, this.stores.hydrate(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
   }
 
   /**

@@ -31,6 +31,7 @@ export class EmailChannel implements NotificationChannel, SellerMailSender, OnMo
   readonly name = 'email';
   private readonly logger = new Logger('CustomerEmails');
   private smtp: Transporter | undefined;
+  private outboxReady: Promise<unknown> | undefined;
   private readonly outbox = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
   constructor(
@@ -151,10 +152,21 @@ export class EmailChannel implements NotificationChannel, SellerMailSender, OnMo
   /** Written whole or not at all (a temporary name, then a rename); a retry overwrites its own file. */
   private async writeOutbox(id: string, raw: Buffer): Promise<string> {
     const directory = resolve(this.config.mail.outboxDir);
-    await mkdir(directory, { recursive: true });
+    // Made once per process (a failure is tried again by the next message).
+    this.outboxReady ??= mkdir(directory, { recursive: true }).catch((error: unknown) => {
+      this.outboxReady = undefined;
+      throw error;
+    });
+    await this.outboxReady;
     const path = join(directory, `${id.replace(/[^A-Za-z0-9._-]/g, '_')}.eml`);
     const partial = `${path}.${process.pid}.tmp`;
-    await writeFile(partial, raw);
+    try {
+      await writeFile(partial, raw);
+    } catch (error) {
+      // The directory went away since it was made: made again on the next message's try.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.outboxReady = undefined;
+      throw error;
+    }
     await rename(partial, path);
     return path;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import type { MessageRequest } from './customer-message';
@@ -22,20 +23,24 @@ export class CustomerMessagesRepository {
       claim: new PreparedStatement(
         dataSource,
         `INSERT INTO ${table} AS m (store_id, channel, kind, ref, order_id, event_id, state, attempts, claimed_until) ` +
-          `VALUES ($1, $2, $3, $4, $5, $6, 'sending', 1, now() + $7 * interval '1 second') ` +
+          `SELECT v.store_id, v.channel, v.kind, v.ref, v.order_id, v.event_id, 'sending', 1, now() + $7 * interval '1 second' ` +
+          `FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::uuid[]) ` +
+          `AS v(store_id, channel, kind, ref, order_id, event_id) ` +
           `ON CONFLICT (channel, kind, ref) DO UPDATE SET state = 'sending', attempts = m.attempts + 1, ` +
           `claimed_until = now() + $7 * interval '1 second', updated_at = now() ` +
           `WHERE m.state IN ('pending', 'failed') OR (m.state = 'sending' AND m.claimed_until < now()) ` +
-          `RETURNING m.id, m.attempts`,
+          `RETURNING m.id, m.attempts, m.channel, m.kind, m.ref`,
       ),
       failed: new PreparedStatement(
         dataSource,
         `UPDATE ${table} SET state = 'failed', claimed_until = NULL, last_error = $2, updated_at = now() WHERE id = $1 AND state = 'sending'`,
       ),
+      // The messages settled together (the receipts of a batch of jobs) in one statement.
       done: new PreparedStatement(
         dataSource,
-        `UPDATE ${table} SET state = $2::varchar, claimed_until = NULL, recipient = $3, detail = $4, ` +
-          `sent_at = CASE WHEN $2::varchar = 'sent' THEN now() ELSE NULL END, updated_at = now() WHERE id = $1`,
+        `UPDATE ${table} m SET state = v.state, claimed_until = NULL, recipient = v.recipient, detail = v.detail, ` +
+          `sent_at = CASE WHEN v.state = 'sent' THEN now() ELSE NULL END, updated_at = now() ` +
+          `FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS v(id, state, recipient, detail) WHERE m.id = v.id`,
       ),
     };
   }
@@ -44,25 +49,55 @@ export class CustomerMessagesRepository {
    * Takes the message for one send on this channel, for `leaseSeconds`: its row is created by the
    * first event that asks for it, and taken again only when pending or failed, or when a previous
    * claim ran out (its worker died). Null when it is sent, skipped or being sent. The claim is its
-   * own statement, so no row lock is held across the network call.
+   * own statement, so no row lock is held across the network call. The claims of one turn of the
+   * event loop (the jobs of one fetch) go in one statement; a message asked for twice among them
+   * is claimed once.
    */
-  async claim(
+  claim(
     channel: string,
     request: MessageRequest,
     event: { storeId: number; id: string },
     leaseSeconds: number,
   ): Promise<{ id: number; attempts: number } | null> {
-    const rows = await this.statements.claim.rows<{ id: number; attempts: number }>([
-      event.storeId,
-      channel,
-      request.kind,
-      request.ref,
-      request.orderId,
-      event.id,
-      leaseSeconds,
-    ]);
-    return rows[0] ?? null;
+    return this.claims.load({ channel, request, event, leaseSeconds });
   }
+
+  private readonly claims = new DataLoader<Claim, { id: number; attempts: number } | null>(
+    async (asked) => {
+      const results: Array<{ id: number; attempts: number } | null> = asked.map(() => null);
+      // One statement per lease (one in practice); a key once per statement (ON CONFLICT DO UPDATE
+      // may not touch a row twice).
+      for (const lease of new Set(asked.map((a) => a.leaseSeconds))) {
+        const first = new Map<string, number>();
+        asked.forEach((a, i) => {
+          const key = keyOf(a.channel, a.request.kind, a.request.ref);
+          if (a.leaseSeconds === lease && !first.has(key)) first.set(key, i);
+        });
+        const claims = [...first.values()].map((i) => asked[i]);
+        const rows = await this.statements.claim.rows<{
+          id: number;
+          attempts: number;
+          channel: string;
+          kind: string;
+          ref: string;
+        }>([
+          claims.map((c) => c.event.storeId),
+          claims.map((c) => c.channel),
+          claims.map((c) => c.request.kind),
+          claims.map((c) => c.request.ref),
+          claims.map((c) => c.request.orderId),
+          claims.map((c) => c.event.id),
+          lease,
+        ]);
+        for (const row of rows) {
+          const i = first.get(keyOf(row.channel, row.kind, row.ref));
+          if (i !== undefined) results[i] = { id: row.id, attempts: row.attempts };
+        }
+      }
+      return results;
+    },
+    { cache: false, batchScheduleFn: (claim) => setImmediate(claim) },
+  );
 
   async settle(
     id: number,
@@ -72,6 +107,34 @@ export class CustomerMessagesRepository {
       await this.statements.failed.rows([id, outcome.error.slice(0, 2000)]);
       return;
     }
-    await this.statements.done.rows([id, outcome.state, outcome.recipient ?? null, outcome.detail.slice(0, 2000)]);
+    await this.done.load({
+      id,
+      state: outcome.state,
+      recipient: outcome.recipient ?? null,
+      detail: outcome.detail.slice(0, 2000),
+    });
   }
+
+  /** The messages sent or skipped in one turn of the event loop, recorded by one statement. */
+  private readonly done = new DataLoader<{ id: number; state: string; recipient: string | null; detail: string }, void>(
+    async (settled) => {
+      await this.statements.done.rows([
+        settled.map((s) => s.id),
+        settled.map((s) => s.state),
+        settled.map((s) => s.recipient),
+        settled.map((s) => s.detail),
+      ]);
+      return settled.map(() => undefined);
+    },
+    { cache: false, batchScheduleFn: (write) => setImmediate(write) },
+  );
 }
+
+interface Claim {
+  channel: string;
+  request: MessageRequest;
+  event: { storeId: number; id: string };
+  leaseSeconds: number;
+}
+
+const keyOf = (channel: string, kind: string, ref: string) => `${channel}\u0000${kind}\u0000${ref}`;
