@@ -326,6 +326,10 @@ UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
   WHERE t.delivery_id = d.id
   ORDER BY w.id ASC) AS "secrets";
 
+UPDATE webhook_deliveries d SET state = v.state, request_headers = v.request_headers, attempted_at = v.attempted_at, response_code = v.response_code, response_body = v.response_body, duration_ms = v.duration_ms, error = v.error
+  FROM unnest($1::int[], $2::text[], $3::jsonb[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[]) AS v(id, state, request_headers, attempted_at, response_code, response_body, duration_ms, error)
+  WHERE d.id = v.id;
+
 WITH d AS (
   INSERT INTO webhook_deliveries (store_id, event_kind, order_id, url, payload, message_id, redelivery_of, state)
   SELECT v.store_id, v.event_kind, v.order_id, v.url, v.payload, v.message_id, v.redelivery_of, 'pending'

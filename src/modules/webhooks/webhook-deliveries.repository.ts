@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/entity-sql';
@@ -44,6 +45,7 @@ export class WebhookDeliveriesRepository {
     claim: PreparedStatement;
     unfinished: PreparedStatement;
     recentForWebhooks: PreparedStatement;
+    record: PreparedStatement;
   };
 
   private readonly created: TransactionBatch<{ delivery: NewDelivery; webhookIds: number[] }, WebhookDelivery>;
@@ -93,6 +95,14 @@ export class WebhookDeliveriesRepository {
           WHERE d.state IN ('pending', 'sending')
             AND ((d.state = 'pending' AND d.created_at < now() - make_interval(secs => $1)) OR (d.state = 'sending' AND ${LEASE_GONE}))
           ORDER BY d.id LIMIT $2`,
+      ),
+      record: new PreparedStatement(
+        dataSource,
+        `UPDATE webhook_deliveries d SET state = v.state, request_headers = v.request_headers, attempted_at = v.attempted_at,
+                response_code = v.response_code, response_body = v.response_body, duration_ms = v.duration_ms, error = v.error
+           FROM unnest($1::int[], $2::text[], $3::jsonb[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[])
+             AS v(id, state, request_headers, attempted_at, response_code, response_body, duration_ms, error)
+          WHERE d.id = v.id`,
       ),
       recentForWebhooks: new PreparedStatement(
         dataSource,
@@ -220,7 +230,26 @@ export class WebhookDeliveriesRepository {
     return rows.map((row) => row.id);
   }
 
-  async record(id: number, attempt: AttemptRecord): Promise<void> {
-    await this.columns.updateCount(this.repo.manager, attempt, { key: 'record', condition: '"id" = $1', params: [id] });
+  /** The attempt recorded on its delivery; the attempts finished in one turn of the event loop by one statement. */
+  record(id: number, attempt: AttemptRecord): Promise<void> {
+    return this.records.load({ id, attempt });
   }
+
+  private readonly records = new DataLoader<{ id: number; attempt: AttemptRecord }, void>(
+    async (records) => {
+      const column = <T>(pick: (a: AttemptRecord) => T) => records.map((r) => pick(r.attempt));
+      await this.statements.record.rows([
+        records.map((r) => r.id),
+        column((a) => a.state),
+        column((a) => (a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders))),
+        column((a) => a.attemptedAt),
+        column((a) => a.responseCode),
+        column((a) => a.responseBody),
+        column((a) => a.durationMs),
+        column((a) => a.error),
+      ]);
+      return records.map(() => undefined);
+    },
+    { cache: false, batchScheduleFn: (write) => setImmediate(write) },
+  );
 }

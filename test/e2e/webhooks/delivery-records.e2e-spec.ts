@@ -1,0 +1,95 @@
+import { WebhookDeliveriesRepository } from '../../../src/modules/webhooks/webhook-deliveries.repository';
+import { generateMessageId } from '../../../src/modules/webhooks/delivery/webhook-signer';
+import { createSeller } from '../../utils/auth';
+import { createTestApp, TestApp } from '../../utils/test-app';
+
+/** Deliveries created together in one transaction and attempts recorded together: each keeps its own. */
+describe('webhook deliveries written together', () => {
+  let t: TestApp;
+  let deliveries: WebhookDeliveriesRepository;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WEBHOOK_WORKER: 'false' } });
+    deliveries = t.app.get(WebhookDeliveriesRepository);
+  });
+  afterAll(() => t.close());
+
+  it('inserts the deliveries of one transaction with their own targets, and records each attempt as made', async () => {
+    const seller = await createSeller(t);
+    const hooks = [];
+    for (const url of ['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b']) {
+      const res = await t.http
+        .post('/v1/webhooks')
+        .set(seller.auth)
+        .send({ url, events: ['order_approved'] });
+      hooks.push(res.body.webhook.id as number);
+    }
+    const delivery = (url: string, n: number) => ({
+      storeId: seller.storeId,
+      eventKind: 'order_approved',
+      orderId: null,
+      url,
+      payload: { order_number: `N-${n}`, z_first: 1, a_second: 2 },
+      messageId: generateMessageId(),
+      redeliveryOf: null,
+    });
+    const created = await t.dataSource.transaction((manager) =>
+      Promise.all([
+        deliveries.createForGroup(delivery('http://127.0.0.1:9/a', 1), [hooks[0]], manager),
+        deliveries.createForGroup(delivery('http://127.0.0.1:9/b', 2), [hooks[1]], manager),
+        deliveries.createForGroup(delivery('http://127.0.0.1:9/a', 3), [hooks[0], hooks[1]], manager),
+      ]),
+    );
+    expect(created.map((d) => (d.payload as { order_number: string }).order_number)).toEqual(['N-1', 'N-2', 'N-3']);
+    const targets = await deliveries.targetsOf(created.map((d) => d.id));
+    expect(created.map((d) => targets.get(d.id))).toEqual([
+      [hooks[0]],
+      [hooks[1]],
+      [hooks[0], hooks[1]].sort((a, b) => a - b),
+    ]);
+    // The payload as given, field order kept (a json column).
+    const [raw] = await t.dataSource.query('SELECT payload::text AS p FROM webhook_deliveries WHERE id = $1', [
+      created[0].id,
+    ]);
+    expect(raw.p).toBe('{"order_number":"N-1","z_first":1,"a_second":2}');
+
+    const at = new Date('2031-01-02T03:04:05.678Z');
+    await Promise.all([
+      deliveries.record(created[0].id, {
+        state: 'success',
+        requestHeaders: { 'webhook-id': 'x' },
+        attemptedAt: at,
+        responseCode: 200,
+        responseBody: 'ok',
+        durationMs: 12,
+        error: null,
+      }),
+      deliveries.record(created[1].id, {
+        state: 'failed',
+        requestHeaders: null,
+        attemptedAt: at,
+        responseCode: null,
+        responseBody: null,
+        durationMs: null,
+        error: 'connection refused',
+      }),
+    ]);
+    const [ok, failed, untouched] = await Promise.all(created.map((d) => deliveries.findById(d.id)));
+    expect(ok).toMatchObject({
+      state: 'success',
+      requestHeaders: { 'webhook-id': 'x' },
+      responseCode: 200,
+      responseBody: 'ok',
+      durationMs: 12,
+      error: null,
+    });
+    expect(ok!.attemptedAt!.toISOString()).toBe(at.toISOString());
+    expect(failed).toMatchObject({
+      state: 'failed',
+      requestHeaders: null,
+      responseCode: null,
+      error: 'connection refused',
+    });
+    expect(untouched).toMatchObject({ state: 'pending', attemptedAt: null });
+  });
+});
