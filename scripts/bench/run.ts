@@ -404,6 +404,7 @@ async function bench(options: BenchOptions): Promise<void> {
               timeoutSeconds: options.webhookTimeoutSeconds,
               servicePid: service.pid,
               runIndex,
+              databaseUrl: database.url,
             }),
           );
         }

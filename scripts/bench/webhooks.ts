@@ -4,6 +4,7 @@ import { Api, mapConcurrent } from './api';
 import { errorRow, Row } from './load';
 import { approve, CreatedOrder, orderBody } from './seed';
 import { TreeMemorySampler, treeCpuSeconds } from './process-tree';
+import { query } from './database';
 
 /** A local endpoint that notes when each order's `order_approved` delivery arrives. */
 export class WebhookReceiver {
@@ -71,6 +72,31 @@ export interface WebhookRun {
   timeoutSeconds: number;
   servicePid: number;
   runIndex: number;
+  /** The service's database: the receipts of the approvals are counted there. */
+  databaseUrl: string;
+}
+
+/**
+ * Resolves when every order of `numbers` has its receipt recorded sent (the customer-emails job's
+ * once-only record, README *Customer emails*), or at `deadline`; answers how many had, and when
+ * the last of them was recorded (performance.now() clock).
+ */
+async function waitForReceipts(
+  databaseUrl: string,
+  numbers: string[],
+  deadline: number,
+): Promise<{ recorded: number; at: number }> {
+  for (;;) {
+    const [{ recorded }] = await query<{ recorded: number }>(
+      databaseUrl,
+      `SELECT count(*)::int AS recorded FROM customer_messages m JOIN orders o ON o.id = m.order_id
+        WHERE m.kind = 'receipt' AND m.state = 'sent' AND o.order_number = ANY($1)`,
+      [numbers],
+    );
+    const now = performance.now();
+    if (recorded >= numbers.length || now >= deadline) return { recorded, at: now };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
@@ -121,6 +147,8 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
   // An approval that failed sends nothing: waiting for it would only run out the timeout.
   const numbers = orders.map((o) => o.order_number).filter((n) => !failed.has(n));
   await run.receiver.waitFor(numbers, first + run.timeoutSeconds * 1000);
+  // A paid order is done when its receipt is written too: the CPU is counted up to the later of both.
+  const receipts = await waitForReceipts(run.databaseUrl, numbers, first + run.timeoutSeconds * 1000);
   const memory = sampler.stop();
   const cpuAfter = treeCpuSeconds(run.servicePid);
 
@@ -136,6 +164,9 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
     `approvals answered in ${((approvalsDone - first) / 1000).toFixed(2)} s; ${arrivals.length}/${orders.length} delivered ` +
       `${missing ? `(gave up after ${run.timeoutSeconds} s)` : `within ${span.toFixed(2)} s of the first approval`}`,
   ];
+  notes.push(
+    `receipts: ${receipts.recorded}/${numbers.length} recorded within ${((receipts.at - first) / 1000).toFixed(2)} s of the first approval`,
+  );
   if (firstFailure) notes.push(`first failed approval: ${firstFailure}`);
   return {
     scenario,
@@ -143,9 +174,9 @@ export async function measureWebhooks(run: WebhookRun): Promise<Row> {
     requestsPerSecond: arrivals.length / Math.max(span, 0.001),
     p50: latencies.length ? percentile(latencies, 50) : null,
     p99: latencies.length ? percentile(latencies, 99) : null,
-    errors: failed.size + missing,
+    errors: failed.size + missing + (numbers.length - receipts.recorded),
     ...memory,
-    // Per approval: the approval request and its delivery.
+    // Per approval: the approval request, its delivery and its receipt.
     cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null ? (1000 * (cpuAfter - cpuBefore)) / orders.length : null,
     note: notes.join('; '),
   };

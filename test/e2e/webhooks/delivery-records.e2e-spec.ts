@@ -16,7 +16,7 @@ describe('webhook deliveries written together', () => {
 
   it('inserts the deliveries of one transaction with their own targets, and records each attempt as made', async () => {
     const seller = await createSeller(t);
-    const hooks = [];
+    const hooks: number[] = [];
     for (const url of ['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b']) {
       const res = await t.http
         .post('/v1/webhooks')
