@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { batchOrEachAlone } from '../../database/batch';
 import DataLoader from 'dataloader';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
@@ -236,20 +237,21 @@ export class WebhookDeliveriesRepository {
   }
 
   private readonly records = new DataLoader<{ id: number; attempt: AttemptRecord }, void>(
-    async (records) => {
-      const column = <T>(pick: (a: AttemptRecord) => T) => records.map((r) => pick(r.attempt));
-      await this.statements.record.rows([
-        records.map((r) => r.id),
-        column((a) => a.state),
-        column((a) => (a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders))),
-        column((a) => a.attemptedAt),
-        column((a) => a.responseCode),
-        column((a) => a.responseBody),
-        column((a) => a.durationMs),
-        column((a) => a.error),
-      ]);
-      return records.map(() => undefined);
-    },
+    (keys) =>
+      batchOrEachAlone(keys, async (records) => {
+        const column = <T>(pick: (a: AttemptRecord) => T) => records.map((r) => pick(r.attempt));
+        await this.statements.record.rows([
+          records.map((r) => r.id),
+          column((a) => a.state),
+          column((a) => (a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders))),
+          column((a) => a.attemptedAt),
+          column((a) => a.responseCode),
+          column((a) => a.responseBody),
+          column((a) => a.durationMs),
+          column((a) => a.error),
+        ]);
+        return records.map(() => undefined);
+      }),
     { cache: false, batchScheduleFn: (write) => setImmediate(write) },
   );
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { batchOrEachAlone } from '../../../database/batch';
 import DataLoader from 'dataloader';
 import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { EntityColumns } from '../../../database/entity-sql';
@@ -99,27 +100,28 @@ export class PaymentAttemptsRepository {
     { orderId: number; claim: AttemptClaim },
     { order: Order; attempt: PaymentAttempt | null } | null
   >(
-    async (asked) => {
-      const column = <T>(pick: (claim: AttemptClaim) => T) => asked.map((a) => pick(a.claim));
-      const rows = await this.claimStatement.rows([
-        asked.map((a) => a.orderId),
-        column((c) => c.reference),
-        column((c) => c.method),
-        column((c) => c.provider),
-        column((c) => c.paymentNumber),
-        column((c) => c.offSession),
-        column((c) => c.at),
-      ]);
-      const byReference = new Map(rows.map((row) => [row.claim as string, row]));
-      return asked.map(({ claim }) => {
-        const row = byReference.get(claim.reference);
-        if (!row) return null;
-        return {
-          order: this.orders.hydrateTracked(row, 'o_'),
-          attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
-        };
-      });
-    },
+    (keys) =>
+      batchOrEachAlone(keys, async (asked) => {
+        const column = <T>(pick: (claim: AttemptClaim) => T) => asked.map((a) => pick(a.claim));
+        const rows = await this.claimStatement.rows([
+          asked.map((a) => a.orderId),
+          column((c) => c.reference),
+          column((c) => c.method),
+          column((c) => c.provider),
+          column((c) => c.paymentNumber),
+          column((c) => c.offSession),
+          column((c) => c.at),
+        ]);
+        const byReference = new Map(rows.map((row) => [row.claim as string, row]));
+        return asked.map(({ claim }) => {
+          const row = byReference.get(claim.reference);
+          if (!row) return null;
+          return {
+            order: this.orders.hydrateTracked(row, 'o_'),
+            attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
+          };
+        });
+      }),
     // The claims of the requests read in this turn of the event loop, not only this tick.
     { cache: false, batchScheduleFn: (claim) => setImmediate(claim) },
   );

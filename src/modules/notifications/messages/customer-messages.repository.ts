@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { batchOrEachAlone } from '../../../database/batch';
 import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
 import { PreparedStatement } from '../../../database/prepared-statements';
@@ -63,39 +64,40 @@ export class CustomerMessagesRepository {
   }
 
   private readonly claims = new DataLoader<Claim, { id: number; attempts: number } | null>(
-    async (asked) => {
-      const results: Array<{ id: number; attempts: number } | null> = asked.map(() => null);
-      // One statement per lease (one in practice); a key once per statement (ON CONFLICT DO UPDATE
-      // may not touch a row twice).
-      for (const lease of new Set(asked.map((a) => a.leaseSeconds))) {
-        const first = new Map<string, number>();
-        asked.forEach((a, i) => {
-          const key = keyOf(a.channel, a.request.kind, a.request.ref);
-          if (a.leaseSeconds === lease && !first.has(key)) first.set(key, i);
-        });
-        const claims = [...first.values()].map((i) => asked[i]);
-        const rows = await this.statements.claim.rows<{
-          id: number;
-          attempts: number;
-          channel: string;
-          kind: string;
-          ref: string;
-        }>([
-          claims.map((c) => c.event.storeId),
-          claims.map((c) => c.channel),
-          claims.map((c) => c.request.kind),
-          claims.map((c) => c.request.ref),
-          claims.map((c) => c.request.orderId),
-          claims.map((c) => c.event.id),
-          lease,
-        ]);
-        for (const row of rows) {
-          const i = first.get(keyOf(row.channel, row.kind, row.ref));
-          if (i !== undefined) results[i] = { id: row.id, attempts: row.attempts };
+    (keys) =>
+      batchOrEachAlone(keys, async (asked) => {
+        const results: Array<{ id: number; attempts: number } | null> = asked.map(() => null);
+        // One statement per lease (one in practice); a key once per statement (ON CONFLICT DO UPDATE
+        // may not touch a row twice).
+        for (const lease of new Set(asked.map((a) => a.leaseSeconds))) {
+          const first = new Map<string, number>();
+          asked.forEach((a, i) => {
+            const key = keyOf(a.channel, a.request.kind, a.request.ref);
+            if (a.leaseSeconds === lease && !first.has(key)) first.set(key, i);
+          });
+          const claims = [...first.values()].map((i) => asked[i]);
+          const rows = await this.statements.claim.rows<{
+            id: number;
+            attempts: number;
+            channel: string;
+            kind: string;
+            ref: string;
+          }>([
+            claims.map((c) => c.event.storeId),
+            claims.map((c) => c.channel),
+            claims.map((c) => c.request.kind),
+            claims.map((c) => c.request.ref),
+            claims.map((c) => c.request.orderId),
+            claims.map((c) => c.event.id),
+            lease,
+          ]);
+          for (const row of rows) {
+            const i = first.get(keyOf(row.channel, row.kind, row.ref));
+            if (i !== undefined) results[i] = { id: row.id, attempts: row.attempts };
+          }
         }
-      }
-      return results;
-    },
+        return results;
+      }),
     { cache: false, batchScheduleFn: (claim) => setImmediate(claim) },
   );
 
@@ -117,15 +119,16 @@ export class CustomerMessagesRepository {
 
   /** The messages sent or skipped in one turn of the event loop, recorded by one statement. */
   private readonly done = new DataLoader<{ id: number; state: string; recipient: string | null; detail: string }, void>(
-    async (settled) => {
-      await this.statements.done.rows([
-        settled.map((s) => s.id),
-        settled.map((s) => s.state),
-        settled.map((s) => s.recipient),
-        settled.map((s) => s.detail),
-      ]);
-      return settled.map(() => undefined);
-    },
+    (keys) =>
+      batchOrEachAlone(keys, async (settled) => {
+        await this.statements.done.rows([
+          settled.map((s) => s.id),
+          settled.map((s) => s.state),
+          settled.map((s) => s.recipient),
+          settled.map((s) => s.detail),
+        ]);
+        return settled.map(() => undefined);
+      }),
     { cache: false, batchScheduleFn: (write) => setImmediate(write) },
   );
 }
