@@ -45,11 +45,19 @@ export class OrderEventRows {
     private readonly sellers: SellersService,
     @InjectDataSource() dataSource: DataSource,
   ) {
-    this.inTransaction = new TransactionBatch(dataSource, (manager, ids) => this.orders.eventRows(manager, ids));
-    this.outside = new DataLoader((ids) => this.orders.eventRows(dataSource.manager, ids), {
-      cache: false,
-      batchScheduleFn: (read) => setImmediate(read),
-    });
+    // An event names an order that exists. In a transaction a missing one fails it (its events with
+    // it); outside one, an order deleted since its event (test mode's reset) fails only its own
+    // read, not the receipts of the jobs read with it.
+    this.inTransaction = new TransactionBatch(dataSource, async (manager, ids) =>
+      (await this.orders.eventRows(manager, ids)).map((own, i) => {
+        if (!own) throw notFound(ids[i]);
+        return own;
+      }),
+    );
+    this.outside = new DataLoader(
+      async (ids) => (await this.orders.eventRows(dataSource.manager, ids)).map((own, i) => own ?? notFound(ids[i])),
+      { cache: false, batchScheduleFn: (read) => setImmediate(read) },
+    );
   }
 
   async of(manager: EntityManager, orderId: number): Promise<OrderEventRowSet> {
@@ -62,4 +70,6 @@ export class OrderEventRows {
   }
 }
 
-type OwnRows = Awaited<ReturnType<OrdersRepository['eventRows']>>[number];
+type OwnRows = NonNullable<Awaited<ReturnType<OrdersRepository['eventRows']>>[number]>;
+
+const notFound = (orderId: number) => new Error(`Order ${orderId} not found for its event`);

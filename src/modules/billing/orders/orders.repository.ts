@@ -278,13 +278,11 @@ export class OrdersRepository {
 
   /**
    * What an order event's payload shows of billing's rows besides the order's affiliate, in one
-   * query on the event's transaction (it sees the subscription an approval has just started).
-   * Null where a row is missing, as separate lookups would give. `OrderEventRows` adds the
+   * query on the event's transaction (it sees the subscription an approval has just started), for
+   * every order asked for together: one answer per id, in order, null for an unknown id (so an
+   * order deleted since its event fails only its own read, not the others read with it). Null
+   * where a related row is missing, as separate lookups would give. `OrderEventRows` adds the
    * catalog's and the store's.
-   */
-  /**
-   * The rows of each order's events, one statement for all of them, one answer per id, in order
-   * (an unknown id fails: an event names an order that exists).
    */
   async eventRows(
     manager: EntityManager,
@@ -296,13 +294,13 @@ export class OrdersRepository {
       subscription: Subscription | null;
       bumps: OrderBumpItem[];
       licenseKeys: ShownLicenseKey[];
-    }>
+    } | null>
   > {
     const rows = await this.statements.eventRows.rows([orderIds], manager);
     const byId = new Map(rows.map((row) => [row.o_id as number, row]));
     return orderIds.map((orderId) => {
       const row = byId.get(orderId);
-      if (!row) throw new Error(`Order ${orderId} not found for its event`);
+      if (!row) return null;
       const keys = (row.license_keys as unknown[][] | null) ?? [];
       return Object.assign(this.relatedOf(row), {
         order: this.columns.hydrate(row, 'o_'),

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { EntityColumns } from '../../../database/entity-sql';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { TransactionMemo } from '../../../database/transaction-memo';
-import DataLoader from 'dataloader';
 import { Seller } from './seller.entity';
 import { Store } from './store.entity';
 
@@ -82,11 +82,11 @@ export class SellersRepository {
     return (await this.findTestStoreOf(live.id))!;
   }
 
-  /** By id, from a prepared statement: every order event and customer email reads its store. */
   /**
-   * The store by id; with `manager`, read in the caller's transaction, once per transaction (the
-   * orders of a group of payments share their store). Outside a transaction, the stores asked for
-   * in one turn of the event loop (the receipts of a batch of jobs) are read by one statement.
+   * The store by id (every order event and customer email reads its store); with `manager`, read
+   * in the caller's transaction, once per transaction (the orders of a group of payments share
+   * their store). Outside a transaction, the stores asked for in one turn of the event loop (the
+   * receipts of a batch of jobs) are read by one statement.
    */
   findStore(storeId: number, manager?: EntityManager): Promise<Store | null> {
     if (manager?.queryRunner?.isTransactionActive)
