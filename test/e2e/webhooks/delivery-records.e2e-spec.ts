@@ -92,4 +92,55 @@ describe('webhook deliveries written together', () => {
     });
     expect(untouched).toMatchObject({ state: 'pending', attemptedAt: null });
   });
+
+  it('records the other attempts of a turn when one of them cannot be written, which fails alone', async () => {
+    const seller = await createSeller(t);
+    const res = await t.http
+      .post('/v1/webhooks')
+      .set(seller.auth)
+      .send({ url: 'http://127.0.0.1:9/c', events: ['order_approved'] });
+    const hook = res.body.webhook.id as number;
+    const created = await t.dataSource.transaction((manager) =>
+      Promise.all(
+        Array.from({ length: 3 }, (_, n) =>
+          deliveries.createForGroup(
+            {
+              storeId: seller.storeId,
+              eventKind: 'order_approved',
+              orderId: null,
+              url: 'http://127.0.0.1:9/c',
+              payload: { n },
+              messageId: generateMessageId(),
+              redeliveryOf: null,
+            },
+            [hook],
+            manager,
+          ),
+        ),
+      ),
+    );
+    const attempt = (n: number, responseBody: string) => ({
+      state: 'success' as const,
+      requestHeaders: { 'webhook-id': `m-${n}` },
+      attemptedAt: new Date(),
+      responseCode: 200 + n,
+      responseBody,
+      durationMs: n,
+      error: null,
+    });
+    const rowsOf = (ids: number[]): Promise<Array<{ state: string; response_code: number | null }>> =>
+      t.dataSource.query('SELECT state, response_code FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id', [ids]);
+
+    // A response PostgreSQL refuses (a NUL character) fails its own record only (src/database/batch.ts).
+    const ids = created.map((d) => d.id);
+    const outcomes = await Promise.allSettled(
+      ids.map((id, n) => deliveries.record(id, attempt(n, n === 1 ? 'bad \u0000 body' : `ok ${n}`))),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await rowsOf(ids)).map((r) => [r.state, r.response_code])).toEqual([
+      ['success', 200],
+      ['pending', null],
+      ['success', 202],
+    ]);
+  });
 });
