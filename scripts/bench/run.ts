@@ -69,6 +69,22 @@ async function waitForWorkers(primary: number, count: number, timeoutMs = 120_00
   throw new Error(`the service did not reach ${count} started workers in ${timeoutMs} ms`);
 }
 
+/**
+ * Waits until the service's processes use under 10 % of a core over half a second (its queues
+ * drained), at most `timeoutMs`; answers how long it waited.
+ */
+async function waitForIdle(pid: number, timeoutMs = 300_000): Promise<number> {
+  const started = Date.now();
+  let previous = treeCpuSeconds(pid) ?? 0;
+  while (Date.now() - started < timeoutMs) {
+    await new Promise((r) => setTimeout(r, 500));
+    const cpu = treeCpuSeconds(pid) ?? 0;
+    if (cpu - previous < 0.05) break;
+    previous = cpu;
+  }
+  return Date.now() - started;
+}
+
 type Spec = Omit<LoadSpec, 'scenario'>;
 
 /** How long `checkout.pay` waits after its run for the attempts of requests that were in flight. */
@@ -393,6 +409,10 @@ async function bench(options: BenchOptions): Promise<void> {
         const url = await receiver.start();
         await api.post('/v1/webhooks', { url, events: ['order_approved'], name: 'bench receiver' });
         for (const [runIndex, connections] of options.connections.entries()) {
+          // The jobs earlier scenarios left (the receipts of checkout.pay's payments) are worked
+          // first, so this run's CPU and receipts are its own.
+          const idleAfter = await waitForIdle(service.pid);
+          log(`webhooks: the service went idle after ${(idleAfter / 1000).toFixed(1)} s (earlier scenarios' jobs)`);
           log(`webhooks: ${options.approvals} approvals at ${connections} connections`);
           rows.push(
             await measureWebhooks({
