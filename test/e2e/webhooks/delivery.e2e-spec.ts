@@ -218,6 +218,15 @@ describe('Webhook delivery', () => {
     expect(r.requests).toHaveLength(1);
   });
 
+  it('records an answer with NUL bytes (PostgreSQL text holds none) with each NUL shown as U+FFFD', async () => {
+    const r = await receiver();
+    r.respond((_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('ok\u0000fine'));
+    const hook = await register(r.url);
+    await emit('order_approved');
+    const [delivery] = await finishedDeliveries(hook.id, 1);
+    expect(delivery).toMatchObject({ status: 'success', response: { status_code: 200, body: 'ok\uFFFDfine' } });
+  });
+
   it('does not follow a redirect: a 302 is a failed delivery', async () => {
     const target = await receiver();
     const r = await receiver();

@@ -121,7 +121,8 @@ async function readExcerpt(response: IncomingMessage): Promise<string> {
       break;
     }
   }
-  return Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS);
+  // PostgreSQL's text holds no NUL character: a receiver's binary answer is kept, its NULs shown as U+FFFD.
+  return Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS).replace(/\0/g, '\uFFFD');
 }
 
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
