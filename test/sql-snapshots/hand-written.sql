@@ -301,8 +301,9 @@ SELECT s.id
 UPDATE "license_keys" SET "expires_at" = $2, "updated_at" = now(), "status" = CASE WHEN "status" = 'expired' THEN 'active' ELSE "status" END
   WHERE "subscription_id" = $1;
 
-UPDATE customer_messages SET state = 'failed', claimed_until = NULL, last_error = $2, updated_at = now()
-  WHERE id = $1 AND state = 'sending';
+UPDATE customer_messages m SET state = 'failed', claimed_until = NULL, last_error = v.error, updated_at = now()
+  FROM unnest($1::int[], $2::text[]) AS v(id, error)
+  WHERE m.id = v.id AND m.state = 'sending';
 
 UPDATE customer_messages m SET state = v.state, claimed_until = NULL, recipient = v.recipient, detail = v.detail, sent_at = CASE WHEN v.state = 'sent' THEN now() ELSE NULL END, updated_at = now()
   FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS v(id, state, recipient, detail)

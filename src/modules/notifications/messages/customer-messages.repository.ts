@@ -32,9 +32,12 @@ export class CustomerMessagesRepository {
           `WHERE m.state IN ('pending', 'failed') OR (m.state = 'sending' AND m.claimed_until < now()) ` +
           `RETURNING m.id, m.attempts, m.channel, m.kind, m.ref`,
       ),
+      // The messages that failed together in one statement; only those still `sending`: one that
+      // another worker took over (after this claim ran out) and sent stays sent.
       failed: new PreparedStatement(
         dataSource,
-        `UPDATE ${table} SET state = 'failed', claimed_until = NULL, last_error = $2, updated_at = now() WHERE id = $1 AND state = 'sending'`,
+        `UPDATE ${table} m SET state = 'failed', claimed_until = NULL, last_error = v.error, updated_at = now() ` +
+          `FROM unnest($1::int[], $2::text[]) AS v(id, error) WHERE m.id = v.id AND m.state = 'sending'`,
       ),
       // The messages settled together (the receipts of a batch of jobs) in one statement.
       done: new PreparedStatement(
@@ -106,7 +109,7 @@ export class CustomerMessagesRepository {
     outcome: { state: 'sent' | 'skipped'; recipient?: string; detail: string } | { state: 'failed'; error: string },
   ): Promise<void> {
     if (outcome.state === 'failed') {
-      await this.statements.failed.rows([id, outcome.error.slice(0, 2000)]);
+      await this.failed.load({ id, error: outcome.error.slice(0, 2000) });
       return;
     }
     await this.done.load({
@@ -128,6 +131,16 @@ export class CustomerMessagesRepository {
           settled.map((s) => s.detail),
         ]);
         return settled.map(() => undefined);
+      }),
+    { cache: false, batchScheduleFn: (write) => setImmediate(write) },
+  );
+
+  /** The messages that failed in one turn of the event loop (a mail server refusing a batch), by one statement. */
+  private readonly failed = new DataLoader<{ id: number; error: string }, void>(
+    (keys) =>
+      batchOrEachAlone(keys, async (failures) => {
+        await this.statements.failed.rows([failures.map((f) => f.id), failures.map((f) => f.error)]);
+        return failures.map(() => undefined);
       }),
     { cache: false, batchScheduleFn: (write) => setImmediate(write) },
   );
