@@ -61,11 +61,14 @@ export class OrderEventRows {
   }
 
   async of(manager: EntityManager, orderId: number): Promise<OrderEventRowSet> {
-    const own = await (manager.queryRunner?.isTransactionActive
-      ? this.inTransaction.load(manager, orderId)
-      : this.outside.load(orderId));
-    const { product, plan } = await this.catalog.productAndPlan(own.order.productId, own.order.planId, manager);
-    const store = await this.sellers.findStore(own.order.storeId, manager);
+    const inTransaction = manager.queryRunner?.isTransactionActive === true;
+    const own = await (inTransaction ? this.inTransaction.load(manager, orderId) : this.outside.load(orderId));
+    // Outside a transaction the catalog and identity are asked without a manager: the product and
+    // plan of orders read together are then read once (concurrent misses of the catalog cache share
+    // one read), and their stores by one statement.
+    const shared = inTransaction ? manager : undefined;
+    const { product, plan } = await this.catalog.productAndPlan(own.order.productId, own.order.planId, shared);
+    const store = await this.sellers.findStore(own.order.storeId, shared);
     return { ...own, product, plan, store };
   }
 }
