@@ -3,47 +3,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DomainEvent } from '../../../src/common/events/domain-event';
-import { PreparedStatement } from '../../../src/database/prepared-statements';
 import { CustomerMessagesListener } from '../../../src/modules/notifications/customer-messages.listener';
 import { CustomerMessagesRepository } from '../../../src/modules/notifications/messages/customer-messages.repository';
 import type { MessageRequest } from '../../../src/modules/notifications/messages/customer-message';
 import { checkoutOf, customerBody, sellerApi } from '../../factories/api';
 import { createSeller } from '../../utils/auth';
+import { statementsOf } from '../../utils/statements';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { SmtpSink } from './smtp-sink';
 import { messageRows } from './support';
-
-/**
- * The texts of the hand-written statements run while `work` runs (each run once per call, in or
- * out of a transaction), to count round trips.
- */
-async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  const texts: string[] = [];
-  const rows = PreparedStatement.prototype.rows;
-  const arrays = PreparedStatement.prototype.arrays;
-  const spies = [
-    jest.spyOn(PreparedStatement.prototype, 'rows').mockImplementation(function (
-      this: PreparedStatement,
-      ...args: Parameters<PreparedStatement['rows']>
-    ) {
-      texts.push(this.text);
-      return rows.apply(this, args);
-    }),
-    jest.spyOn(PreparedStatement.prototype, 'arrays').mockImplementation(function (
-      this: PreparedStatement,
-      ...args: Parameters<PreparedStatement['arrays']>
-    ) {
-      texts.push(this.text);
-      return arrays.apply(this, args);
-    }),
-  ];
-  try {
-    await work();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return texts;
-}
 
 const count = (texts: string[], pattern: RegExp) => texts.filter((text) => pattern.test(text)).length;
 

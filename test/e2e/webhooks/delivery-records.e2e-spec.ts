@@ -1,6 +1,7 @@
 import { WebhookDeliveriesRepository } from '../../../src/modules/webhooks/webhook-deliveries.repository';
 import { generateMessageId } from '../../../src/modules/webhooks/delivery/webhook-signer';
 import { createSeller } from '../../utils/auth';
+import { statementsOf } from '../../utils/statements';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 /** Deliveries created together in one transaction and attempts recorded together: each keeps its own. */
@@ -54,26 +55,30 @@ describe('webhook deliveries written together', () => {
     expect(raw.p).toBe('{"order_number":"N-1","z_first":1,"a_second":2}');
 
     const at = new Date('2031-01-02T03:04:05.678Z');
-    await Promise.all([
-      deliveries.record(created[0].id, {
-        state: 'success',
-        requestHeaders: { 'webhook-id': 'x' },
-        attemptedAt: at,
-        responseCode: 200,
-        responseBody: 'ok',
-        durationMs: 12,
-        error: null,
-      }),
-      deliveries.record(created[1].id, {
-        state: 'failed',
-        requestHeaders: null,
-        attemptedAt: at,
-        responseCode: null,
-        responseBody: null,
-        durationMs: null,
-        error: 'connection refused',
-      }),
-    ]);
+    const recorded = await statementsOf(() =>
+      Promise.all([
+        deliveries.record(created[0].id, {
+          state: 'success',
+          requestHeaders: { 'webhook-id': 'x' },
+          attemptedAt: at,
+          responseCode: 200,
+          responseBody: 'ok',
+          durationMs: 12,
+          error: null,
+        }),
+        deliveries.record(created[1].id, {
+          state: 'failed',
+          requestHeaders: null,
+          attemptedAt: at,
+          responseCode: null,
+          responseBody: null,
+          durationMs: null,
+          error: 'connection refused',
+        }),
+      ]),
+    );
+    // Both attempts in one UPDATE … FROM unnest.
+    expect(recorded).toHaveLength(1);
     const [ok, failed, untouched] = await Promise.all(created.map((d) => deliveries.findById(d.id)));
     expect(ok).toMatchObject({
       state: 'success',
