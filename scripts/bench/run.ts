@@ -70,16 +70,18 @@ async function waitForWorkers(primary: number, count: number, timeoutMs = 120_00
 }
 
 /**
- * Waits until the service's processes use under 10 % of a core over half a second (its queues
- * drained), at most `timeoutMs`; answers how long it waited.
+ * Waits until the service's processes have used under 10 % of a core for 3 s in a row (its
+ * queues drained: an idle worker polls every 2 s, so a shorter quiet spell proves nothing), at
+ * most `timeoutMs`; answers how long it waited.
  */
 async function waitForIdle(pid: number, timeoutMs = 300_000): Promise<number> {
   const started = Date.now();
   let previous = treeCpuSeconds(pid) ?? 0;
-  while (Date.now() - started < timeoutMs) {
+  let quiet = 0;
+  while (Date.now() - started < timeoutMs && quiet < 6) {
     await new Promise((r) => setTimeout(r, 500));
     const cpu = treeCpuSeconds(pid) ?? 0;
-    if (cpu - previous < 0.05) break;
+    quiet = cpu - previous < 0.05 ? quiet + 1 : 0;
     previous = cpu;
   }
   return Date.now() - started;
