@@ -31,13 +31,45 @@ export class JobDatabase extends EventEmitter {
     await pool?.end();
   }
 
-  /** pg-boss's `Db` contract. */
+  /**
+   * pg-boss's `Db` contract. A failed statement is reported (`statement-error`): pg-boss itself
+   * swallows a failed job fetch, which would leave a queue idle with nobody told.
+   */
   async executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
     if (!this.pool) throw new Error('The job database is closed.');
-    if (this.prepared && values?.length) return this.pool.query({ name: nameOf(text), text, values });
-    return this.pool.query(text, values);
+    try {
+      if (this.prepared && values?.length) return await this.preparedQuery(this.pool, text, values);
+      return await this.pool.query(text, values);
+    } catch (error) {
+      this.emit('statement-error', error);
+      throw error;
+    }
+  }
+
+  /**
+   * A statement by name on a connection of the pool. A connection whose prepared statements are
+   * out of step with what the driver believes it prepared (the server has none by that name, or
+   * has it already) would fail that statement on every use: it is closed, and the statement runs
+   * once more unnamed on another.
+   */
+  private async preparedQuery(pool: Pool, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    const client = await pool.connect();
+    let result;
+    try {
+      result = await client.query({ name: nameOf(text), text, values });
+    } catch (error) {
+      const outOfStep = PREPARED_STATE_ERRORS.has((error as { code?: string }).code ?? '');
+      client.release(outOfStep ? (error as Error) : undefined);
+      if (outOfStep) return pool.query(text, values);
+      throw error;
+    }
+    client.release();
+    return result;
   }
 }
+
+/** invalid_sql_statement_name (none by that name) and duplicate_prepared_statement. */
+const PREPARED_STATE_ERRORS = new Set(['26000', '42P05']);
 
 const names = new Map<string, string>();
 

@@ -110,6 +110,9 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       preparedStatementsOn(dataSource),
     );
     this.db.on('error', (error) => this.logger.error({ err: error }, 'Job database connection error'));
+    this.db.on('statement-error', (error: { code?: string; message?: string }) =>
+      this.logger.warn({ code: error.code, err: error.message }, 'A job queue statement failed'),
+    );
     this.boss = new PgBoss({
       db: this.db,
       migrate: true,
