@@ -146,8 +146,12 @@ describe('domain events after commit', () => {
     const before = seen.runs.length;
     await t.dataSource.transaction(async (manager) => {
       for (const event of events) await t.app.get(DomainEvents).publish(event, manager);
-      // Seen from another connection: nothing before the commit.
-      expect(await queued()).toBe(0);
+      // Not inserted yet: the jobs go in with the commit.
+      const inTransaction = await manager.query(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'event:test-approvals' AND singleton_key = ANY($1)`,
+        [events.map((e) => e.id)],
+      );
+      expect(inTransaction).toEqual([{ n: 0 }]);
     });
     expect(await queued()).toBe(3);
     await seen.until(before + 3);
