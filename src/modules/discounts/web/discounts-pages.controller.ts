@@ -3,6 +3,7 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError } from '../../../common/errors/app-error';
+import { centsToDecimal, toCents } from '../../../common/money';
 import { ProductsService } from '../../catalog';
 import {
   CurrentSeller,
@@ -237,7 +238,8 @@ function formOf(discount: ReturnType<typeof toDiscountDto>): DiscountForm {
   return {
     code: discount.code,
     type: discount.type,
-    value: discount.value.toFixed(2),
+    // Exact decimal text (two places) through cents, not a float's rounding: a fixed discount is money.
+    value: centsToDecimal(toCents(discount.value)),
     status: discount.status,
     product_ids: discount.product_ids.map(String),
     uses_limit: discount.uses_limit === null ? '' : String(discount.uses_limit),
