@@ -1,3 +1,13 @@
+import DataLoader from 'dataloader';
+
+/**
+ * A DataLoader of the calls made in one turn of the event loop (the requests read together, the
+ * jobs of one fetch), not only in one tick; nothing is kept from one batch to the next.
+ */
+export function turnLoader<K, V>(batch: DataLoader.BatchLoadFn<K, V>): DataLoader<K, V> {
+  return new DataLoader(batch, { cache: false, batchScheduleFn: (run) => setImmediate(run) });
+}
+
 /**
  * Runs the statement of a batch (a DataLoader's calls made together); when it fails and the batch
  * holds more than one call, each call runs again alone, so one call's bad row fails that call

@@ -121,34 +121,20 @@ export class EntityColumns<T extends ObjectLiteral> {
    * query at all when nothing changed. An entity not loaded here goes through `manager.save`.
    */
   async saveChanges(manager: EntityManager, entity: T): Promise<T> {
-    const before = loaded.get(entity);
-    if (!before) return manager.save(this.metadata.target as EntityTarget<T>, entity);
+    const changed = this.changedColumns(entity);
+    if (!changed) return manager.save(this.metadata.target as EntityTarget<T>, entity);
+    if (!changed.length) return entity;
     const primary = this.metadata.primaryColumns[0];
     const updateDate = this.metadata.updateDateColumn;
-    const names: string[] = [];
-    const params: unknown[] = [primary.getEntityValue(entity)];
-    for (const column of this.metadata.columns) {
-      if (column === primary || column === updateDate || column.isCreateDate) continue;
-      const value = column.getEntityValue(entity);
-      if (value === undefined || comparable(value) === before.get(column.propertyName)) continue;
-      names.push(column.databaseName);
-      params.push(this.dataSource.driver.preparePersistentValue(value, column));
-    }
-    if (!names.length) return entity;
+    const names = changed.map((c) => c.column.databaseName);
     const statement = this.statement(`update:${names.join(',')}`, () => {
       const set = names.map((name, i) => `"${name}" = $${i + 2}`);
       if (updateDate) set.push(`"${updateDate.databaseName}" = CURRENT_TIMESTAMP`);
       const returning = updateDate ? ` RETURNING "${updateDate.databaseName}"` : '';
       return `UPDATE ${this.table} SET ${set.join(', ')} WHERE "${primary.databaseName}" = $1${returning}`;
     });
-    const rows = await statement.rows(params, manager);
-    if (updateDate) {
-      updateDate.setEntityValue(
-        entity,
-        this.dataSource.driver.prepareHydratedValue(rows[0][updateDate.databaseName], updateDate),
-      );
-    }
-    this.remember(entity);
+    const rows = await statement.rows([primary.getEntityValue(entity), ...changed.map((c) => c.value)], manager);
+    this.saved(entity, rows[0]);
     return entity;
   }
 
@@ -159,69 +145,78 @@ export class EntityColumns<T extends ObjectLiteral> {
    */
   async saveChangesAll(manager: EntityManager, entities: T[]): Promise<T[]> {
     const primary = this.metadata.primaryColumns[0];
-    const updateDate = this.metadata.updateDateColumn;
-    const groups = new Map<string, { names: string[]; types: string[]; entities: T[]; values: unknown[][] }>();
+    const primaryType = arrayTypeOf(this.dataSource, primary);
+    const groups = new Map<string, { changed: ChangedColumn[]; entities: T[]; values: unknown[][] }>();
     const alone: T[] = [];
     for (const entity of entities) {
-      const before = loaded.get(entity);
-      if (!before || arrayTypeOf(this.dataSource, primary) === null) {
+      const changed = primaryType === null ? undefined : this.changedColumns(entity);
+      if (changed?.length === 0) continue;
+      if (!changed || changed.some((c) => arrayTypeOf(this.dataSource, c.column) === null)) {
         alone.push(entity);
         continue;
       }
-      const names: string[] = [];
-      const types: string[] = [];
-      const values: unknown[] = [];
-      let unnamed = false;
-      for (const column of this.metadata.columns) {
-        if (column === primary || column === updateDate || column.isCreateDate) continue;
-        const value = column.getEntityValue(entity);
-        if (value === undefined || comparable(value) === before.get(column.propertyName)) continue;
-        const type = arrayTypeOf(this.dataSource, column);
-        if (type === null) unnamed = true;
-        names.push(column.databaseName);
-        types.push(type ?? '');
-        values.push(this.dataSource.driver.preparePersistentValue(value, column));
-      }
-      if (!names.length) continue;
-      if (unnamed) {
-        alone.push(entity);
-        continue;
-      }
-      const key = names.join(',');
+      const key = changed.map((c) => c.column.databaseName).join(',');
       let group = groups.get(key);
-      if (!group) groups.set(key, (group = { names, types, entities: [], values: names.map(() => []) }));
+      if (!group) groups.set(key, (group = { changed, entities: [], values: changed.map(() => []) }));
       group.entities.push(entity);
-      values.forEach((value, i) => group.values[i].push(value));
+      changed.forEach((c, i) => group.values[i].push(c.value));
     }
     for (const entity of alone) await this.saveChanges(manager, entity);
-    for (const { names, types, entities: changed, values } of groups.values()) {
-      if (changed.length === 1) {
-        await this.saveChanges(manager, changed[0]);
+    for (const { changed, entities: same, values } of groups.values()) {
+      if (same.length === 1) {
+        await this.saveChanges(manager, same[0]);
         continue;
       }
+      const names = changed.map((c) => c.column.databaseName);
+      const updateDate = this.metadata.updateDateColumn;
       const statement = this.statement(`update-all:${names.join(',')}`, () => {
         const key = `"${primary.databaseName}"`;
         const set = names.map((name) => `"${name}" = v."${name}"`);
         if (updateDate) set.push(`"${updateDate.databaseName}" = CURRENT_TIMESTAMP`);
-        const arrays = [arrayTypeOf(this.dataSource, primary), ...types].map((type, i) => `$${i + 1}::${type}[]`);
+        const types = [primaryType, ...changed.map((c) => arrayTypeOf(this.dataSource, c.column))];
+        const arrays = types.map((type, i) => `$${i + 1}::${type}[]`);
         const columns = [key, ...names.map((name) => `"${name}"`)];
         return (
           `UPDATE ${this.table} t SET ${set.join(', ')} FROM unnest(${arrays.join(', ')}) AS v(${columns.join(', ')}) ` +
           `WHERE t.${key} = v.${key} RETURNING t.${key}${updateDate ? `, t."${updateDate.databaseName}"` : ''}`
         );
       });
-      const ids = changed.map((entity) => primary.getEntityValue(entity));
+      const ids = same.map((entity) => primary.getEntityValue(entity));
       const rows = await statement.rows([ids, ...values], manager);
-      if (updateDate) {
-        const updated = new Map(rows.map((row) => [row[primary.databaseName], row[updateDate.databaseName]]));
-        for (const entity of changed) {
-          const value = updated.get(primary.getEntityValue(entity));
-          updateDate.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(value, updateDate));
-        }
-      }
-      for (const entity of changed) this.remember(entity);
+      const byId = new Map(rows.map((row) => [row[primary.databaseName], row]));
+      for (const entity of same) this.saved(entity, byId.get(primary.getEntityValue(entity))!);
     }
     return entities;
+  }
+
+  /**
+   * The columns of a loaded entity whose value changed since `hydrateTracked`, with the values to
+   * write (the key, the update and create dates aside); undefined for an entity not loaded here.
+   */
+  private changedColumns(entity: T): ChangedColumn[] | undefined {
+    const before = loaded.get(entity);
+    if (!before) return undefined;
+    const primary = this.metadata.primaryColumns[0];
+    const updateDate = this.metadata.updateDateColumn;
+    const changed: ChangedColumn[] = [];
+    for (const column of this.metadata.columns) {
+      if (column === primary || column === updateDate || column.isCreateDate) continue;
+      const value = column.getEntityValue(entity);
+      if (value === undefined || comparable(value) === before.get(column.propertyName)) continue;
+      changed.push({ column, value: this.dataSource.driver.preparePersistentValue(value, column) });
+    }
+    return changed;
+  }
+
+  /** After an UPDATE: the update date the database set (from `row`), and the values now stored. */
+  private saved(entity: T, row: Record<string, unknown>): void {
+    const updateDate = this.metadata.updateDateColumn;
+    if (updateDate)
+      updateDate.setEntityValue(
+        entity,
+        this.dataSource.driver.prepareHydratedValue(row[updateDate.databaseName], updateDate),
+      );
+    this.remember(entity);
   }
 
   /** As `hydrate`, or null when a LEFT JOIN found no row (its primary key is null). */
@@ -490,6 +485,12 @@ export function offsets(...parts: ReadonlyArray<{ length: number }>): number[] {
   const out = [0];
   for (const part of parts) out.push(out[out.length - 1] + part.length);
   return out;
+}
+
+/** A changed column of an entity and the value to write (`EntityColumns.changedColumns`). */
+interface ChangedColumn {
+  column: ColumnMetadata;
+  value: unknown;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { batchOrEachAlone } from '../../database/batch';
-import DataLoader from 'dataloader';
+import { batchOrEachAlone, turnLoader } from '../../database/batch';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/entity-sql';
@@ -236,22 +235,20 @@ export class WebhookDeliveriesRepository {
     return this.records.load({ id, attempt });
   }
 
-  private readonly records = new DataLoader<{ id: number; attempt: AttemptRecord }, void>(
-    (keys) =>
-      batchOrEachAlone(keys, async (records) => {
-        const column = <T>(pick: (a: AttemptRecord) => T) => records.map((r) => pick(r.attempt));
-        await this.statements.record.rows([
-          records.map((r) => r.id),
-          column((a) => a.state),
-          column((a) => (a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders))),
-          column((a) => a.attemptedAt),
-          column((a) => a.responseCode),
-          column((a) => a.responseBody),
-          column((a) => a.durationMs),
-          column((a) => a.error),
-        ]);
-        return records.map(() => undefined);
-      }),
-    { cache: false, batchScheduleFn: (write) => setImmediate(write) },
+  private readonly records = turnLoader<{ id: number; attempt: AttemptRecord }, void>((keys) =>
+    batchOrEachAlone(keys, async (records) => {
+      const column = <T>(pick: (a: AttemptRecord) => T) => records.map((r) => pick(r.attempt));
+      await this.statements.record.rows([
+        records.map((r) => r.id),
+        column((a) => a.state),
+        column((a) => (a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders))),
+        column((a) => a.attemptedAt),
+        column((a) => a.responseCode),
+        column((a) => a.responseBody),
+        column((a) => a.durationMs),
+        column((a) => a.error),
+      ]);
+      return records.map(() => undefined);
+    }),
   );
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
 import type { DataSource, EntityManager } from 'typeorm';
+import { turnLoader } from '../../../database/batch';
 import { TransactionBatch } from '../../../database/transaction-batch';
 import { CatalogReads, type Plan, type Product } from '../../catalog';
 import { SellersService, type Store } from '../../identity';
@@ -54,9 +55,8 @@ export class OrderEventRows {
         return own;
       }),
     );
-    this.outside = new DataLoader(
-      async (ids) => (await this.orders.eventRows(dataSource.manager, ids)).map((own, i) => own ?? notFound(ids[i])),
-      { cache: false, batchScheduleFn: (read) => setImmediate(read) },
+    this.outside = turnLoader(async (ids) =>
+      (await this.orders.eventRows(dataSource.manager, ids)).map((own, i) => own ?? notFound(ids[i])),
     );
   }
 

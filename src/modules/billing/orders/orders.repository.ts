@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import DataLoader from 'dataloader';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } from 'typeorm';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
+import { turnLoader } from '../../../database/batch';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, offsets, PickedColumns } from '../../../database/entity-sql';
 import type { CouponUseStatement } from '../../discounts';
@@ -327,11 +327,7 @@ export class OrdersRepository {
     return (await this.ordersOfPayTokens([hash], manager))[0];
   }
 
-  private readonly byPayTokenHash = new DataLoader<string, Order | null>((hashes) => this.ordersOfPayTokens(hashes), {
-    cache: false,
-    // The links asked for by the requests read in this turn of the event loop, not only this tick.
-    batchScheduleFn: (read) => setImmediate(read),
-  });
+  private readonly byPayTokenHash = turnLoader<string, Order | null>((hashes) => this.ordersOfPayTokens(hashes));
 
   private async ordersOfPayTokens(hashes: readonly string[], manager?: EntityManager): Promise<Array<Order | null>> {
     const rows = await this.statements.byPayTokenHash.rows([hashes], manager);

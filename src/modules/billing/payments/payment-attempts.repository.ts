@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { batchOrEachAlone } from '../../../database/batch';
-import DataLoader from 'dataloader';
+import { batchOrEachAlone, turnLoader } from '../../../database/batch';
 import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { EntityColumns } from '../../../database/entity-sql';
 import { PreparedStatement } from '../../../database/prepared-statements';
@@ -17,8 +16,8 @@ export type AttemptChanges = Partial<
   >
 > & { updatedAt: Date };
 
-/** What a final outcome (succeeded or failed) sets on its attempt. */
-export type FinalAttemptChanges = Required<Omit<AttemptChanges, 'redirectUrl'>>;
+/** What a final outcome (succeeded or failed) sets on its attempt; `finishedAt` is its `updated_at` too. */
+export type FinalAttemptChanges = Required<Omit<AttemptChanges, 'redirectUrl' | 'updatedAt'>>;
 
 /** The new attempt of a claim, as the checkout's pay form asks for it. */
 export interface AttemptClaim {
@@ -96,34 +95,31 @@ export class PaymentAttemptsRepository {
     return this.claims.load({ orderId, claim });
   }
 
-  private readonly claims = new DataLoader<
+  private readonly claims = turnLoader<
     { orderId: number; claim: AttemptClaim },
     { order: Order; attempt: PaymentAttempt | null } | null
-  >(
-    (keys) =>
-      batchOrEachAlone(keys, async (asked) => {
-        const column = <T>(pick: (claim: AttemptClaim) => T) => asked.map((a) => pick(a.claim));
-        const rows = await this.claimStatement.rows([
-          asked.map((a) => a.orderId),
-          column((c) => c.reference),
-          column((c) => c.method),
-          column((c) => c.provider),
-          column((c) => c.paymentNumber),
-          column((c) => c.offSession),
-          column((c) => c.at),
-        ]);
-        const byReference = new Map(rows.map((row) => [row.claim as string, row]));
-        return asked.map(({ claim }) => {
-          const row = byReference.get(claim.reference);
-          if (!row) return null;
-          return {
-            order: this.orders.hydrateTracked(row, 'o_'),
-            attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
-          };
-        });
-      }),
-    // The claims of the requests read in this turn of the event loop, not only this tick.
-    { cache: false, batchScheduleFn: (claim) => setImmediate(claim) },
+  >((keys) =>
+    batchOrEachAlone(keys, async (asked) => {
+      const column = <T>(pick: (claim: AttemptClaim) => T) => asked.map((a) => pick(a.claim));
+      const rows = await this.claimStatement.rows([
+        asked.map((a) => a.orderId),
+        column((c) => c.reference),
+        column((c) => c.method),
+        column((c) => c.provider),
+        column((c) => c.paymentNumber),
+        column((c) => c.offSession),
+        column((c) => c.at),
+      ]);
+      const byReference = new Map(rows.map((row) => [row.claim as string, row]));
+      return asked.map(({ claim }) => {
+        const row = byReference.get(claim.reference);
+        if (!row) return null;
+        return {
+          order: this.orders.hydrateTracked(row, 'o_'),
+          attempt: row.a_id === null ? null : this.columns.hydrateTracked(row, 'a_'),
+        };
+      });
+    }),
   );
 
   /**

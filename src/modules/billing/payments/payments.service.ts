@@ -315,22 +315,20 @@ export class PaymentsService implements OnApplicationBootstrap {
           errorCode: outcome.status === 'failed' ? outcome.code.slice(0, 64) : null,
           errorMessage: outcome.status === 'failed' ? outcome.message.slice(0, 500) : null,
           finishedAt: at,
-          updatedAt: at,
         },
       })),
     );
     // Each outcome's order change (none for an outcome another source applied first, a renewal's
     // decline or an off-session one), made for all of them together by the state machine.
-    const results: Array<PaymentResult | null> = [];
+    const results = new Array<PaymentResult>(outcomes.length);
     const changes: Array<{ index: number; change: LockedChange; attempt: PaymentAttempt }> = [];
     for (const [index, { attempt, at }] of outcomes.entries()) {
       const { order: locked, attempt: changed, hasBumps } = settled[index]!;
       // Another source applied an outcome first: this one changes and sends nothing.
       if (!changed) {
-        results.push(this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!));
+        results[index] = this.resultOf(locked, (await this.attempts.findById(attempt.id, manager))!);
         continue;
       }
-      results.push(null);
       const details = {
         // Every attempt, declined ones too, gives the order a transaction id.
         transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
@@ -368,7 +366,7 @@ export class PaymentsService implements OnApplicationBootstrap {
       }
       results[index] = this.resultOf(order ?? change.order, attempt);
     });
-    return results.map((result) => result!);
+    return results;
   }
 
   /** What a gateway is told about a recorded attempt. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import DataLoader from 'dataloader';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { turnLoader } from '../../../database/batch';
 import { EntityColumns } from '../../../database/entity-sql';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { TransactionMemo } from '../../../database/transaction-memo';
@@ -94,10 +94,7 @@ export class SellersRepository {
     return this.storeById.load(storeId);
   }
 
-  private readonly storeById = new DataLoader<number, Store | null>((ids) => this.findStores(ids), {
-    cache: false,
-    batchScheduleFn: (read) => setImmediate(read),
-  });
+  private readonly storeById = turnLoader<number, Store | null>((ids) => this.findStores(ids));
 
   /** Stores by id, one statement; one answer per id, in order (null for an unknown one). */
   private async findStores(ids: readonly number[], manager?: EntityManager): Promise<Array<Store | null>> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { batchOrEachAlone } from '../../../database/batch';
-import DataLoader from 'dataloader';
+import { batchOrEachAlone, turnLoader } from '../../../database/batch';
 import { DataSource } from 'typeorm';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import type { MessageRequest } from './customer-message';
@@ -66,42 +65,40 @@ export class CustomerMessagesRepository {
     return this.claims.load({ channel, request, event, leaseSeconds });
   }
 
-  private readonly claims = new DataLoader<Claim, { id: number; attempts: number } | null>(
-    (keys) =>
-      batchOrEachAlone(keys, async (asked) => {
-        const results: Array<{ id: number; attempts: number } | null> = asked.map(() => null);
-        // One statement per lease (one in practice); a key once per statement (ON CONFLICT DO UPDATE
-        // may not touch a row twice).
-        for (const lease of new Set(asked.map((a) => a.leaseSeconds))) {
-          const first = new Map<string, number>();
-          asked.forEach((a, i) => {
-            const key = keyOf(a.channel, a.request.kind, a.request.ref);
-            if (a.leaseSeconds === lease && !first.has(key)) first.set(key, i);
-          });
-          const claims = [...first.values()].map((i) => asked[i]);
-          const rows = await this.statements.claim.rows<{
-            id: number;
-            attempts: number;
-            channel: string;
-            kind: string;
-            ref: string;
-          }>([
-            claims.map((c) => c.event.storeId),
-            claims.map((c) => c.channel),
-            claims.map((c) => c.request.kind),
-            claims.map((c) => c.request.ref),
-            claims.map((c) => c.request.orderId),
-            claims.map((c) => c.event.id),
-            lease,
-          ]);
-          for (const row of rows) {
-            const i = first.get(keyOf(row.channel, row.kind, row.ref));
-            if (i !== undefined) results[i] = { id: row.id, attempts: row.attempts };
-          }
+  private readonly claims = turnLoader<Claim, { id: number; attempts: number } | null>((keys) =>
+    batchOrEachAlone(keys, async (asked) => {
+      const results: Array<{ id: number; attempts: number } | null> = asked.map(() => null);
+      // One statement per lease (one in practice); a key once per statement (ON CONFLICT DO UPDATE
+      // may not touch a row twice).
+      for (const lease of new Set(asked.map((a) => a.leaseSeconds))) {
+        const first = new Map<string, number>();
+        asked.forEach((a, i) => {
+          const key = keyOf(a.channel, a.request.kind, a.request.ref);
+          if (a.leaseSeconds === lease && !first.has(key)) first.set(key, i);
+        });
+        const claims = [...first.values()].map((i) => asked[i]);
+        const rows = await this.statements.claim.rows<{
+          id: number;
+          attempts: number;
+          channel: string;
+          kind: string;
+          ref: string;
+        }>([
+          claims.map((c) => c.event.storeId),
+          claims.map((c) => c.channel),
+          claims.map((c) => c.request.kind),
+          claims.map((c) => c.request.ref),
+          claims.map((c) => c.request.orderId),
+          claims.map((c) => c.event.id),
+          lease,
+        ]);
+        for (const row of rows) {
+          const i = first.get(keyOf(row.channel, row.kind, row.ref));
+          if (i !== undefined) results[i] = { id: row.id, attempts: row.attempts };
         }
-        return results;
-      }),
-    { cache: false, batchScheduleFn: (claim) => setImmediate(claim) },
+      }
+      return results;
+    }),
   );
 
   async settle(
@@ -121,7 +118,7 @@ export class CustomerMessagesRepository {
   }
 
   /** The messages sent or skipped in one turn of the event loop, recorded by one statement. */
-  private readonly done = new DataLoader<{ id: number; state: string; recipient: string | null; detail: string }, void>(
+  private readonly done = turnLoader<{ id: number; state: string; recipient: string | null; detail: string }, void>(
     (keys) =>
       batchOrEachAlone(keys, async (settled) => {
         await this.statements.done.rows([
@@ -132,17 +129,14 @@ export class CustomerMessagesRepository {
         ]);
         return settled.map(() => undefined);
       }),
-    { cache: false, batchScheduleFn: (write) => setImmediate(write) },
   );
 
   /** The messages that failed in one turn of the event loop (a mail server refusing a batch), by one statement. */
-  private readonly failed = new DataLoader<{ id: number; error: string }, void>(
-    (keys) =>
-      batchOrEachAlone(keys, async (failures) => {
-        await this.statements.failed.rows([failures.map((f) => f.id), failures.map((f) => f.error)]);
-        return failures.map(() => undefined);
-      }),
-    { cache: false, batchScheduleFn: (write) => setImmediate(write) },
+  private readonly failed = turnLoader<{ id: number; error: string }, void>((keys) =>
+    batchOrEachAlone(keys, async (failures) => {
+      await this.statements.failed.rows([failures.map((f) => f.id), failures.map((f) => f.error)]);
+      return failures.map(() => undefined);
+    }),
   );
 }
 
