@@ -30,9 +30,8 @@ describe('a hanging SMTP server', () => {
     await sink.close();
   });
 
-  /** Pays `count` new orders one after another; the median time of the payment answer, and the orders. */
-  async function timedPayments(prefix: string, count: number): Promise<{ medianMs: number; orders: string[] }> {
-    const times: number[] = [];
+  /** Pays `count` new orders one after another; every payment is approved. */
+  async function payments(prefix: string, count: number): Promise<string[]> {
     const orders: string[] = [];
     for (let i = 0; i < count; i++) {
       const session = await api.order({
@@ -40,36 +39,36 @@ describe('a hanging SMTP server', () => {
         product_pid: product.pid,
         customer: customerBody(`${prefix}-${i}@example.com`),
       });
-      const started = performance.now();
       expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
-      times.push(performance.now() - started);
       orders.push(session.order_number);
     }
-    times.sort((a, b) => a - b);
-    return { medianMs: times[Math.floor(times.length / 2)], orders };
+    return orders;
   }
 
-  it('pays as fast while the server hangs on every message, and delivers them once it answers again', async () => {
-    // Warm-up, then the baseline with a server that answers at once.
-    await timedPayments('warm', 3);
+  const acceptedFor = (prefix: string) =>
+    sink.accepted.flatMap((m) => m.envelope.to).filter((to) => to.startsWith(`${prefix}-`));
+
+  it('answers every payment while the server hangs on every message, and delivers them once it answers again', async () => {
+    // A server that answers at once: each payment's receipt arrives.
+    await payments('base', 3);
     await sink.waitFor(3);
-    const baseline = await timedPayments('base', PAYMENTS);
-    await sink.waitFor(3 + PAYMENTS);
 
     sink.hang();
-    const hanging = await timedPayments('hang', PAYMENTS);
+    const hanging = await payments('hang', PAYMENTS);
     // The server really is holding messages (the listener's concurrent sends are stuck in DATA)…
     await sink.waitFor(1, 'held');
     const held = await messageRows(t.dataSource, `state = 'sending'`);
     expect(held.length).toBeGreaterThan(0);
-    // …and the payments did not notice: same order of time as the baseline.
-    expect(hanging.medianMs).toBeLessThan(baseline.medianMs * 3 + 25);
+    // …and every payment was answered although not one of their receipts could be sent: a payment never
+    // waits on mail (were it to, the first would still be waiting). Speed is measured by `npm run bench`.
+    expect(acceptedFor('hang')).toEqual([]);
 
     // The server answers again: the held messages are refused (451) and retried, nothing is lost.
     sink.release();
-    const ids = await Promise.all(hanging.orders.map((n) => orderId(t.dataSource, n)));
+    const ids = await Promise.all(hanging.map((n) => orderId(t.dataSource, n)));
     for (const id of ids) expect((await settledMessage(t.dataSource, 'receipt', id)).state).toBe('sent');
-    const hangRecipients = sink.accepted.flatMap((m) => m.envelope.to).filter((to) => to.startsWith('hang-'));
-    expect(hangRecipients.sort()).toEqual(Array.from({ length: PAYMENTS }, (_, i) => `hang-${i}@example.com`).sort());
+    expect(acceptedFor('hang').sort()).toEqual(
+      Array.from({ length: PAYMENTS }, (_, i) => `hang-${i}@example.com`).sort(),
+    );
   }, 120_000);
 });

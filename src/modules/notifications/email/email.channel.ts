@@ -149,7 +149,10 @@ export class EmailChannel implements NotificationChannel, SellerMailSender, OnMo
     return this.smtp;
   }
 
-  /** Written whole or not at all (a temporary name, then a rename); a retry overwrites its own file. */
+  /**
+   * Written whole or not at all (a hidden temporary name, then a rename); a retry overwrites its own file.
+   * The temporary name starts with a dot so nothing reading the outbox by a message's name sees it half-written.
+   */
   private async writeOutbox(id: string, raw: Buffer): Promise<string> {
     const directory = resolve(this.config.mail.outboxDir);
     // Made once per process (a failure is tried again by the next message).
@@ -158,8 +161,9 @@ export class EmailChannel implements NotificationChannel, SellerMailSender, OnMo
       throw error;
     });
     await this.outboxReady;
-    const path = join(directory, `${id.replace(/[^A-Za-z0-9._-]/g, '_')}.eml`);
-    const partial = `${path}.${process.pid}.tmp`;
+    const name = `${id.replace(/[^A-Za-z0-9._-]/g, '_')}.eml`;
+    const path = join(directory, name);
+    const partial = join(directory, `.${name}.${process.pid}.tmp`);
     try {
       await writeFile(partial, raw);
     } catch (error) {
