@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 
 export const ROOT = `${__dirname}/../..`;
@@ -43,6 +44,12 @@ export function startService(options: { ts: boolean; env: Record<string, string>
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  // BENCH_SERVICE_LOG=<file> keeps all of it, appended to that file (what the service logged mid-run).
+  if (process.env.BENCH_SERVICE_LOG) {
+    const file = createWriteStream(process.env.BENCH_SERVICE_LOG, { flags: 'a' });
+    child.stdout!.pipe(file, { end: false });
+    child.stderr!.pipe(file, { end: false });
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -83,6 +83,29 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     expect(smsSent.map((m) => m.id)).toEqual([`receipt.order-${id}.${session.order_number}`]);
     const [email] = await messageRows(t.dataSource, `channel = 'email' AND order_id = $1`, [id]);
     expect(email).toMatchObject({ attempts: 1, recipient: 'dev@example.com' });
+  });
+
+  it('makes the outbox again when it was removed while running: that message fails once, then is written whole', async () => {
+    const seller = await createSeller(t);
+    const api = sellerApi(t.http, seller.auth);
+    const product = await api.product({ name: 'Course', price: 80 });
+    const outbox = join(dataDir, 'outbox');
+    rmSync(outbox, { recursive: true });
+    const session = await api.order({
+      amount: 80,
+      product_pid: product.pid,
+      customer: customerBody('again@example.com'),
+    });
+    expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
+    const id = await orderId(t.dataSource, session.order_number);
+
+    const row = await settledMessage(t.dataSource, 'receipt', id);
+    const name = `receipt.order-${id}.${session.order_number}.eml`;
+    expect(row).toMatchObject({ state: 'sent', attempts: 2, detail: join(outbox, name) });
+    expect(row.last_error).toContain('ENOENT');
+    // Only the finished file: no temporary one left behind by the failed try.
+    expect(readdirSync(outbox)).toEqual([name]);
+    expect((await simpleParser(readFileSync(join(outbox, name)))).subject).toContain(session.order_number);
   });
 
   async function waitForSms(id: number) {
