@@ -36,17 +36,18 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
   });
   afterAll(() => t.close());
 
-  it('writes the receipt as an .eml file, its path recorded, with MAIL_FROM and the brand; the plugin channel retries alone', async () => {
-    const seller = await createSeller(t, { brand: 'Casa do Código' });
+  /** A new seller's product, bought by `email` and paid in the sandbox. */
+  async function paidOrder(product: { brand?: string; name: string; price: number }, email: string) {
+    const seller = await createSeller(t, product.brand ? { brand: product.brand } : {});
     const api = sellerApi(t.http, seller.auth);
-    const product = await api.product({ name: 'Ebook', price: 120 });
-    const session = await api.order({
-      amount: 120,
-      product_pid: product.pid,
-      customer: customerBody('dev@example.com'),
-    });
+    const { pid } = await api.product({ name: product.name, price: product.price });
+    const session = await api.order({ amount: product.price, product_pid: pid, customer: customerBody(email) });
     expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
-    const id = await orderId(t.dataSource, session.order_number);
+    return { id: await orderId(t.dataSource, session.order_number), session };
+  }
+
+  it('writes the receipt as an .eml file, its path recorded, with MAIL_FROM and the brand; the plugin channel retries alone', async () => {
+    const { id, session } = await paidOrder({ brand: 'Casa do Código', name: 'Ebook', price: 120 }, 'dev@example.com');
 
     const row = await settledMessage(t.dataSource, 'receipt', id);
     const path = join(dataDir, 'outbox', `receipt.order-${id}.${session.order_number}.eml`);
@@ -86,18 +87,9 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
   });
 
   it('makes the outbox again when it was removed while running: that message fails once, then is written whole', async () => {
-    const seller = await createSeller(t);
-    const api = sellerApi(t.http, seller.auth);
-    const product = await api.product({ name: 'Course', price: 80 });
     const outbox = join(dataDir, 'outbox');
     rmSync(outbox, { recursive: true });
-    const session = await api.order({
-      amount: 80,
-      product_pid: product.pid,
-      customer: customerBody('again@example.com'),
-    });
-    expect(await checkoutOf(t.http, session).pay({ payment_number: '841234567' })).toBe('approved');
-    const id = await orderId(t.dataSource, session.order_number);
+    const { id, session } = await paidOrder({ name: 'Course', price: 80 }, 'again@example.com');
 
     const row = await settledMessage(t.dataSource, 'receipt', id);
     const name = `receipt.order-${id}.${session.order_number}.eml`;
