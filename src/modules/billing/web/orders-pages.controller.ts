@@ -125,11 +125,12 @@ export class OrdersPagesController {
 
   @Get(':id/refund')
   async confirmRefund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const order = toOrderDto(await this.orders.get(sellerOf(req).storeId, orderRef(id)));
+    const found = await this.orders.get(sellerOf(req).storeId, orderRef(id));
+    const order = toOrderDto(found);
     this.views.confirm(req, res, {
       title: 'Refund order',
       message:
-        `Refund ${order.order_number}: ${order.amount.toFixed(2)} ${order.currency} to ${order.customer.name} (${order.customer.email})? ` +
+        `Refund ${order.order_number}: ${centsToDecimal(found.order.amount)} ${order.currency} to ${order.customer.name} (${order.customer.email})? ` +
         'The order becomes refunded and your webhooks receive order_refund; this cannot be undone.',
       action: this.views.url(`/orders/${order.order_number}/refund`),
       button: 'Refund order',
