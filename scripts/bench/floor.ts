@@ -22,6 +22,13 @@ export function defaultFloorScript(): string | null {
   return existsSync(path) ? path : null;
 }
 
+/**
+ * The paid-order pipeline's floor (`pipeline-floor.mjs`, in this repository: the shared floor has
+ * no payments, deliveries or receipts): the `webhooks` scenario run against the least work its
+ * steps can do, with the guarantees that cost something while nothing fails.
+ */
+export const PIPELINE_FLOOR_SCRIPT = resolve(__dirname, 'pipeline-floor.mjs');
+
 export interface Floor {
   service: Service;
   database: BenchDatabase;

@@ -14,7 +14,7 @@ import { createBenchDatabase, PaymentConsistency, paymentConsistency, query } fr
 import { errorRow, LoadSettings, LoadSpec, measure, Row } from './load';
 import { BenchOptions, parseOptions, ScenarioName } from './options';
 import { COUPON_CODE, orderBody, PayableOrders, SANDBOX_PAYMENT, seedPayableOrders, seedStore, Store } from './seed';
-import { Floor, FLOOR_PRODUCT, startFloor } from './floor';
+import { Floor, FLOOR_PRODUCT, PIPELINE_FLOOR_SCRIPT, startFloor } from './floor';
 import { processTree, treeCpuSeconds } from './process-tree';
 import { freePort, ROOT, startService, waitHealthy } from './service';
 import { renderTable } from './table';
@@ -326,6 +326,7 @@ async function bench(options: BenchOptions): Promise<void> {
   const receiver = new WebhookReceiver();
   const rows: Row[] = [];
   let floor: Floor | null = null;
+  let pipelineFloor: Floor | null = null;
   let store: Partial<Store>;
   try {
     await waitHealthy(service);
@@ -410,6 +411,11 @@ async function bench(options: BenchOptions): Promise<void> {
         if (!store.productPid) throw new Error('not seeded: product');
         const url = await receiver.start();
         await api.post('/v1/webhooks', { url, events: ['order_approved'], name: 'bench receiver' });
+        if (options.floor) {
+          pipelineFloor = await startFloor(PIPELINE_FLOOR_SCRIPT, options.databaseUrl);
+          await pipelineFloor.api.post('/v1/webhooks', { url, events: ['order_approved'] });
+          log(`pipeline floor pid ${pipelineFloor.service.pid} on ${pipelineFloor.service.url}`);
+        }
         for (const [runIndex, connections] of options.connections.entries()) {
           // The jobs earlier scenarios left (the receipts of checkout.pay's payments) are worked
           // first, so this run's CPU and receipts are its own.
@@ -429,6 +435,21 @@ async function bench(options: BenchOptions): Promise<void> {
               databaseUrl: database.url,
             }),
           );
+          if (pipelineFloor) {
+            // The floor right after, at the same connections, as for the other scenarios.
+            log(`webhooks: ${options.approvals} approvals at ${connections} connections: pipeline floor`);
+            rows[rows.length - 1].floor = await measureWebhooks({
+              api: pipelineFloor.api,
+              receiver,
+              productPid: FLOOR_PRODUCT,
+              approvals: options.approvals,
+              connections,
+              timeoutSeconds: options.webhookTimeoutSeconds,
+              servicePid: pipelineFloor.service.pid,
+              runIndex,
+              databaseUrl: pipelineFloor.database.url,
+            });
+          }
         }
       } catch (error) {
         rows.push(
@@ -440,6 +461,7 @@ async function bench(options: BenchOptions): Promise<void> {
     await receiver.stop();
     await service.stop();
     await floor?.stop();
+    await pipelineFloor?.stop();
     // The service's files: uploads and the customer emails (.eml, no SMTP here) of every payment.
     await rm(env.DATA_DIR, { recursive: true, force: true });
   }

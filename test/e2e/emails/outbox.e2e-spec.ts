@@ -55,7 +55,11 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     expect(existsSync(path)).toBe(true);
     expect(readdirSync(join(dataDir, 'outbox'))).toEqual([`receipt.order-${id}.${session.order_number}.eml`]);
 
-    const parsed = await simpleParser(readFileSync(path));
+    const raw = readFileSync(path);
+    // The file is the message as SMTP would carry it: every line ends in CRLF, none in a bare LF.
+    expect(raw.toString('latin1')).toMatch(/\r\n/);
+    expect(raw.toString('latin1')).not.toMatch(/[^\r]\n/);
+    const parsed = await simpleParser(raw);
     expect(parsed.from?.value).toEqual([{ address: 'sales@shop.example', name: 'Casa do Código' }]);
     expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value).toEqual([
       { address: 'dev@example.com', name: 'Ana Maria' },
