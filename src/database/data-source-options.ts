@@ -28,6 +28,10 @@ export function dataSourceOptions(
     migrationsTransactionMode: 'each',
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
-    extra: { max: poolSize, types: poolTypes },
+    // `pipeline`: statements made together on one connection (a transaction's, whose in-transaction
+    // handlers run at once: common/events) are sent without waiting for each other's answers and
+    // answered in order (pg's documented pipelining), where pg would otherwise queue them with a
+    // deprecation warning, and pg 9 refuse them.
+    extra: { max: poolSize, types: poolTypes, pipeline: true },
   };
 }

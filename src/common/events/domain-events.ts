@@ -59,8 +59,9 @@ export class DomainEvents {
 
   /**
    * `publish` of several events of one transaction (the orders of a group of payments). Each
-   * outbox handler gets them at once, one call per event, concurrently: their statements queue on
-   * the transaction's connection, and those made together can go as one (`TransactionBatch`).
+   * outbox handler gets them at once, one call per event, concurrently: their statements go out
+   * pipelined on the transaction's connection (database options), and those made together can go
+   * as one (`TransactionBatch`).
    */
   async publishAll(events: DomainEvent[], manager: EntityManager): Promise<void> {
     for (const { types, handler } of this.inTransactionHandlers) {

@@ -125,6 +125,39 @@ describe('domain events after commit', () => {
     expect(seen.runs.map((e) => e.id)).not.toContain(event.id);
   });
 
+  it("sends statements made together on a transaction's connection at once (pg's pipelining), answered in call order", async () => {
+    // publishAll runs the in-transaction handlers of a group's events at once on one connection;
+    // pg 8 queues such calls with a deprecation warning, pg 9 refuses them unless the client pipelines.
+    const rows = await t.dataSource.transaction((manager) => {
+      const client = (manager.queryRunner as unknown as { databaseConnection: { pipeline?: boolean } })
+        .databaseConnection;
+      expect(client.pipeline).toBe(true);
+      return Promise.all([
+        manager.query('SELECT 1 AS n FROM pg_sleep(0.05)'),
+        manager.query('SELECT 2 AS n'),
+        manager.query('SELECT 3 AS n'),
+      ]);
+    });
+    expect(rows).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }]]);
+
+    // A failing statement fails those sent after it in the transaction, as one at a time would.
+    const outcomes = await t.dataSource
+      .transaction(async (manager) => {
+        const settled = await Promise.allSettled([
+          manager.query('SELECT 1 AS n'),
+          manager.query('SELECT 1 / 0 AS n'),
+          manager.query('SELECT 3 AS n'),
+        ]);
+        throw Object.assign(new Error('rolled back'), { settled });
+      })
+      .catch((error: { settled: PromiseSettledResult<unknown>[] }) => error.settled);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toContain('division by zero');
+    expect(String((outcomes[2] as PromiseRejectedResult).reason)).toContain('current transaction is aborted');
+    // The connection is whole afterwards: the pool's next transaction runs.
+    expect(await t.dataSource.transaction((manager) => manager.query('SELECT 4 AS n'))).toEqual([{ n: 4 }]);
+  });
+
   it('inserts the jobs of a transaction together with its commit', async () => {
     const thing = (id: number) =>
       domainEvent({
