@@ -438,7 +438,8 @@ async function bench(options: BenchOptions): Promise<void> {
           if (pipelineFloor) {
             // The floor right after, at the same connections, as for the other scenarios.
             log(`webhooks: ${options.approvals} approvals at ${connections} connections: pipeline floor`);
-            rows[rows.length - 1].floor = await measureWebhooks({
+            const row = rows[rows.length - 1];
+            row.floor = await measureWebhooks({
               api: pipelineFloor.api,
               receiver,
               productPid: FLOOR_PRODUCT,
@@ -449,6 +450,14 @@ async function bench(options: BenchOptions): Promise<void> {
               runIndex,
               databaseUrl: pipelineFloor.database.url,
             });
+            // The pipeline's CPU as a multiple of its floor's (docs/performance.md, twelfth round).
+            if (row.cpuMsPerRequest && row.floor.cpuMsPerRequest)
+              row.note = [
+                row.note,
+                `CPU per paid order ${(row.cpuMsPerRequest / row.floor.cpuMsPerRequest).toFixed(2)} times the pipeline floor's`,
+              ]
+                .filter(Boolean)
+                .join('; ');
           }
         }
       } catch (error) {
