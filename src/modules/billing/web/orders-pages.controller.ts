@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { centsToDecimal } from '../../../common/money';
 import { pageRequest } from '../../../common/pagination/pagination';
-import { DashboardPages, formString, sellerOf, validateForm, ViewsService } from '../../identity';
+import { DashboardPages, formString, money, sellerOf, validateForm, ViewsService } from '../../identity';
 import { WebhooksService } from '../../webhooks';
 import { ListOrdersQueryDto } from '../orders/dto/order-response.dto';
 import { toOrderDto } from '../orders/order.mapper';
@@ -125,12 +125,11 @@ export class OrdersPagesController {
 
   @Get(':id/refund')
   async confirmRefund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const found = await this.orders.get(sellerOf(req).storeId, orderRef(id));
-    const order = toOrderDto(found);
+    const order = toOrderDto(await this.orders.get(sellerOf(req).storeId, orderRef(id)));
     this.views.confirm(req, res, {
       title: 'Refund order',
       message:
-        `Refund ${order.order_number}: ${centsToDecimal(found.order.amount)} ${order.currency} to ${order.customer.name} (${order.customer.email})? ` +
+        `Refund ${order.order_number}: ${money(order.amount, order.currency)} to ${order.customer.name} (${order.customer.email})? ` +
         'The order becomes refunded and your webhooks receive order_refund; this cannot be undone.',
       action: this.views.url(`/orders/${order.order_number}/refund`),
       button: 'Refund order',
