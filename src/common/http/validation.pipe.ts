@@ -12,16 +12,16 @@ export const MAX_NUMBER = 9_999_999_999.99;
 
 /**
  * Flattens class-validator's tree into `{ "customer.email": ["…"] }` (the OpenAPI description). A field that
- * is missing gets one message, `<field> is required.` (or the DTO's own word for it); the rules
- * about its value are reported only when a value is there (`null` is a value the client sent).
+ * is missing or `null` gets one message, `<field> is required.` (or the DTO's own word for it); a
+ * value of the wrong type gets only what type it must be; the other rules about a value are
+ * reported only when it has the field's type. An optional field may be `null`.
  */
 export function flattenValidationErrors(errors: ClassValidatorError[], prefix = ''): FieldErrors {
   const out: FieldErrors = {};
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
     if (error.constraints) {
-      const messages = Object.values(error.constraints);
-      out[path] = isMissing(error) ? requiredMessages(path, error.constraints) : messages;
+      out[path] = isMissing(error) ? requiredMessages(path, error.constraints) : valueMessages(error.constraints);
     }
     if (error.children?.length) Object.assign(out, flattenValidationErrors(error.children, path));
   }
@@ -29,7 +29,24 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
 }
 
 function isMissing(error: ClassValidatorError): boolean {
-  return error.value === undefined;
+  return error.value === undefined || error.value === null;
+}
+
+/** The constraints that say what type a value must be; when one fails, the others say nothing useful. */
+const TYPE_CONSTRAINTS = ['isNumber', 'isInt', 'isString', 'isBoolean', 'isArray', 'isObject'];
+
+/**
+ * The messages of a present value: its type's when that is wrong, else every rule it breaks.
+ * `nestedValidation` (class-validator's own words for a non-object under `@ValidateNested`) is
+ * said by the field's `isObject` or `isArray` instead.
+ */
+function valueMessages(constraints: Record<string, string>): string[] {
+  const typeMessages = TYPE_CONSTRAINTS.filter((name) => name in constraints).map((name) => constraints[name]);
+  if (typeMessages.length) return typeMessages;
+  const messages = Object.entries(constraints)
+    .filter(([name]) => name !== 'nestedValidation')
+    .map(([, message]) => message);
+  return messages.length ? messages : Object.values(constraints);
 }
 
 /** The DTO's own "required" wording when it has one (`product_id or product_pid is required.`). */

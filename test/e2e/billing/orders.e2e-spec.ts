@@ -34,6 +34,28 @@ describe('orders API', () => {
       expect(low.body.errors).toEqual({ amount: ['amount must be at least 10.'] });
     });
 
+    it('a null required field is "<field> is required." alone; a value of the wrong type is its type alone', async () => {
+      const nulls = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({ amount: null, product_pid: null, customer: null })
+        .expect(422);
+      expect(nulls.body.errors).toEqual({
+        amount: ['amount is required.'],
+        product_pid: ['product_pid is required.'],
+        customer: ['customer is required.'],
+      });
+      const wrongTypes = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send({ ...orderBody(product.pid), amount: '150', customer: 'Ana' })
+        .expect(422);
+      expect(wrongTypes.body.errors).toEqual({
+        amount: ['amount must be a number.'],
+        customer: ['customer must be an object.'],
+      });
+    });
+
     it('creates a checkout session: 201 with checkout_url, order_number and a pay_token stored hashed', async () => {
       const res = await t.http.post('/v1/orders').set(seller.auth).send(orderBody(product.pid)).expect(201);
       expect(res.body).toEqual({
@@ -285,6 +307,32 @@ describe('orders API', () => {
         .send(orderBody(product.pid, { from_order: first.order_number }))
         .expect(409);
       expect(res.body.message).toBe('Order cannot be reused.');
+    });
+
+    it('judges the product and plan of the body as a new checkout does, and leaves the order as it was', async () => {
+      const first = await createOrder(t, seller, orderBody(product.pid));
+      const recurring = await insertProduct(t, seller.storeId, { type: 'recurring' });
+      const before = await t.dataSource.query(`SELECT pay_token_hash FROM orders WHERE order_number = $1`, [
+        first.order_number,
+      ]);
+      const reuse = (body: Record<string, unknown>) =>
+        t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .send({ ...orderBody(product.pid), from_order: first.order_number, ...body });
+      expect((await reuse({ product_pid: 'prd_nope' }).expect(404)).body).toEqual({
+        status: 'error',
+        message: 'Product not found.',
+      });
+      expect((await reuse({ plan_id: 'pln_nope' }).expect(404)).body.message).toBe('Plan not found.');
+      expect((await reuse({ product_pid: recurring.pid }).expect(422)).body.errors).toEqual({
+        plan_id: ['plan_id is required for recurring products.'],
+      });
+      const after = await t.dataSource.query(`SELECT pay_token_hash FROM orders WHERE order_number = $1`, [
+        first.order_number,
+      ]);
+      expect(after).toEqual(before);
+      await t.http.get(pathOf(first.checkout_url)).expect(200);
     });
 
     it("404 Order not found. for an unknown or another store's order", async () => {

@@ -229,6 +229,33 @@ describe('Plans', () => {
       expect(middle.body.subscribers.map((s: { status: string }) => s.status)).toEqual(['approved', 'refunded']);
     });
 
+    it('shows each subscriber as the order gave them, not as a later order of the same email did', async () => {
+      const plan = await createPlan(t, seller, club.pid);
+      const order = (name: string, mobile: string) =>
+        t.http
+          .post('/v1/orders')
+          .set(seller.auth)
+          .send({
+            amount: 100,
+            product_pid: club.pid,
+            plan_id: plan.plan_id,
+            customer: { name, email: 'same@example.com', mobile_number: mobile },
+          })
+          .expect(201);
+      const first = await order('Ana Silva', '+258841111111');
+      await t.dataSource.query(`UPDATE orders SET status = 'approved' WHERE order_number = $1`, [
+        first.body.order_number,
+      ]);
+      await order('Ana Two', '+258849999999');
+      const res = await t.http.get(`/v1/plans/${plan.plan_id}/subscribers`).set(seller.auth).expect(200);
+      expect(res.body.subscribers).toEqual([
+        expect.objectContaining({
+          order_number: first.body.order_number,
+          customer: { name: 'Ana Silva', email: 'same@example.com', mobile_number: '+258841111111' },
+        }),
+      ]);
+    });
+
     it('answers a page past the last with an empty array', async () => {
       const plan = await createPlan(t, seller, club.pid);
       await insertOrder(t, { storeId: seller.storeId, productId: club.id, planId: plan.id, status: 'approved' });

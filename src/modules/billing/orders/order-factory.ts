@@ -124,6 +124,23 @@ export class OrderFactory {
   }
 
   /**
+   * The product and plan a `from_order` body names, judged as a new checkout's are: not found is a
+   * 404, a recurring product without its plan a 422. The order itself is reused unchanged.
+   */
+  async checkReferences(storeId: number, input: CreateOrderDto): Promise<void> {
+    const planId = input.plan_id ?? null;
+    const { product, plan } = await this.catalog.productForCheckout(storeId, input.product_pid, planId);
+    const rejection = checkoutRejection({
+      product,
+      planRequested: planId !== null,
+      plan,
+      affiliateRequested: false,
+      affiliateFound: false,
+    });
+    if (rejection) throw CHECKOUT_REJECTIONS[rejection]();
+  }
+
+  /**
    * A new checkout session for `input` in `store`, payable with `payToken`. The rows the rules read
    * are fetched at once, each from its module; the rules then decide in order (product, plan,
    * affiliate, coupon, the plugins'), and only an order they all accept is written.

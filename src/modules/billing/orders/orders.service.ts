@@ -55,7 +55,10 @@ export class OrdersService {
 
   /** `POST /v1/orders` (OpenAPI description): a new checkout session, or the reuse of `from_order`. */
   async create(store: OrderingStore, input: CreateOrderDto): Promise<CheckoutSession> {
-    if (input.from_order) return this.reuse(store.id, input.from_order);
+    if (input.from_order) {
+      await this.factory.checkReferences(store.id, input);
+      return this.reuse(store.id, input.from_order);
+    }
     const payToken = newPayToken();
     const order = await this.factory.checkout(store, input, payToken);
     return { order, payToken, checkoutUrl: this.checkoutUrl(payToken), reused: false };

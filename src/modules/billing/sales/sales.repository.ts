@@ -5,6 +5,7 @@ import { Cents } from '../../../common/money';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { PreparedStatement } from '../../../database/prepared-statements';
 import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
+import { buyerOf } from '../customers/buyer';
 import { Customer } from '../customers/customer.entity';
 import { Order } from '../orders/order.entity';
 import type { OrderStatus } from '../orders/order-status';
@@ -41,12 +42,23 @@ export interface SubscribedPlan {
 }
 
 /**
- * What a plan's subscriber list shows of each sale, in select-list order: the order and its
- * customer. Read by position through `PickedColumns`, so the statement and its reader come from
+ * What a plan's subscriber list shows of each sale, in select-list order: the order with the buyer
+ * as given with it (name and mobile number stay on the order when a later order of the same email
+ * gives others), and its customer's email. Read by position through `PickedColumns`, so the statement and its reader come from
  * the same lists and the entities' column types and transformers (money as cents).
  */
 export const SUBSCRIBER_COLUMNS = {
-  order: ['orderNumber', 'amount', 'currency', 'status', 'createdAt', 'updatedAt'],
+  order: [
+    'orderNumber',
+    'amount',
+    'currency',
+    'status',
+    'createdAt',
+    'updatedAt',
+    'customerName',
+    'customerMobileNumber',
+    'customerPaymentNumber',
+  ],
   customer: ['name', 'email', 'mobileNumber'],
 } as const satisfies {
   order: ReadonlyArray<keyof Order>;
@@ -171,7 +183,7 @@ export class SalesRepository {
         amount: sale.amount,
         currency: sale.currency,
         status: sale.status,
-        customer: customer.read(row, order.length),
+        customer: subscriberOf(sale, customer.read(row, order.length)),
         createdAt: sale.createdAt,
         updatedAt: sale.updatedAt,
       };
@@ -184,4 +196,13 @@ export class SalesRepository {
     const rows = await this.subscribers.count.rows<{ total: number }>([planId, storeId]);
     return rows[0].total;
   }
+}
+
+/** The subscriber as the order that started the subscription gives them (billing README, `checkout/`: "An order keeps its buyer"). */
+function subscriberOf(
+  sale: Pick<Order, 'customerName' | 'customerMobileNumber' | 'customerPaymentNumber'>,
+  customer: SubscriberRow['customer'],
+): SubscriberRow['customer'] {
+  const { name, mobileNumber } = buyerOf(sale, { ...customer, paymentNumber: null });
+  return { name, email: customer.email, mobileNumber };
 }
