@@ -148,13 +148,17 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
     expect(expiryRun.code).toBe(0);
     expect(expiryRun.json.expired).toContain(s.subscriptionId);
     const [expired] = await delivered('subscription_expired', renewal.order_number);
+    // The renewal order was cancelled with its subscription: a transaction id of its own, its portal open.
+    const cancellation = (await getOrder(t, seller, renewal.order_number)).transaction_id;
+    expect(cancellation).toMatch(/^cxl_/);
+    await t.http.get(`/pay/order/${renewal.order_number}?transaction_id=${cancellation}`).expect(200);
     expectPayload(expired, s, {
       kind: 'subscription_expired',
       orderNumber: renewal.order_number,
       status: 'cancelled',
       subscriptionStatus: 'expired',
       amount: 300,
-      transactionId: '',
+      transactionId: cancellation,
       cancelledAt: false,
       paymentNumber: null,
     });

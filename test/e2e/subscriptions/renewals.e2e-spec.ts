@@ -204,6 +204,13 @@ describe('Subscriptions that renew: the sweep with the test clock', () => {
       orders: [s.orderNumber, renewalNumber],
     });
     expect((await getOrder(t, seller, renewalNumber)).status).toBe('cancelled');
+    // Its order_cancelled: a transaction id of its own, a portal link that opens, the subscription as it ended.
+    const cancelled = payloads.find((p) => p.kind === 'order_cancelled' && p.payload.order_number === renewalNumber)!;
+    expect(cancelled.payload.transaction_id).toMatch(/^cxl_[0-9A-Za-z]{20}$/);
+    expect(cancelled.payload.plan_subscriber.status).toBe('expired');
+    expect((await getOrder(t, seller, renewalNumber)).transaction_id).toBe(cancelled.payload.transaction_id);
+    const portal = new URL(cancelled.payload.plan_subscriber.portal_url);
+    await t.http.get(portal.pathname + portal.search).expect(200);
     expect(ofSubscription(events, s.subscriptionId)).toEqual([
       'subscription.renewal_due',
       'subscription.payment_failed',
@@ -227,6 +234,7 @@ describe('Subscriptions that renew: the sweep with the test clock', () => {
       .send({
         amount: 300,
         product_pid: s.product.pid,
+        plan_id: s.plan.planId,
         customer: { name: 'A', email: 'a@example.com', mobile_number: '+258841234567' },
         from_order: renewalNumber,
       })

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CatalogReads, type Product } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { randomBase62, sha256Hex } from '../../../common/crypto';
+import { sha256Hex } from '../../../common/crypto';
+import { newCancellationId } from './cancellation-id';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
@@ -111,7 +112,7 @@ export class CheckoutPaymentsService {
         mode === 'test'
           ? this.registry.forProvider('sandbox', 'test')
           : this.registry.all().find((g) => g.cancellationTransactionId);
-      const transactionId = gateway?.cancellationTransactionId?.() ?? `cxl_${randomBase62(20)}`;
+      const transactionId = gateway?.cancellationTransactionId?.() ?? newCancellationId();
       const changed = await this.transitions.transition(order.id, 'cancelled', { transactionId }, manager);
       return { outcome: 'cancelled', order: changed! };
     });

@@ -8,6 +8,7 @@ import { PageRequest } from '../../../common/pagination/pagination';
 import { CustomersRepository } from '../customers/customers.repository';
 import type { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
+import { newCancellationId } from '../payments/cancellation-id';
 import { LicensesService } from '../licenses/licenses.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent, SubscriptionEventType } from './subscription-events';
@@ -134,11 +135,12 @@ export class SubscriptionsService {
     const subscription = await this.lockWithOpenRenewal(manager, subscriptionId);
     if (!subscription || isEnded(subscription) || !stillDue(subscription)) return null;
     const open = await this.subscriptions.openRenewal(manager, subscription);
-    if (open) await this.transitions.transition(open.id, 'cancelled', {}, manager);
     const from = subscription.status;
     subscription.status = to;
     if (to === 'cancelled') subscription.cancelledAt ??= now;
     const saved = await this.subscriptions.save(manager, subscription);
+    // After the subscription's change: the renewal's `order_cancelled` shows it as it ended.
+    if (open) await this.cancelRenewal(manager, open);
     // the subscription's license keys end with it.
     await this.licenses.onSubscriptionEnded(manager, saved.id);
     await this.publishWithLatest(
@@ -161,10 +163,20 @@ export class SubscriptionsService {
     if (!subscription || isEnded(subscription)) return null;
     if (subscription.cancelAtPeriodEnd) return subscription;
     const open = await this.subscriptions.openRenewal(manager, subscription);
-    if (open) await this.transitions.transition(open.id, 'cancelled', {}, manager);
     subscription.cancelAtPeriodEnd = true;
     subscription.cancelledAt = now;
-    return this.subscriptions.save(manager, subscription);
+    const saved = await this.subscriptions.save(manager, subscription);
+    if (open) await this.cancelRenewal(manager, open);
+    return saved;
+  }
+
+  /**
+   * An open renewal order cancelled with its subscription: like a checkout's cancellation, it gets a
+   * transaction id of its own, so its `order_cancelled` and the subscription's events carry one and
+   * their `portal_url` opens the order (billing README, `subscriptions/`).
+   */
+  private async cancelRenewal(manager: EntityManager, open: Order): Promise<void> {
+    await this.transitions.transition(open.id, 'cancelled', { transactionId: newCancellationId() }, manager);
   }
 
   /** The sweep: an active subscription whose end_date passed unpaid becomes `past_due`. */
