@@ -108,7 +108,8 @@ export class ContractValidator {
   private checkOne(exchange: Exchange): string | undefined {
     const rawPath = exchange.url.split('?')[0];
     if (!rawPath.startsWith(`${this.basePath}/v1/`) && rawPath !== `${this.basePath}/v1`) return undefined;
-    const path = rawPath.slice(this.basePath.length).replace(/(.)\/+$/, '$1');
+    // The description's paths carry the mount path, as the requests do (its server is the origin).
+    const path = rawPath.replace(/(.)\/+$/, '$1');
     if (!METHODS.includes(exchange.method.toLowerCase())) return undefined;
     const found = this.findOperation(exchange.method, path);
     if (typeof found === 'string') {

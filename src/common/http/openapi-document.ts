@@ -63,7 +63,9 @@ export function createOpenApiDocument(app: INestApplication, options: OpenApiOpt
     .setDescription(options.description)
     .setVersion(options.version)
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
-    .addServer(options.baseUrl)
+    // The paths carry each surface's mount path (`/api/v1/…` under `BASE_URL=…/api`, `/pay/…`), so
+    // the server is the origin: a client joining the two calls the route itself.
+    .addServer(new URL(options.baseUrl).origin)
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',

@@ -118,4 +118,13 @@ describe('OAuth metadata with a base URL that has a path (RFC 8414 §3)', () => 
     await t.http.get('/api/.well-known/oauth-authorization-server').expect(404);
     await t.http.get('/.well-known/oauth-authorization-server').expect(404);
   });
+
+  it('describes routes that a client joining the server URL and a path reaches', async () => {
+    const doc = (await t.http.get('/api/docs-json').expect(200)).body;
+    expect(doc.servers).toEqual([{ url: 'http://127.0.0.1:3000' }]);
+    const health = Object.keys(doc.paths).find((path) => path.endsWith('/v1/health'))!;
+    expect(health).toBe('/api/v1/health');
+    const url = new URL(doc.servers[0].url + health);
+    expect((await t.http.get(url.pathname).expect(200)).body).toMatchObject({ status: 'ok' });
+  });
 });
