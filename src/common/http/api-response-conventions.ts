@@ -15,13 +15,14 @@ import { ErrorResponseDto } from './error-response.dto';
 
 /*
  * What follows from a route itself, added to its documented answers before the document is built
- * (the list at the top of api-docs.ts): 400 and 413 where there is a body, 500 and 503 everywhere,
+ * (the list at the top of api-docs.ts): 400 and 413 where a body is read (a DELETE's too, when it
+ * comes with one), 500 and 503 everywhere,
  * the idempotency answers and headers, the rate-limit headers.
  */
 
 type ResponseEntry = { description?: string; headers?: Record<string, HeaderObject>; [key: string]: unknown };
 
-const BODY_METHODS = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH]);
+const BODY_METHODS = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH, RequestMethod.DELETE]);
 
 /**
  * Adds to every route handler's response metadata what follows from the route (the list at the top

@@ -41,6 +41,28 @@ describe('HTTP layer', () => {
     expect(res.body).toEqual({ status: 'error', message: 'Payload too large.' });
   });
 
+  it('reads a DELETE body too: malformed is 400, over 1 MiB 413, both in its documented answers', async () => {
+    const seller = await createSeller(t, { scopes: ['discounts.write'] });
+    const malformed = await t.http
+      .delete('/v1/discounts/NOPE')
+      .set(seller.auth)
+      .set('Content-Type', 'application/json')
+      .send('garbage')
+      .expect(400);
+    expect(malformed.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
+    const big = JSON.stringify({ data: 'x'.repeat(1024 * 1024 + 10) });
+    await t.http
+      .delete('/v1/discounts/NOPE')
+      .set(seller.auth)
+      .set('Content-Type', 'application/json')
+      .send(big)
+      .expect(413);
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    expect(Object.keys(doc.paths['/v1/discounts/{id}'].delete.responses)).toEqual(
+      expect.arrayContaining(['400', '413']),
+    );
+  });
+
   it('answers an unexpected failure with 500 and no stack or SQL', async () => {
     const seller = await createSeller(t, { scopes: ['user.read'] });
     await t.dataSource.query('ALTER TABLE sellers RENAME TO sellers_moved');
