@@ -164,6 +164,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   affiliates_get: { params: { id: (ids) => ids.affiliateId } },
   affiliates_remove: { params: { id: (ids) => ids.oldAffiliateId } },
+  licenses_list: {
+    params: { product: DEMO.licensedPid, order: (ids) => ids.licenseOrderNumber, status: 'active' },
+  },
   licenses_get: { params: { id: (ids) => ids.licenseId } },
   licenses_disable: { params: { id: (ids) => ids.licenseId } },
   licenses_enable: { params: { id: (ids) => ids.licenseId } },

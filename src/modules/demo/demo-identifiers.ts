@@ -54,4 +54,6 @@ export interface DemoIds {
   licenseId: number | null;
   licenseKey: string | null;
   instanceId: number | null;
+  /** The order that delivered that key. */
+  licenseOrderNumber: string | null;
 }

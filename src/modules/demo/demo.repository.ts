@@ -122,13 +122,18 @@ export class DemoRepository {
   private async license(
     storeId: number,
     orderNumber: string | null,
-  ): Promise<Pick<DemoIds, 'licenseId' | 'licenseKey' | 'instanceId'>> {
-    const none = { licenseId: null, licenseKey: null, instanceId: null };
+  ): Promise<Pick<DemoIds, 'licenseId' | 'licenseKey' | 'instanceId' | 'licenseOrderNumber'>> {
+    const none = { licenseId: null, licenseKey: null, instanceId: null, licenseOrderNumber: null };
     if (orderNumber === null) return none;
     const [[key]] = await this.licenses.list(storeId, { order: orderNumber }, FIRST);
     if (!key) return none;
     const { instances } = await this.licenses.get(storeId, key.id);
     const instance = instances.find((i) => i.name === DEMO.instanceName);
-    return { licenseId: key.id, licenseKey: key.key, instanceId: instance?.id ?? null };
+    return {
+      licenseId: key.id,
+      licenseKey: key.key,
+      instanceId: instance?.id ?? null,
+      licenseOrderNumber: orderNumber,
+    };
   }
 }

@@ -311,6 +311,11 @@ describe('license keys', () => {
     expect(order.license_keys[0]).toMatchObject({ status: 'active', expires_at: subscription.end_date });
     // The renewal order shows its subscription's key.
     expect(renewed.license_keys.map((k: { key: string }) => k.key)).toEqual([key]);
+    // …and the seller's license list finds it by the renewal order too, not another subscription's.
+    for (const ref of [renewal.order_number, created.order_number]) {
+      const listed = await t.http.get(`/v1/licenses?order=${ref}`).set(seller.auth).expect(200);
+      expect(listed.body.licenses.map((k: { id: number }) => k.id)).toEqual([order.license_keys[0].id]);
+    }
 
     // Then nothing is paid: past_due, and expired after the grace period.
     const secondEnd = new Date(subscription.end_date);
@@ -333,6 +338,9 @@ describe('license keys', () => {
     const id = order.license_keys[0].id;
     expect((await t.http.post(`/v1/licenses/${id}/enable`).set(seller.auth).expect(422)).body.message).toBe(
       'An expired license key cannot be enabled.',
+    );
+    expect((await t.http.post(`/v1/licenses/${id}/disable`).set(seller.auth).expect(422)).body.message).toBe(
+      'An expired license key cannot be disabled.',
     );
   });
 

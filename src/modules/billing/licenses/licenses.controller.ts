@@ -57,6 +57,12 @@ export class LicensesController {
   @ApiLicenseId()
   @ApiOkResponse({ type: LicenseChangedDto })
   @ApiNotFound()
+  @ApiResponse({
+    status: 422,
+    description: '`An expired license key cannot be disabled.` — its subscription ended; it validates as expired.',
+    type: ErrorResponseDto,
+    example: { status: 'error', message: 'An expired license key cannot be disabled.' },
+  })
   async disable(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<LicenseChangedDto> {
     const license = await this.licenses.setEnabled(principal.storeId, licenseId(id), false);
     return { status: 'success', message: 'License key disabled.', license: license };

@@ -9,7 +9,8 @@ import { LicenseKey, LicenseStatus } from './license-key.entity';
 export interface LicenseFilters {
   productId?: number;
   productPid?: string;
-  orderId?: number;
+  /** The keys an order shows: its own, and for an order of a subscription the subscription's. */
+  order?: { id: number; subscriptionId: number | null };
   status?: LicenseStatus;
 }
 
@@ -76,7 +77,12 @@ export class LicensesRepository {
         productId: filters.productId ?? -1,
         productPid: filters.productPid ?? '',
       });
-    if (filters.orderId !== undefined) qb.andWhere('k.order_id = :orderId', { orderId: filters.orderId });
+    if (filters.order?.subscriptionId != null)
+      qb.andWhere('(k.order_id = :orderId OR k.subscription_id = :subscriptionId)', {
+        orderId: filters.order.id,
+        subscriptionId: filters.order.subscriptionId,
+      });
+    else if (filters.order) qb.andWhere('k.order_id = :orderId', { orderId: filters.order.id });
     if (filters.status) qb.andWhere('k.status = :status', { status: filters.status });
     return qb
       .orderBy('k.created_at', 'DESC')

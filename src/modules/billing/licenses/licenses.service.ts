@@ -134,11 +134,12 @@ export class LicensesService {
     filters: { product?: string; order?: string; status?: LicenseStatus },
     page: PageRequest,
   ): Promise<[SellerLicenseView[], number]> {
-    let orderId: number | undefined;
+    let order: { id: number; subscriptionId: number | null } | undefined;
     if (filters.order !== undefined) {
-      const order = await this.orders.findOfStore(storeId, filters.order);
-      if (!order) return [[], 0];
-      orderId = order.id;
+      const found = await this.orders.findOfStore(storeId, filters.order);
+      if (!found) return [[], 0];
+      // A renewal delivers no key of its own: it shows, and lists, its subscription's (as GET /v1/orders/{id}).
+      order = { id: found.id, subscriptionId: found.subscriptionId };
     }
     const product = filters.product;
     const [rows, total] = await this.licenses.listOfStore(
@@ -146,7 +147,7 @@ export class LicensesService {
       {
         productId: product !== undefined && /^\d{1,9}$/.test(product) ? Number(product) : undefined,
         productPid: product,
-        orderId,
+        order,
         status: filters.status,
       },
       page,
@@ -161,7 +162,7 @@ export class LicensesService {
     return { ...this.sellerView(key), instances: instances.map(instanceView) };
   }
 
-  /** `disable` / `enable` by the seller; an expired key stays expired (its subscription ended). */
+  /** `disable` / `enable` by the seller; an expired key stays expired (its subscription ended): 422. */
   setEnabled(
     storeId: number,
     id: number,
@@ -170,9 +171,10 @@ export class LicensesService {
     return inTransaction(this.dataSource, async (manager) => {
       const key = await this.licenses.findOfStore(storeId, id, manager);
       if (!key) throw new NotFoundError();
-      if (enabled && key.status === 'expired')
-        throw new UnprocessableError('An expired license key cannot be enabled.');
-      if (key.status !== 'expired') key.status = enabled ? 'active' : 'disabled';
+      // Neither answer may claim a change that did not happen: expired is its subscription's to undo.
+      if (key.status === 'expired')
+        throw new UnprocessableError(`An expired license key cannot be ${enabled ? 'enabled' : 'disabled'}.`);
+      key.status = enabled ? 'active' : 'disabled';
       const saved = await this.licenses.save(manager, key);
       const instances = await this.licenses.instancesOf(key.id, manager);
       return { ...this.sellerView(saved), instances: instances.map(instanceView) };
