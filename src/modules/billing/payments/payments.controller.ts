@@ -1,5 +1,6 @@
 import { Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
 import {
+  ApiBody,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
@@ -44,7 +45,31 @@ export class PaymentsController {
   })
   @ApiParam({ name: 'provider', example: 'sandbox', description: 'A configured gateway: `sandbox`, `stripe`, …' })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: '`Invalid signature.` (Stripe)' })
-  @ApiHeader({ name: 'X-Sandbox-Signature', required: false, example: 'sha256=5d41402abc4b2a76b9719d911017c592…' })
+  @ApiHeader({
+    name: 'X-Sandbox-Signature',
+    required: false,
+    description:
+      'Sandbox only: `sha256=` and the hex HMAC-SHA256 of the raw body (the example is of another body: 401).',
+    example: 'sha256=0f6c1e3b8d5a4c2e9f7b6a5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b',
+  })
+  @ApiBody({
+    required: false,
+    description: "The gateway's own notification; for the sandbox, this JSON object.",
+    schema: {
+      type: 'object',
+      properties: {
+        order_number: { type: 'string' },
+        transaction_id: { type: 'string' },
+        status: { type: 'string', enum: ['approved', 'declined'] },
+      },
+    },
+    examples: {
+      sandbox: {
+        summary: 'A sandbox notification',
+        value: { order_number: 'ORD-8K2M4Q7XPA3Z', transaction_id: 'sbx_4f9Kq2LmZ8rT1vW6yX3b', status: 'approved' },
+      },
+    },
+  })
   @ApiOkResponse({ type: PaymentCallbackResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: '`Invalid signature.`' })
   @ApiNotFound('Unknown provider or order.')
