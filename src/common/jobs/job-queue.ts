@@ -180,21 +180,31 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.db.open();
     await this.boss.start();
     this.started = true;
-    for (const [name, { options }] of this.queues) {
-      // Idempotent, and safe when several instances start at once.
-      await this.boss.createQueue(name, {
-        name,
-        retryLimit: options.retryLimit ?? 5,
-        retryDelay: options.retryDelaySeconds ?? 5,
-        retryBackoff: options.retryBackoff ?? true,
-        expireInSeconds: options.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
-      });
-    }
+    await this.applyQueuePolicies();
     if (!this.config.webhooks.runWorker) return;
     for (const [name, definition] of this.queues) this.startWorkers(name, definition);
     await this.listen().catch((error: unknown) =>
       this.logger.warn({ err: error }, 'Listening for new jobs failed; workers poll'),
     );
+  }
+
+  /**
+   * Each queue with the retry policy this start was configured with (`MAIL_RETRY_DELAY_SECONDS`, …):
+   * created if new, and updated if an earlier start made it with another (pg-boss's `createQueue`
+   * leaves an existing queue as it is). Jobs take their queue's policy when they are sent.
+   * Idempotent, and safe when several instances start at once.
+   */
+  async applyQueuePolicies(): Promise<void> {
+    for (const [name, { options }] of this.queues) {
+      const policy = {
+        retryLimit: options.retryLimit ?? 5,
+        retryDelay: options.retryDelaySeconds ?? 5,
+        retryBackoff: options.retryBackoff ?? true,
+        expireInSeconds: options.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
+      };
+      await this.boss.createQueue(name, { name, ...policy });
+      await this.boss.updateQueue(name, { name, ...policy });
+    }
   }
 
   /** A connection of its own that hears commits of jobs and wakes one worker of their queue. */

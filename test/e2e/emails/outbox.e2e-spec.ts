@@ -7,6 +7,7 @@ import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { definePlugin, type CustomerMessage, type NotificationChannel } from '../../../src/plugins';
 import { messageRows, orderId, settledMessage, waitUntil } from './support';
+import { JobQueue } from '../../../src/common/jobs/job-queue';
 
 /** A plugin's channel, as another engineer would add SMS: it fails its first send. */
 const smsSent: CustomerMessage[] = [];
@@ -102,6 +103,16 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     // Only the finished file: no temporary one left behind by the failed try.
     expect(readdirSync(outbox)).toEqual([name]);
     expect((await simpleParser(readFileSync(join(outbox, name)))).subject).toContain(session.order_number);
+  });
+
+  it('takes MAIL_RETRY_DELAY_SECONDS of this start, not of the start that made the queue', async () => {
+    const retryDelay = async () =>
+      (await t.dataSource.query(`SELECT retry_delay FROM pgboss.queue WHERE name = 'event:customer-emails'`))[0].retry_delay;
+    expect(await retryDelay()).toBe(1);
+    // As an earlier start with MAIL_RETRY_DELAY_SECONDS=60 left it.
+    await t.dataSource.query(`UPDATE pgboss.queue SET retry_delay = 60 WHERE name = 'event:customer-emails'`);
+    await t.app.get(JobQueue).applyQueuePolicies();
+    expect(await retryDelay()).toBe(1);
   });
 
   async function waitForSms(id: number) {
