@@ -84,10 +84,11 @@ SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "
   WHERE k.order_id = o.id), (SELECT json_agg(json_build_array("k"."id", "k"."key_sealed", "k"."product_pid", "k"."status", "k"."activation_limit", "k"."activations", "k"."expires_at"::text)
   ORDER BY k.id)
   FROM "license_keys" k
-  WHERE o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id)) AS "license_keys"
+  WHERE o.subscription_id IS NOT NULL AND k.subscription_id = o.subscription_id)) AS "license_keys", so.order_number AS "portal_order_number", so.transaction_id AS "portal_transaction_id"
   FROM "orders" o
   LEFT JOIN "customers" c ON c.id = o.customer_id
   LEFT JOIN "subscriptions" s ON s.id = o.subscription_id
+  LEFT JOIN "orders" so ON so.id = s.order_id
   WHERE o.id = ANY($1);
 
 SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "o"."customer_name", "o"."customer_mobile_number", "o"."customer_payment_number", "c"."name", "c"."email", "c"."mobile_number"

@@ -68,6 +68,8 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
       transactionId: string;
       cancelledAt: boolean;
       paymentNumber: string | null;
+      /** Where `portal_url` leads when not to this order's own portal. */
+      portal?: { orderNumber: string; transactionId: string };
     },
   ) {
     expect(Object.keys(payload).sort()).toEqual([...ORDER_PAYLOAD_KEYS].sort());
@@ -96,7 +98,7 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
       plan_type: 'recurring',
       plan_interval: 'month',
       cancelled_at: expected.cancelledAt ? expect.stringMatching(TIMESTAMP) : null,
-      portal_url: `${t.config.urls.pay}/order/${expected.orderNumber}?transaction_id=${expected.transactionId}`,
+      portal_url: `${t.config.urls.pay}/order/${(expected.portal ?? expected).orderNumber}?transaction_id=${(expected.portal ?? expected).transactionId}`,
     });
     expect(payload.product).toEqual({ name: 'Clube do Livro', price: expected.amount.toFixed(2), pid: s.product.pid });
     expect(payload.customer).toEqual({
@@ -141,7 +143,11 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
       transactionId: '',
       cancelledAt: false,
       paymentNumber: null,
+      // The renewal has no portal of its own yet: the subscription's, where it can be paid.
+      portal: { orderNumber: s.orderNumber, transactionId: s.transactionId },
     });
+    const portal = new URL(pastDue.plan_subscriber.portal_url);
+    await t.http.get(portal.pathname + portal.search).expect(200);
     expect(pastDue.plan_subscriber.end_date).toBe(s.subscription.end_date);
 
     const expiryRun = await cli(t, ['subscriptions:sweep', `--at=${new Date(end.getTime() + 7 * DAY).toISOString()}`]);

@@ -21,6 +21,8 @@ export interface OrderEventContext {
   affiliate: Affiliate | null;
   bumps: OrderBumpItem[];
   payUrl: string;
+  /** The order that started the subscription, with its transaction id: the portal of a renewal not yet paid or cancelled. */
+  subscriptionPortal?: { orderNumber: string; transactionId: string } | null;
 }
 
 export const UTM_KEYS = ['utm_source', 'utm_campaign', 'utm_medium', 'utm_content', 'utm_term'] as const;
@@ -60,7 +62,11 @@ export function noPlanSubscriber(portal: string): PlanSubscriberPayload {
 }
 
 function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
-  const url = portalUrl(ctx.payUrl, ctx.order.orderNumber, ctx.order.transactionId);
+  // A renewal without a transaction id of its own (pending: due, failed, past due) has no portal
+  // page yet: the link opens the portal of the order that started its subscription, where the
+  // buyer sees it and pays the renewal.
+  const portal = ctx.order.transactionId === null && ctx.subscriptionPortal ? ctx.subscriptionPortal : ctx.order;
+  const url = portalUrl(ctx.payUrl, portal.orderNumber, portal.transactionId);
   // Only recurring products carry subscriber details.
   if (ctx.product.type !== 'recurring' || !ctx.plan) return noPlanSubscriber(url);
   const sub = ctx.subscription;

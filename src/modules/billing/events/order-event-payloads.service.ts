@@ -22,10 +22,8 @@ export class OrderEventPayloads {
   ) {}
 
   async build(kind: OrderEventKind, orderId: number, manager: EntityManager): Promise<OrderEventPayload> {
-    const { order, product, plan, customer, store, subscription, bumps, licenseKeys } = await this.rows.of(
-      manager,
-      orderId,
-    );
+    const { order, product, plan, customer, store, subscription, bumps, licenseKeys, subscriptionPortal } =
+      await this.rows.of(manager, orderId);
     const affiliate =
       order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
     if (!product || !customer || !store)
@@ -40,6 +38,7 @@ export class OrderEventPayloads {
       affiliate,
       bumps,
       payUrl: this.config.urls.pay,
+      subscriptionPortal,
     });
     if (order.status === 'approved' && licenseKeys.length)
       payload.license_keys = licenseKeys.map((key) => this.licenses.view(key));

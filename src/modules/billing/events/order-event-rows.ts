@@ -24,6 +24,8 @@ export interface OrderEventRowSet {
   bumps: OrderBumpItem[];
   /** The license keys it delivered (a renewal: its subscription's). */
   licenseKeys: ShownLicenseKey[];
+  /** The order that started its subscription, when that has a transaction id: the subscription's portal. */
+  subscriptionPortal: { orderNumber: string; transactionId: string } | null;
 }
 
 /**

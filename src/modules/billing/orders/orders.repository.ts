@@ -135,10 +135,14 @@ export class OrdersRepository {
     this.statements = {
       viewByIdOrNumber: new PreparedStatement(dataSource, `${view}(o.id = $2 OR o.order_number = $3)`),
       viewByNumber: new PreparedStatement(dataSource, `${view}o.order_number = $2`),
+      // With the number and transaction id of the order that started the order's subscription: the
+      // portal a renewal's payload links to while the renewal itself has no transaction id.
       eventRows: new PreparedStatement(
         dataSource,
-        `SELECT ${orders.select('o')}, ${relatedSelect}, ${licenseKeys} AS "license_keys" ` +
-          `FROM ${orders.table} o ${relatedJoins}WHERE o.id = ANY($1)`,
+        `SELECT ${orders.select('o')}, ${relatedSelect}, ${licenseKeys} AS "license_keys", ` +
+          `so.order_number AS "portal_order_number", so.transaction_id AS "portal_transaction_id" ` +
+          `FROM ${orders.table} o ${relatedJoins}LEFT JOIN ${orders.table} so ON so.id = s.order_id ` +
+          `WHERE o.id = ANY($1)`,
       ),
       lockById: new PreparedStatement(
         dataSource,
@@ -294,6 +298,8 @@ export class OrdersRepository {
       subscription: Subscription | null;
       bumps: OrderBumpItem[];
       licenseKeys: ShownLicenseKey[];
+      /** The order that started the subscription, when it has a transaction id (the portal of the subscription). */
+      subscriptionPortal: { orderNumber: string; transactionId: string } | null;
     } | null>
   > {
     const rows = await this.statements.eventRows.rows([orderIds], manager);
@@ -302,9 +308,13 @@ export class OrdersRepository {
       const row = byId.get(orderId);
       if (!row) return null;
       const keys = (row.license_keys as unknown[][] | null) ?? [];
+      const portalTransactionId = row.portal_transaction_id as string | null;
       return Object.assign(this.relatedOf(row), {
         order: this.columns.hydrate(row, 'o_'),
         licenseKeys: keys.map((values) => this.shown.licenseKey.read(values)),
+        subscriptionPortal: portalTransactionId
+          ? { orderNumber: row.portal_order_number as string, transactionId: portalTransactionId }
+          : null,
       });
     });
   }

@@ -28,10 +28,8 @@ export class CustomerMessageComposer {
   ) {}
 
   async compose(request: MessageRequest, event: DomainEvent): Promise<Composed> {
-    const { order, product, plan, customer, store, subscription, bumps, licenseKeys } = await this.rows.of(
-      this.dataSource.manager,
-      request.orderId,
-    );
+    const { order, product, plan, customer, store, subscription, bumps, licenseKeys, subscriptionPortal } =
+      await this.rows.of(this.dataSource.manager, request.orderId);
     if (!store || !product || !customer) return { skip: 'The order refers to a missing store, product or customer.' };
     // The store's switch, read when the job runs.
     if (!store.emailCustomers) return { skip: 'The store does not email its customers.' };
@@ -74,7 +72,12 @@ export class CustomerMessageComposer {
           ? { status: subscription.status, endDate: subscription.endDate, cancelledAt: subscription.cancelledAt }
           : null,
         links: {
-          portal: order.transactionId ? portalUrl(this.config.urls.pay, order.orderNumber, order.transactionId) : null,
+          // A renewal not yet tried links to its subscription's portal, as its webhooks do.
+          portal: order.transactionId
+            ? portalUrl(this.config.urls.pay, order.orderNumber, order.transactionId)
+            : subscriptionPortal
+              ? portalUrl(this.config.urls.pay, subscriptionPortal.orderNumber, subscriptionPortal.transactionId)
+              : null,
           checkout,
           downloads: downloads.map((d) => ({ name: d.name, url: d.url })),
         },
