@@ -1,6 +1,6 @@
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { oauthFixture, OAuthFixture, REDIRECT_URI } from './support/oauth';
-import { csrfFrom, submit, webAgent } from './support/web';
+import { consentForm, oauthFixture, OAuthFixture, REDIRECT_URI } from './support/oauth';
+import { csrfFrom, signUp, submit, webAgent } from './support/web';
 
 describe('GET|POST /web/oauth/authorize', () => {
   let t: TestApp;
@@ -93,7 +93,7 @@ describe('GET|POST /web/oauth/authorize', () => {
     const res = await f.agent
       .post('/web/oauth/authorize')
       .type('form')
-      .send({ ...query(), _csrf: csrfFrom(page.text), decision: 'deny' })
+      .send({ ...consentForm(page.text), decision: 'deny' })
       .expect(302);
     const location = new URL(res.headers.location);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
@@ -105,12 +105,85 @@ describe('GET|POST /web/oauth/authorize', () => {
     const res = await f.agent
       .post('/web/oauth/authorize')
       .type('form')
-      .send({ ...query(), _csrf: csrfFrom(page.text), decision: 'approve', scopes: ['user.read', 'webhooks.write'] })
+      .send({ ...consentForm(page.text), decision: 'approve', scopes: ['user.read', 'webhooks.write'] })
       .expect(302);
     const location = new URL(res.headers.location);
     expect(location.searchParams.get('state')).toBe('s1');
     const grants = await t.dataSource.query(`SELECT scopes FROM oauth_grants ORDER BY id DESC LIMIT 1`);
     expect(grants[0].scopes).toEqual(['user.read']);
+  });
+
+  describe('the consent form cannot ask for more than the authorization request did', () => {
+    const codes = async () =>
+      (await t.dataSource.query(`SELECT count(*)::int AS n FROM oauth_authorization_codes`))[0].n as number;
+
+    it('refuses a form whose hidden scope was widened (400 page, no redirect, no code)', async () => {
+      const page = await f.agent
+        .get('/web/oauth/authorize')
+        .query(query({ scope: 'orders.read' }))
+        .expect(200);
+      const form = consentForm(page.text);
+      expect(form.scope).toBe('orders.read');
+      const before = await codes();
+      const res = await f.agent
+        .post('/web/oauth/authorize')
+        .type('form')
+        .send({
+          ...form,
+          scope: 'orders.read webhooks.write',
+          decision: 'approve',
+          scopes: ['orders.read', 'webhooks.write'],
+        })
+        .expect(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain('data-testid="error-message"');
+      expect(await codes()).toBe(before);
+
+      // The page's own form still works, and grants only what was asked for.
+      const approved = await f.agent
+        .post('/web/oauth/authorize')
+        .type('form')
+        .send({ ...form, decision: 'approve', scopes: ['orders.read', 'webhooks.write'] })
+        .expect(302);
+      expect(new URL(approved.headers.location).searchParams.get('code')).toBeTruthy();
+      const grants = await t.dataSource.query(`SELECT scopes FROM oauth_grants ORDER BY id DESC LIMIT 1`);
+      expect(grants[0].scopes).toEqual(['orders.read']);
+    });
+
+    it.each([
+      ['a changed state', { state: 'other' }],
+      ['a PKCE challenge added', { code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }],
+      ['no signature', { request_signature: '' }],
+    ])('refuses a form with %s, approve or deny', async (_label, change) => {
+      const page = await f.agent.get('/web/oauth/authorize').query(query()).expect(200);
+      const before = await codes();
+      for (const decision of ['approve', 'deny']) {
+        const res = await f.agent
+          .post('/web/oauth/authorize')
+          .type('form')
+          .send({ ...consentForm(page.text), ...change, decision, scopes: ['user.read'] })
+          .expect(400);
+        expect(res.headers.location).toBeUndefined();
+      }
+      expect(await codes()).toBe(before);
+    });
+
+    it("refuses another session's form", async () => {
+      const page = await f.agent.get('/web/oauth/authorize').query(query()).expect(200);
+      const other = webAgent(t);
+      await signUp(other);
+      const otherPage = await other.get('/web/oauth/authorize').query(query()).expect(200);
+      await other
+        .post('/web/oauth/authorize')
+        .type('form')
+        .send({
+          ...consentForm(page.text),
+          _csrf: consentForm(otherPage.text)._csrf,
+          decision: 'approve',
+          scopes: ['user.read'],
+        })
+        .expect(400);
+    });
   });
 
   it('refuses an approval without the CSRF token (403) and issues no code', async () => {

@@ -144,6 +144,17 @@ describe('POST /v1/oauth/token', () => {
       expect(missing.body).toEqual(oauthError('Invalid state', 'invalid_grant'));
     });
 
+    it('400 Invalid state for a request without state when the code was issued with neither state nor PKCE', async () => {
+      const { code, state } = await authorize(f, { state: null });
+      expect(state).toBeNull();
+      const { state: _omit, ...withoutState } = codeExchange(f, code);
+      const missing = await t.http.post('/v1/oauth/token').send(withoutState).expect(400);
+      expect(missing.body).toEqual(oauthError('Invalid state', 'invalid_grant'));
+      // Nor does any state match an authorization that had none.
+      const some = await t.http.post('/v1/oauth/token').send(codeExchange(f, code)).expect(400);
+      expect(some.body).toEqual(oauthError('Invalid state', 'invalid_grant'));
+    });
+
     it('400 Unsupported grant type for another grant_type', async () => {
       const res = await t.http
         .post('/v1/oauth/token')
@@ -152,9 +163,13 @@ describe('POST /v1/oauth/token', () => {
       expect(res.body).toEqual(oauthError('Unsupported grant type', 'unsupported_grant_type'));
     });
 
-    it('422 for a field that is not a string', async () => {
+    it('422 for a field that is not a string, its message ending in a period', async () => {
       const res = await t.http.post('/v1/oauth/token').send({ code: 123 }).expect(422);
-      expect(res.body.errors.code).toBeDefined();
+      expect(res.body).toEqual({
+        status: 'error',
+        message: 'Validation failed.',
+        errors: { code: ['code must be a string.'] },
+      });
     });
   });
 
@@ -227,6 +242,14 @@ describe('POST /v1/oauth/token', () => {
         .post('/v1/oauth/token')
         .send(codeExchange(f, code, { code_verifier: verifier }))
         .expect(200);
+    });
+
+    it('exchanges a code issued without state with the verifier alone (standard clients)', async () => {
+      const { verifier, challenge } = pkcePair();
+      const { code, state } = await authorize(f, { challenge, state: null });
+      expect(state).toBeNull();
+      const { state: _omit, ...withoutState } = codeExchange(f, code, { code_verifier: verifier });
+      await t.http.post('/v1/oauth/token').send(withoutState).expect(200);
     });
 
     it('refuses a verifier for a code issued without PKCE', async () => {
@@ -311,6 +334,20 @@ describe('POST /v1/oauth/token', () => {
       await t.http.get('/v1/user').set('Authorization', `Bearer ${tokens.body.access_token}`).expect(401);
     });
 
+    it('422 for a token that is not a string (documented, with the message of the rest of the API)', async () => {
+      const res = await t.http
+        .post('/v1/oauth/revoke')
+        .send({ token: 123, client_id: f.clientId, client_secret: f.clientSecret })
+        .expect(422);
+      expect(res.body).toEqual({
+        status: 'error',
+        message: 'Validation failed.',
+        errors: { token: ['token must be a string.'] },
+      });
+      const doc = (await t.http.get('/docs-json').expect(200)).body;
+      expect(doc.paths['/v1/oauth/revoke'].post.responses['422'].content['application/json'].example).toEqual(res.body);
+    });
+
     it('401 Invalid credentials for a wrong client secret, and the token keeps working', async () => {
       const { code } = await authorize(f);
       const tokens = await t.http.post('/v1/oauth/token').send(codeExchange(f, code)).expect(200);
@@ -320,6 +357,68 @@ describe('POST /v1/oauth/token', () => {
         .expect(401);
       expect(res.body).toEqual(oauthError('Invalid credentials', 'invalid_client'));
       await t.http.get('/v1/user').set('Authorization', `Bearer ${tokens.body.access_token}`).expect(200);
+    });
+  });
+
+  describe('the OpenAPI operations', () => {
+    let doc: any;
+    const operation = (path: string) => doc.paths[path].post;
+    const bodyExamples = (path: string, type: string) =>
+      Object.values<any>(operation(path).requestBody.content[type].examples).map((e) => e.value);
+
+    beforeAll(async () => {
+      doc = (await t.http.get('/docs-json').expect(200)).body;
+    });
+
+    it.each(['/v1/oauth/token', '/v1/oauth/revoke'])(
+      '%s: the authorization header is optional HTTP Basic, so "Try it out" sends the body alone',
+      (path) => {
+        const headers = operation(path).parameters.filter((p: any) => p.in === 'header');
+        expect(headers).toEqual([
+          expect.objectContaining({
+            name: 'authorization',
+            required: false,
+            description: expect.stringMatching(/Basic/),
+          }),
+        ]);
+        expect(headers[0].example).toBeUndefined();
+        for (const type of ['application/json', 'application/x-www-form-urlencoded'])
+          expect(bodyExamples(path, type).length).toBeGreaterThan(0);
+      },
+    );
+
+    it('the body examples run as they stand: the credentials are checked, nothing is a validation error', async () => {
+      for (const path of ['/v1/oauth/token', '/v1/oauth/revoke'])
+        for (const type of ['application/json', 'application/x-www-form-urlencoded'])
+          for (const example of bodyExamples(path, type)) {
+            const res = await t.http
+              .post(path)
+              .type(type === 'application/json' ? 'json' : 'form')
+              .send(example);
+            expect(`${path} ${res.status} ${res.body.error}`).toBe(`${path} 401 invalid_client`);
+          }
+    });
+
+    it("the body examples answer 200 once they hold a real app's credentials, code and tokens", async () => {
+      const [exchange, rotation] = bodyExamples('/v1/oauth/token', 'application/json');
+      const [revocation] = bodyExamples('/v1/oauth/revoke', 'application/json');
+      const g = await oauthFixture(t, [exchange.redirect_uri]);
+      const credentials = { client_id: g.clientId, client_secret: g.clientSecret };
+      const { code } = await authorize(g, { redirectUri: exchange.redirect_uri, state: exchange.state });
+      const tokens = await t.http
+        .post('/v1/oauth/token')
+        .send({ ...exchange, ...credentials, code })
+        .expect(200);
+      const rotated = await t.http
+        .post('/v1/oauth/token')
+        .type('form')
+        .send({ ...rotation, ...credentials, refresh_token: tokens.body.refresh_token })
+        .expect(200);
+      await t.http
+        .post('/v1/oauth/revoke')
+        .send({ ...revocation, ...credentials, token: rotated.body.refresh_token })
+        .expect(200);
+      await t.http.get('/v1/user').set('Authorization', `Bearer ${rotated.body.access_token}`).expect(401);
     });
   });
 

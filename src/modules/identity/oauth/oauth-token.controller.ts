@@ -1,7 +1,9 @@
-import { Body, Controller, Headers, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Headers, HttpCode, Post, Type, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiConsumes,
+  ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -10,10 +12,34 @@ import {
 import { ApiValidationFailed } from '../../../common/http/api-docs';
 import { Public } from '../auth/auth.decorators';
 import { basicCredentials } from './client-credentials';
-import { RevokeRequestDto, TokenRequestDto } from './dto/token-request.dto';
+import { OAUTH_EXAMPLE, RevokeRequestDto, TokenRequestDto } from './dto/token-request.dto';
 import { OAuthErrorResponseDto, RevokeResponseDto, TokenResponseDto } from './dto/token-response.dto';
 import { OAuthResponseInterceptor } from './no-store.interceptor';
 import { OAuthTokensService } from './oauth-tokens.service';
+
+const credentials = { client_id: OAUTH_EXAMPLE.clientId, client_secret: OAUTH_EXAMPLE.clientSecret };
+
+/**
+ * What the token and revocation endpoints share in the OpenAPI description: a JSON or form body
+ * with runnable examples, and the client's authentication. HTTP Basic is one of two ways to send the
+ * client credentials (the body is the other, identity's README, *OAuth*), so the `authorization`
+ * header that Nest would document as required from `@Headers()` is optional here: Swagger UI's
+ * "Try it out" sends the body example without it.
+ */
+const ApiClientRequest = (type: Type<unknown>, examples: Record<string, { summary: string; value: object }>) =>
+  applyDecorators(
+    ApiConsumes('application/json', 'application/x-www-form-urlencoded'),
+    ApiBody({ type, examples }),
+    ApiHeader({
+      name: 'authorization',
+      required: false,
+      description:
+        'HTTP Basic client authentication (RFC 6749 §2.3.1): `Basic base64(client_id:client_secret)`, each part ' +
+        'form-urlencoded. Optional: without it, `client_id` and `client_secret` are read from the body.',
+      schema: { type: 'string' },
+    }),
+    ApiUnauthorizedResponse({ type: OAuthErrorResponseDto, description: 'Invalid credentials (invalid_client).' }),
+  );
 
 @ApiTags('OAuth')
 @Controller('v1/oauth')
@@ -28,13 +54,28 @@ export class OAuthTokenController {
     summary: 'Exchange an authorization code, or rotate a refresh token (no bearer token)',
     description:
       'JSON or form body; client credentials in the body or HTTP Basic. Errors carry the RFC 6749 `error` code: ' +
-      '401 `Invalid credentials`; 400 `Invalid or expired code`, `client_id mismatch`, `redirect_uri mismatch`, `Invalid state`.',
+      '401 `Invalid credentials`; 400 `Invalid or expired code`, `client_id mismatch`, `redirect_uri mismatch`, `Invalid state` ' +
+      '(also for a request without `state` when the code was issued without a PKCE challenge).',
   })
-  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiClientRequest(TokenRequestDto, {
+    authorization_code: {
+      summary: 'Exchange an authorization code',
+      value: {
+        grant_type: 'authorization_code',
+        code: OAUTH_EXAMPLE.code,
+        ...credentials,
+        redirect_uri: OAUTH_EXAMPLE.redirectUri,
+        state: OAUTH_EXAMPLE.state,
+      },
+    },
+    refresh_token: {
+      summary: 'Rotate a refresh token',
+      value: { grant_type: 'refresh_token', refresh_token: OAUTH_EXAMPLE.refreshToken, ...credentials },
+    },
+  })
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiBadRequestResponse({ type: OAuthErrorResponseDto })
-  @ApiUnauthorizedResponse({ type: OAuthErrorResponseDto, description: 'Invalid credentials (invalid_client).' })
-  @ApiValidationFailed()
+  @ApiValidationFailed({ code: ['code must be a string.'] })
   token(@Body() body: TokenRequestDto, @Headers('authorization') authorization?: string): Promise<TokenResponseDto> {
     return this.tokens.token({ ...body, ...basicCredentials(authorization) });
   }
@@ -42,9 +83,14 @@ export class OAuthTokenController {
   @Post('revoke')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke an access or refresh token (RFC 7009); unknown tokens are answered 200 too' })
-  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiClientRequest(RevokeRequestDto, {
+    refresh_token: {
+      summary: 'Revoke a refresh token and its grant',
+      value: { token: OAUTH_EXAMPLE.refreshToken, token_type_hint: 'refresh_token', ...credentials },
+    },
+  })
   @ApiOkResponse({ type: RevokeResponseDto })
-  @ApiUnauthorizedResponse({ type: OAuthErrorResponseDto, description: 'Invalid credentials (invalid_client).' })
+  @ApiValidationFailed({ token: ['token must be a string.'] })
   async revoke(
     @Body() body: RevokeRequestDto,
     @Headers('authorization') authorization?: string,

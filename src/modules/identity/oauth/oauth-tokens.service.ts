@@ -183,16 +183,17 @@ export class OAuthTokensService implements OnModuleInit {
 }
 
 /**
- * A `state` that differs from the authorization's is refused. Leaving it out is
- * accepted only for a PKCE code: standard RFC 6749 clients (oauth4webapi) check `state` at their
- * callback and never send it here, and the verifier already binds the exchange to the client that
- * started the authorization.
+ * A `state` that differs from the authorization's is refused. Leaving it out is accepted only for a
+ * PKCE code, whether or not the authorization had a `state` (identity's README, *OAuth*): standard
+ * RFC 6749 clients (oauth4webapi) check `state` at their callback and never send it here, and the
+ * verifier already binds the exchange to the client that started the authorization. A code issued
+ * with neither has nothing binding it to that client, so its exchange without `state` is refused too.
  */
 function stateMatches(
   code: { state: string | null; codeChallenge: string | null },
   state: string | undefined,
 ): boolean {
-  if (state === undefined) return code.state === null || code.codeChallenge !== null;
+  if (state === undefined) return code.codeChallenge !== null;
   return state === code.state;
 }
 

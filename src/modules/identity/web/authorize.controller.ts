@@ -7,6 +7,7 @@ import { ViewsService } from './views.service';
 import { formList, formString, liveSession, SellerSession } from './web-auth';
 import { CurrentSeller, DashboardPages, ReturnAfterLogin } from './dashboard-pages';
 import { formOf, OAuthClientGuard, pick } from './oauth-client.guard';
+import { assertConsentBinding, CONSENT_BINDING_FIELD, consentBinding } from './consent-binding';
 
 /** The consent screen `{web_url}/oauth/authorize` (README, *Operating it*). */
 @DashboardPages('oauth/authorize', { before: [OAuthClientGuard] })
@@ -34,6 +35,7 @@ export class AuthorizeController {
       store,
       scopes: request.scopes.map((scope) => ({ scope, description: this.scopes.describe(scope) })),
       params,
+      binding: { name: CONSENT_BINDING_FIELD, value: consentBinding(req, params) },
     });
   }
 
@@ -42,11 +44,14 @@ export class AuthorizeController {
     (req) => `${req.originalUrl.split('?')[0]}?${new URLSearchParams(pick(formOf(req)) as Record<string, string>)}`,
   )
   async decide(
+    @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
     @Body() body: Record<string, unknown>,
     @CurrentSeller() seller: SellerSession,
   ): Promise<void> {
     const params = pick(body);
+    // The hidden fields name the request; only the page's signature says it is the one shown.
+    assertConsentBinding(req, params, body[CONSENT_BINDING_FIELD]);
     const request = await this.authorization.validate(params);
     const target =
       formString(body.decision) === 'approve'

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import TestAgent from 'supertest/lib/agent';
 import { TestApp } from '../../../utils/test-app';
-import { csrfFrom, registerApp, signUp, webAgent } from './web';
+import { registerApp, signUp, webAgent } from './web';
 
 export const REDIRECT_URI = 'https://partner.example.com/callback';
 
@@ -25,27 +25,42 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/**
+ * The hidden fields of the consent page's form (`_csrf`, the request's parameters and its
+ * signature), as a browser posts them.
+ */
+export function consentForm(html: string): Record<string, string> {
+  const form = /<form[^>]*oauth\/authorize[^>]*>([\s\S]*?)<\/form>/.exec(html);
+  if (!form) throw new Error(`no consent form in page: ${html.slice(0, 500)}`);
+  const fields: Record<string, string> = {};
+  for (const input of form[1].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[input[1]] = input[2].replace(/&(amp|lt|gt|quot|#39);/g, (entity: string) => ENTITIES[entity]);
+  return fields;
+}
+
 /**
  * Opens the consent screen and approves it (optionally with only `approve` checked); answers the
- * callback's query parameters.
+ * callback's query parameters. `state: null` leaves `state` out of the authorization request.
  */
 export async function authorize(
   f: OAuthFixture,
-  options: { scope?: string; state?: string; approve?: string[]; challenge?: string; redirectUri?: string } = {},
+  options: { scope?: string; state?: string | null; approve?: string[]; challenge?: string; redirectUri?: string } = {},
 ): Promise<{ code: string; state: string | null }> {
   const query: Record<string, string> = {
     client_id: f.clientId,
     redirect_uri: options.redirectUri ?? REDIRECT_URI,
     scope: options.scope ?? 'user.read orders.read',
-    state: options.state ?? 'xyz-state',
   };
+  if (options.state !== null) query.state = options.state ?? 'xyz-state';
   if (options.challenge) Object.assign(query, { code_challenge: options.challenge, code_challenge_method: 'S256' });
   const page = await f.agent.get('/web/oauth/authorize').query(query).expect(200);
   const scopes = options.approve ?? query.scope.split(/[\s,]+/);
   const res = await f.agent
     .post('/web/oauth/authorize')
     .type('form')
-    .send({ ...query, _csrf: csrfFrom(page.text), decision: 'approve', scopes })
+    .send({ ...consentForm(page.text), decision: 'approve', scopes })
     .expect(302);
   const location = new URL(res.headers.location);
   return { code: location.searchParams.get('code')!, state: location.searchParams.get('state') };

@@ -1,6 +1,21 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 
+/**
+ * Values of the right form for the request examples (what the service issues: a 43-character code,
+ * `rt_`/`at_` tokens, a 32-character client id, a `cs_` secret). They name no real app, so "Try it out"
+ * gets `401 Invalid credentials` until the reader puts in an app's credentials and a code of its own.
+ */
+export const OAUTH_EXAMPLE = {
+  clientId: 'Xy3k9Qp2LmN8vB4cD6fG1hJ5kL7mN9pQ',
+  clientSecret: 'cs_9d8F7g6H5j4K3l2M1n0P9o8I7u6Y5t4R3e2W1q0A',
+  code: 'q3VxT0mZc1Rk8sLp2Nw4Yb6Hd9Fg5Jt7Ua0Ce3Mi6Oz',
+  redirectUri: 'https://app.example.com/callback',
+  state: 'af0ifjsldkj',
+  accessToken: 'at_Ab3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s',
+  refreshToken: 'rt_Zy8xW6vU4tS2rQ0pO8nM6lK4jI2hG0fE8dC6bA4z',
+} as const;
+
 /** Body of `POST /v1/oauth/token`, as JSON or form fields (the security schemes of the OpenAPI description). */
 export class TokenRequestDto {
   @ApiPropertyOptional({
@@ -9,32 +24,32 @@ export class TokenRequestDto {
     description: 'Absent means authorization_code.',
   })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'grant_type must be a string.' })
   grant_type?: string;
 
-  @ApiPropertyOptional({ example: 'q3VxT0mZc1...' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.code })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'code must be a string.' })
   code?: string;
 
-  @ApiPropertyOptional({ example: 'Xy3k9Qp2LmN8vB4cD6fG1hJ5kL7mN9pQ', description: 'Or HTTP Basic.' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.clientId, description: 'Or HTTP Basic.' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'client_id must be a string.' })
   client_id?: string;
 
-  @ApiPropertyOptional({ example: 'cs_9d8F7g6H5j4K3l2M1n0P9o8I7u6Y5t4R3e2W1q0A', description: 'Or HTTP Basic.' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.clientSecret, description: 'Or HTTP Basic.' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'client_secret must be a string.' })
   client_secret?: string;
 
-  @ApiPropertyOptional({ example: 'https://app.example.com/callback' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.redirectUri })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'redirect_uri must be a string.' })
   redirect_uri?: string;
 
-  @ApiPropertyOptional({ example: 'af0ifjsldkj' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.state })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'state must be a string.' })
   state?: string;
 
   @ApiPropertyOptional({
@@ -42,37 +57,37 @@ export class TokenRequestDto {
     description: 'PKCE (RFC 7636), when the authorization used it.',
   })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'code_verifier must be a string.' })
   code_verifier?: string;
 
   @ApiPropertyOptional({
-    example: 'rt_Ab3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s',
+    example: OAUTH_EXAMPLE.refreshToken,
     description: 'For grant_type=refresh_token.',
   })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'refresh_token must be a string.' })
   refresh_token?: string;
 }
 
 /** Body of `POST /v1/oauth/revoke` (RFC 7009). */
 export class RevokeRequestDto {
-  @ApiPropertyOptional({ example: 'at_Ab3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.accessToken })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'token must be a string.' })
   token?: string;
 
   @ApiPropertyOptional({ enum: ['access_token', 'refresh_token'], example: 'refresh_token' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'token_type_hint must be a string.' })
   token_type_hint?: string;
 
-  @ApiPropertyOptional({ example: 'Xy3k9Qp2LmN8vB4cD6fG1hJ5kL7mN9pQ' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.clientId, description: 'Or HTTP Basic.' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'client_id must be a string.' })
   client_id?: string;
 
-  @ApiPropertyOptional({ example: 'cs_9d8F7g6H5j4K3l2M1n0P9o8I7u6Y5t4R3e2W1q0A' })
+  @ApiPropertyOptional({ example: OAUTH_EXAMPLE.clientSecret, description: 'Or HTTP Basic.' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'client_secret must be a string.' })
   client_secret?: string;
 }
