@@ -23,8 +23,10 @@ const matches = (types: EventTypes, type: string) => types === '*' || types.incl
  * The two hooks of a domain event.
  *
  * - `inTransaction`: the handler runs in the transaction that makes the change and its error rolls
- *   the change back; it is for outbox rows (the webhook notifier), nothing else. The events of one
- *   `publishAll` reach it concurrently, so it must not read what its call for another event writes.
+ *   the change back. It is for outbox rows (the webhook notifier) and for another module's own rows
+ *   that must change with the event or not at all (discounts dropping a deleted product's id): local
+ *   statements only, never a network call or a wait. The events of one `publishAll` reach it
+ *   concurrently, so it must not read what its call for another event writes.
  * - `afterCommit`: everything else (emails, chat notifications, analytics). Publishing inserts one
  *   pg-boss job per listener in the same transaction, so a committed event reaches every listener
  *   even if the process dies at once; the job runs after commit on one process, is retried with

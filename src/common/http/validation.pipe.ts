@@ -11,10 +11,11 @@ import { MAX_INT4 } from './path-id';
 export const MAX_NUMBER = 9_999_999_999.99;
 
 /**
- * Flattens class-validator's tree into `{ "customer.email": ["…"] }` (the OpenAPI description). A field that
- * is missing or `null` gets one message, `<field> is required.` (or the DTO's own word for it); a
- * value of the wrong type gets only what type it must be; the other rules about a value are
- * reported only when it has the field's type. An optional field may be `null`.
+ * Flattens class-validator's tree into `{ "customer.email": ["…"] }` (the OpenAPI description). A
+ * required field that is missing or `null` gets one message, `<field> is required.` (or the DTO's
+ * own word for it); a value of the wrong type (an optional field's `null` where it takes none
+ * included) gets only what type it must be; the other rules about a value are reported only when
+ * it has the field's type.
  */
 export function flattenValidationErrors(errors: ClassValidatorError[], prefix = ''): FieldErrors {
   const out: FieldErrors = {};
@@ -29,7 +30,33 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
 }
 
 function isMissing(error: ClassValidatorError): boolean {
-  return error.value === undefined || error.value === null;
+  if (error.value === undefined) return true;
+  // A `null` where a required field's type was expected; a DTO's own rule that judged the null
+  // itself (the discounts' one message per field) has the last word.
+  return (
+    error.value === null &&
+    !isOptional(error) &&
+    [...TYPE_CONSTRAINTS, 'isDefined', 'isNotEmpty'].some((name) => name in (error.constraints ?? {}))
+  );
+}
+
+const optionalProperties = new Map<object, Set<string>>();
+
+/** Declared optional (`@IsOptional`, `@ValidateIf`) by its DTO: a `null` there is a wrong value, not a missing one. */
+function isOptional(error: ClassValidatorError): boolean {
+  const dto = (error.target as object | undefined)?.constructor as (new () => object) | undefined;
+  if (!dto) return false;
+  let optional = optionalProperties.get(dto);
+  if (!optional) {
+    optional = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .filter((metadata) => metadata.type === 'conditionalValidation')
+        .map((metadata) => metadata.propertyName),
+    );
+    optionalProperties.set(dto, optional);
+  }
+  return optional.has(error.property);
 }
 
 /** The constraints that say what type a value must be; when one fails, the others say nothing useful. */
@@ -103,8 +130,8 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    // The value tells a missing field from a wrong one; it never reaches the answer.
-    validationError: { target: false, value: true },
+    // The value and the DTO tell a missing field from a wrong one; neither reaches the answer.
+    validationError: { target: true, value: true },
     exceptionFactory: (errors) => new ValidationError(flattenValidationErrors(errors)),
   });
 }

@@ -7,6 +7,7 @@ import { Discount } from './discount.entity';
 import { DiscountsController } from './discounts.controller';
 import { DiscountsRepository } from './discounts.repository';
 import { DiscountsService } from './discounts.service';
+import { DiscountsProductDeletedHook } from './product-deleted.hook';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 
 /**
@@ -17,7 +18,13 @@ import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 @Module({
   imports: [TypeOrmModule.forFeature([Discount]), IdempotencyModule, forwardRef(() => CatalogModule)],
   controllers: [DiscountsController],
-  providers: [DiscountsRepository, DiscountsService, CouponRedemptionService, CouponReleaseHook],
+  providers: [
+    DiscountsRepository,
+    DiscountsService,
+    CouponRedemptionService,
+    CouponReleaseHook,
+    DiscountsProductDeletedHook,
+  ],
   exports: [CouponRedemptionService, DiscountsService],
 })
 export class DiscountsModule {}

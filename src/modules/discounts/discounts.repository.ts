@@ -131,6 +131,23 @@ export class DiscountsRepository {
     return (await this.statements.takeUse.arrays([id], manager)).length > 0;
   }
 
+  /**
+   * In the transaction that deletes a product: its id leaves the `product_ids` of every discount of
+   * the store. A discount left with none is made inactive, since no products means every product
+   * (README of discounts, *A deleted product*). Every SET reads the row as it was.
+   */
+  async dropProduct(manager: EntityManager, storeId: number, productId: number): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Discount)
+      .set({
+        productIds: () => 'array_remove(product_ids, :productId)',
+        status: () => "CASE WHEN product_ids = ARRAY[:productId]::int[] THEN 'inactive' ELSE status END",
+      })
+      .where('store_id = :storeId AND :productId = ANY(product_ids)', { storeId, productId })
+      .execute();
+  }
+
   /** Gives a reserved use back; never below zero. */
   async releaseUse(manager: EntityManager, id: number): Promise<void> {
     await manager

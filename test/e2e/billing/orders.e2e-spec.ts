@@ -54,6 +54,18 @@ describe('orders API', () => {
         amount: ['amount must be a number.'],
         customer: ['customer must be an object.'],
       });
+      const nestedNull = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(product.pid, { customer: { ...customer(), name: null } }))
+        .expect(422);
+      expect(nestedNull.body.errors).toEqual({ 'customer.name': ['customer.name is required.'] });
+      // An optional field may be null.
+      await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(product.pid, { plan_id: null, coupon_code: null, from_order: null }))
+        .expect(201);
     });
 
     it('creates a checkout session: 201 with checkout_url, order_number and a pay_token stored hashed', async () => {

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Response } from 'supertest';
+import { definePlugin, type FileStorage } from '../../../src/plugins';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createProduct, CreatedProduct, forbidden, NOT_FOUND } from './catalog-fixtures';
@@ -151,6 +154,35 @@ describe('Product files', () => {
       .attach('document', Buffer.from('x'), 'a.txt')
       .expect(422);
     expect(res.body.errors.file).toBeDefined();
+  });
+
+  describe('a cut-off multipart body', () => {
+    const cutOff = (name: string) =>
+      Buffer.from(`--XX\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\nabc`);
+    const storedObjects = () => {
+      const root = join(dataDir, 'files');
+      return existsSync(root) ? readdirSync(root).flatMap((dir) => readdirSync(join(root, dir))) : [];
+    };
+
+    it.each([
+      ['inside the file', cutOff('a.txt')],
+      ['inside the part headers', Buffer.from('--XX\r\nContent-Disposition: form-da')],
+      ['after a field', Buffer.from('--XX\r\nContent-Disposition: form-data; name="name"\r\n\r\nAula')],
+      ['after a whole file', Buffer.concat([cutOff('b.txt'), Buffer.from('\r\n--XX\r\n')])],
+    ])('400 Malformed multipart body. when it ends %s, and nothing is kept', async (_, body) => {
+      const fresh = await createProduct(t, seller);
+      const before = storedObjects();
+      const res = await t.http
+        .post(`/v1/products/${fresh.id}/files`)
+        .set(seller.auth)
+        .set('Content-Type', 'multipart/form-data; boundary=XX')
+        .send(body)
+        .expect(400);
+      expect(res.body).toEqual({ status: 'error', message: 'Malformed multipart body.' });
+      const list = await t.http.get(`/v1/products/${fresh.id}/files`).set(seller.auth).expect(200);
+      expect(list.body.files).toEqual([]);
+      expect(storedObjects().sort()).toEqual(before.sort());
+    });
   });
 
   describe('links', () => {
@@ -310,5 +342,44 @@ describe('Upload size limit', () => {
       .attach('file', Buffer.alloc(1024 * 1024, 1), 'exact.bin')
       .expect(201);
     expect(res.body.file).toMatchObject({ size: 1, format: 'bin' });
+  });
+});
+
+describe('A storage driver that fails while it stores', () => {
+  let t: TestApp;
+  let seller: TestSeller;
+  const deleted: string[] = [];
+
+  beforeAll(async () => {
+    // Takes the first chunk, then fails the way a full disk does: its pipeline destroys the source.
+    const failing: FileStorage = {
+      put: async (_key, body) => {
+        await pipeline(body, new Writable({ write: (_chunk, _encoding, done) => done(new Error('No space left')) }));
+        return { size: 0 };
+      },
+      open: () => Promise.reject(new Error('not used')),
+      delete: async (key) => void deleted.push(key),
+    };
+    t = await createTestApp({
+      env: { STORAGE_DRIVER: 'failing' },
+      plugins: [
+        definePlugin({ name: 'failing-storage', storageDrivers: [{ name: 'failing', create: () => failing }] }),
+      ],
+    });
+    seller = await createSeller(t);
+  });
+  afterAll(() => t.close());
+
+  it("is our 500, not the client's 400, and no file is recorded", async () => {
+    const product = await createProduct(t, seller);
+    const res = await t.http
+      .post(`/v1/products/${product.id}/files`)
+      .set(seller.auth)
+      .attach('file', randomBytes(200 * 1024), 'a.bin')
+      .expect(500);
+    expect(res.body).toEqual({ status: 'error', message: 'Internal server error.' });
+    expect(deleted).toHaveLength(1);
+    const list = await t.http.get(`/v1/products/${product.id}/files`).set(seller.auth).expect(200);
+    expect(list.body.files).toEqual([]);
   });
 });

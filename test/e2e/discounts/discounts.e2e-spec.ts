@@ -665,6 +665,64 @@ describe('Discounts API', () => {
     });
   });
 
+  describe('a deleted product (README of discounts, *A deleted product*)', () => {
+    const deleteProduct = (id: number, who = seller) => t.http.delete(`/v1/products/${id}`).set(who.auth);
+    const discountOf = async (ref: string, who = seller) =>
+      (await t.http.get(`/v1/discounts/${ref}`).set(who.auth).expect(200)).body.discount;
+
+    it('leaves every discount’s product_ids as its deletion answers, and the ids left can be sent back', async () => {
+      const kept = await insertProduct(t, seller.storeId);
+      const gone = await insertProduct(t, seller.storeId);
+      await post({ code: 'DANG', type: 'fixed', value: 1, product_ids: [gone, kept] }).expect(201);
+      await post({ code: 'DANG2', type: 'percent', value: 5, product_ids: [kept, gone] }).expect(201);
+      await post({ code: 'OTHERS', type: 'fixed', value: 1, product_ids: [kept] }).expect(201);
+      const untouched = await discountOf('OTHERS');
+
+      await deleteProduct(gone).expect(200);
+      // No waiting: the change is in the deletion's own transaction, not an after-commit job.
+      expect(await discountOf('DANG')).toMatchObject({ product_ids: [kept], status: 'active' });
+      expect(await discountOf('DANG2')).toMatchObject({ product_ids: [kept], status: 'active' });
+      expect(await discountOf('OTHERS')).toEqual(untouched);
+      await t.http
+        .patch('/v1/discounts/DANG')
+        .set(seller.auth)
+        .send({ product_ids: [kept] })
+        .expect(200);
+      const res = await t.http
+        .patch('/v1/discounts/DANG')
+        .set(seller.auth)
+        .send({ product_ids: [kept, gone] });
+      expect(res.status).toBe(422);
+    });
+
+    it('makes a discount whose last product it was inactive, not a discount for every product', async () => {
+      const only = await insertProduct(t, seller.storeId);
+      await post({ code: 'ONLYONE', type: 'fixed', value: 1, product_ids: [only] }).expect(201);
+      await post({ code: 'ALLPRODUCTS', type: 'fixed', value: 1 }).expect(201);
+      await post({ code: 'WASOFF', type: 'fixed', value: 1, status: 'inactive', product_ids: [only] }).expect(201);
+
+      await deleteProduct(only).expect(200);
+      const orphan = await discountOf('ONLYONE');
+      expect(orphan).toMatchObject({ product_ids: [], status: 'inactive' });
+      expect(orphan.updated_at).not.toBe(orphan.created_at);
+      expect(await discountOf('ALLPRODUCTS')).toMatchObject({ product_ids: [], status: 'active' });
+      expect(await discountOf('WASOFF')).toMatchObject({ product_ids: [], status: 'inactive' });
+    });
+
+    it('touches no other store’s discount, and nothing when its deletion is refused (404)', async () => {
+      const mine = await insertProduct(t, seller.storeId);
+      await post({ code: 'THEIRS_P', type: 'fixed', value: 1, product_ids: [] }, other).expect(201);
+      // Another store's discount cannot name this product, so a raw row stands in for a stale one.
+      await t.dataSource.query(
+        `UPDATE discounts SET product_ids = ARRAY[$1]::int[] WHERE store_id = $2 AND code_key = 'theirs_p'`,
+        [mine, other.storeId],
+      );
+      await deleteProduct(mine, other).expect(404);
+      await deleteProduct(mine).expect(200);
+      expect(await discountOf('THEIRS_P', other)).toMatchObject({ product_ids: [mine], status: 'active' });
+    });
+  });
+
   describe('authentication and scopes on every route', () => {
     let target: { id: number };
     beforeAll(async () => {
@@ -738,7 +796,11 @@ describe('Discounts API', () => {
         'discounts.write',
         ['200', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'],
       ],
-      [paths['/v1/discounts/{id}'].delete, 'discounts.write', ['200', '401', '403', '404', '429', '500', '503']],
+      [
+        paths['/v1/discounts/{id}'].delete,
+        'discounts.write',
+        ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+      ],
     ] as const;
     for (const [operation, scope, statuses] of operations) {
       expect(operation.tags).toEqual(['Discounts']);

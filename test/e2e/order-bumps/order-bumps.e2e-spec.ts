@@ -214,6 +214,10 @@ describe('Order bumps API', () => {
         const res = await t.http.get(url(ref)).set(seller.auth).expect(200);
         expect(res.body).toEqual({
           status: 'success',
+          page: 1,
+          per_page: 15,
+          last_page: 1,
+          total: 2,
           order_bumps: [
             {
               id: bumpA,
@@ -236,7 +240,45 @@ describe('Order bumps API', () => {
 
     it('GET answers an empty list for a product without bumps', async () => {
       const res = await t.http.get(url(a.pid)).set(seller.auth).expect(200);
-      expect(res.body).toEqual({ status: 'success', order_bumps: [] });
+      expect(res.body).toEqual({ status: 'success', page: 1, per_page: 15, last_page: 1, total: 0, order_bumps: [] });
+    });
+
+    it('GET pages with page and per_page, as every list (decisions §6)', async () => {
+      const first = await t.http
+        .get(`${url(main.pid)}?per_page=1`)
+        .set(seller.auth)
+        .expect(200);
+      expect(first.body).toMatchObject({ page: 1, per_page: 1, last_page: 2, total: 2 });
+      expect(first.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([bumpA]);
+      const second = await t.http
+        .get(`${url(main.pid)}?per_page=1&page=2`)
+        .set(seller.auth)
+        .expect(200);
+      expect(second.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([bumpB]);
+      const past = await t.http
+        .get(`${url(main.pid)}?page=3`)
+        .set(seller.auth)
+        .expect(200);
+      expect(past.body).toMatchObject({ page: 3, per_page: 15, last_page: 1, total: 2, order_bumps: [] });
+    });
+
+    it('GET 422 for a page or per_page out of range', async () => {
+      const res = await t.http
+        .get(`${url(main.pid)}?per_page=101&page=0`)
+        .set(seller.auth)
+        .expect(422);
+      expect(res.body).toMatchObject({
+        status: 'error',
+        errors: { page: ['page must be at least 1.'], per_page: ['per_page must be at most 100.'] },
+      });
+      await t.http
+        .get(`${url(main.pid)}?per_page=0`)
+        .set(seller.auth)
+        .expect(422);
+      await t.http
+        .get(`${url(main.pid)}?page=x`)
+        .set(seller.auth)
+        .expect(422);
     });
 
     it('listForProduct gives checkout the offer in cents, and nothing for another store', async () => {
@@ -326,6 +368,15 @@ describe('Order bumps API', () => {
     expect(collection.post.responses['409']).toBeDefined();
     expect(collection.get['x-required-scopes']).toEqual(['products.read']);
     expect(collection.get.tags).toEqual(['Products']);
+    // The list envelope, and its page and per_page parameters with their 422.
+    expect(collection.get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'per_page']),
+    );
+    expect(collection.get.responses['422']).toBeDefined();
+    const list = res.body.components.schemas.OrderBumpListResponseDto;
+    expect(list.required).toEqual(
+      expect.arrayContaining(['status', 'page', 'per_page', 'last_page', 'total', 'order_bumps']),
+    );
     expect(res.body.paths['/v1/products/{id}/order-bumps/{bump_id}'].delete['x-required-scopes']).toEqual([
       'products.write',
     ]);

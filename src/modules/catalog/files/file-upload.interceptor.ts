@@ -7,8 +7,9 @@ import {
   Injectable,
   NestInterceptor,
 } from '@nestjs/common';
+import { PassThrough, type Readable } from 'node:stream';
 import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
-import { BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
+import { AppError, BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { AuthenticatedRequest } from '../../identity';
@@ -27,7 +28,11 @@ export interface UploadedFile {
 }
 
 /** The API's request (`principal`) or a dashboard page's (`seller`, set by its session guard). */
-type UploadRequest = AuthenticatedRequest & { storedUpload?: UploadedFile; seller?: { storeId: number } };
+type UploadRequest = AuthenticatedRequest & {
+  storedUpload?: UploadedFile;
+  uploadFailure?: AppError;
+  seller?: { storeId: number };
+};
 
 /** The upload the interceptor stored, if the request was multipart with a file. */
 export const StoredUpload = createParamDecorator(
@@ -35,12 +40,63 @@ export const StoredUpload = createParamDecorator(
     ctx.switchToHttp().getRequest<UploadRequest>().storedUpload,
 );
 
+/**
+ * Why the body could not be taken, on a route of {@link FormUploadInterceptor}: the client's
+ * fault (400, 413, 422), nothing stored. Undefined when it was taken.
+ */
+export const UploadFailure = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): AppError | undefined =>
+    ctx.switchToHttp().getRequest<UploadRequest>().uploadFailure,
+);
+
 const ONE_FILE = 'Upload exactly one file, in the multipart field "file".';
+const MALFORMED = 'Malformed multipart body.';
 
 /** The storage driver failed (our fault, 500), as opposed to a broken request body (the client's). */
 class StorageWriteError extends Error {
   constructor(override readonly cause: unknown) {
     super('The storage driver could not store an upload');
+  }
+}
+
+/** The client's body broke while a part was being stored (cut off, a part that never ends). */
+class MalformedBodyError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('The multipart body ended in the middle of a part');
+  }
+}
+
+/**
+ * What a storage driver reads of a file part: the part's bytes through a stream of our own, so a
+ * failure of the client's body can be told from the driver's. A driver's `pipeline` destroys its
+ * source with its own error, so the part's `error` event alone does not say whose fault it was.
+ */
+class UploadBody {
+  readonly stream = new PassThrough();
+  /** Set when the client's body failed while the driver read it. */
+  failure: unknown;
+
+  constructor(part: Readable) {
+    // The driver may not listen yet (it opens its target first); it still finds the stream errored.
+    this.stream.on('error', () => undefined);
+    part.on('error', (error) => {
+      if (this.stream.destroyed) return; // the driver gave up first: its error, not the body's
+      this.failure = error;
+      this.stream.destroy(error);
+    });
+    // The driver gave up (its own failure): stop reading the part, which also ends the parts.
+    this.stream.once('close', () => {
+      if (!part.readableEnded) part.destroy();
+    });
+    part.pipe(this.stream);
+  }
+
+  /**
+   * Whether busboy failed the part before it was handed over (a body cut off inside its first
+   * chunk): then no `error` event comes any more, and a pipe from it would never end.
+   */
+  static brokenBefore(part: Readable): boolean {
+    return part.errored !== null || (part.destroyed && !part.readableEnded);
   }
 }
 
@@ -52,6 +108,8 @@ class StorageWriteError extends Error {
  */
 @Injectable()
 export class FileUploadInterceptor implements NestInterceptor {
+  /** Whether a bad body reaches the handler (`@UploadFailure()`) instead of being thrown. */
+  protected readonly handlerShowsFailures: boolean = false;
   private readonly limits: { fileSize: number; files: number; fields: number; parts: number; fieldSize: number };
 
   constructor(
@@ -70,7 +128,17 @@ export class FileUploadInterceptor implements NestInterceptor {
     if (storeId === undefined) throw new Error('FileUploadInterceptor on a route without a store');
     const params = req.params as { id?: unknown; pid?: unknown };
     await this.products.requireRef(storeId, parseRef(String(params.id ?? params.pid)));
-    const { fields, file } = await this.receive(req);
+    let received: { fields: Record<string, string>; file?: UploadedFile };
+    try {
+      received = await this.receive(req);
+    } catch (error) {
+      // Nothing is stored by then (receive removes what it stored); only the client's faults are kept.
+      if (!this.handlerShowsFailures || !(error instanceof AppError)) throw error;
+      req.body = {};
+      req.uploadFailure = error;
+      return next.handle();
+    }
+    const { fields, file } = received;
     req.body = fields;
     req.storedUpload = file;
     // A failure after the bytes are stored (validation of the other fields, a lost race with a
@@ -113,14 +181,14 @@ export class FileUploadInterceptor implements NestInterceptor {
   private async store(part: MultipartFile): Promise<UploadedFile> {
     const key = newStorageKey();
     const contentType = contentTypeFor(part.filename, part.mimetype);
-    let bodyFailed = false;
-    part.file.once('error', () => (bodyFailed = true));
+    if (UploadBody.brokenBefore(part.file)) throw new MalformedBodyError(part.file.errored);
+    const body = new UploadBody(part.file);
     let size: number;
     try {
-      ({ size } = await this.storage.put(key, part.file, contentType));
+      ({ size } = await this.storage.put(key, body.stream, contentType));
     } catch (error) {
       await this.storage.delete(key).catch(() => undefined);
-      throw bodyFailed ? error : new StorageWriteError(error);
+      throw body.failure ? new MalformedBodyError(body.failure) : new StorageWriteError(error);
     }
     // Past the size limit the part ends early: what was stored is not the file.
     if (part.file.truncated) {
@@ -131,8 +199,19 @@ export class FileUploadInterceptor implements NestInterceptor {
   }
 }
 
+/**
+ * {@link FileUploadInterceptor} for a dashboard form: a body that cannot be taken (cut off,
+ * malformed, too large, a file in another field) goes to the handler as `@UploadFailure()`, which
+ * shows it beside the form's file field as any other bad upload, not as an error page.
+ */
+@Injectable()
+export class FormUploadInterceptor extends FileUploadInterceptor {
+  protected override readonly handlerShowsFailures = true;
+}
+
 function uploadError(error: unknown): unknown {
   if (error instanceof StorageWriteError) return error.cause;
+  if (error instanceof MalformedBodyError) return new BadRequestError(MALFORMED);
   if (error instanceof ValidationError || error instanceof PayloadTooLargeError) return error;
   // Everything else comes from parsing the client's body (busboy: "Unexpected end of form", …).
   switch ((error as { code?: unknown }).code) {
@@ -144,6 +223,6 @@ function uploadError(error: unknown): unknown {
     case 'FST_FIELDS_LIMIT':
       return ValidationError.field('file', 'The multipart form could not be read.');
     default:
-      return new BadRequestError('Malformed multipart body.');
+      return new BadRequestError(MALFORMED);
   }
 }

@@ -3,7 +3,7 @@ import { ProductFileDto } from './dto/product-file.dto';
 import { ProductFile } from './product-file.entity';
 import { extensionOf } from './storage/content-type';
 
-const BYTES_PER_MB = 1_048_576;
+export const BYTES_PER_MB = 1_048_576;
 
 /** Megabytes with two decimals (README, *Choices where the contract is silent*), computed on integers so 0.005 MB rounds half up. */
 export function megabytes(bytes: number): number {

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
+import { pageRequest, paginated, PaginationQueryDto } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { ApiCatalogRef } from '../catalog-api.decorators';
 import { CreateOrderBumpDto } from './dto/create-order-bump.dto';
@@ -42,16 +43,24 @@ export class OrderBumpsController {
 
   @Get()
   @RequireScopes('products.read')
-  @ApiOperation({ summary: 'The order bumps a product offers, in the order they were added' })
+  @ApiOperation({ summary: 'The order bumps a product offers, in the order they were added, a page at a time' })
   @ApiCatalogRef('product')
   @ApiOkResponse({ type: OrderBumpListResponseDto })
   @ApiNotFound('No product with this id or pid in the store.')
+  @ApiValidationFailed()
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('id') productRef: string,
+    @Query() query: PaginationQueryDto,
   ): Promise<OrderBumpListResponseDto> {
-    const { product, bumps } = await this.bumps.listForProductRef(principal.storeId, productRef);
-    return { status: 'success', order_bumps: bumps.map((bump) => toOrderBumpDto(bump, product.pid)) };
+    const page = pageRequest(query);
+    const { product, bumps, total } = await this.bumps.pageForProductRef(principal.storeId, productRef, page);
+    return paginated(
+      'order_bumps',
+      bumps.map((bump) => toOrderBumpDto(bump, product.pid)),
+      total,
+      page,
+    );
   }
 
   @Delete(':bump_id')

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { parseIntId } from '../../../common/http/path-id';
 import { toCents } from '../../../common/money';
+import type { PageRequest } from '../../../common/pagination/pagination';
 import { ProductLookupRepository, ProductSummary } from './product-lookup.repository';
 import { DuplicateBumpError, OfferedBump, OrderBumpsRepository } from './order-bumps.repository';
 
@@ -43,6 +44,19 @@ export class OrderBumpsService {
   ): Promise<{ product: ProductSummary; bumps: OfferedBump[] }> {
     const product = await this.productOf(storeId, productRef);
     return { product, bumps: await this.bumps.listForProduct(storeId, product.id) };
+  }
+
+  /**
+   * A page of {@link listForProductRef}. The page is cut from the whole list: a checkout reads the
+   * whole list on every order anyway, and a product offers a handful of bumps, not thousands.
+   */
+  async pageForProductRef(
+    storeId: number,
+    productRef: string,
+    page: PageRequest,
+  ): Promise<{ product: ProductSummary; bumps: OfferedBump[]; total: number }> {
+    const { product, bumps } = await this.listForProductRef(storeId, productRef);
+    return { product, bumps: bumps.slice(page.offset, page.offset + page.perPage), total: bumps.length };
   }
 
   async create(

@@ -105,8 +105,9 @@ export class ProductsController {
   @ApiOperation({
     summary: 'Delete a product with its files and plans (not when it has sales)',
     description:
-      'Its files, plans and order bumps (offered by it or offering it) and the webhooks limited to it are deleted ' +
-      'in the same transaction. Discounts keep the id in `product_ids`, so a coupon limited to it applies to nothing.',
+      'Its files, plans and order bumps (offered by it or offering it) are deleted and its id leaves the ' +
+      '`product_ids` of every discount, in the same transaction; a discount left with no products becomes ' +
+      '`inactive` (an empty `product_ids` means every product). The webhooks limited to it are deleted right after.',
   })
   @ApiCatalogId('product')
   @ApiOkResponse({ type: ProductDeletedResponseDto })

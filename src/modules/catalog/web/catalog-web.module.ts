@@ -2,7 +2,7 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { IdentityWebModule, WebSessionMiddleware } from '../../identity';
 import { CatalogModule } from '../catalog.module';
 import { FileStorageModule } from '../files/storage/file-storage.module';
-import { FileUploadInterceptor } from '../files/file-upload.interceptor';
+import { FormUploadInterceptor } from '../files/file-upload.interceptor';
 import { ProductsPagesController } from './products-pages.controller';
 import { ReviewPagesController } from './review-pages.controller';
 
@@ -13,7 +13,7 @@ import { ReviewPagesController } from './review-pages.controller';
 @Module({
   imports: [IdentityWebModule, CatalogModule, FileStorageModule],
   controllers: [ProductsPagesController, ReviewPagesController],
-  providers: [FileUploadInterceptor],
+  providers: [FormUploadInterceptor],
 })
 export class CatalogWebModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -2,7 +2,13 @@ import { Body, Get, Param, Post, Req, Res, UseInterceptors } from '@nestjs/commo
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
-import { ConflictError, NotFoundError, UnprocessableError } from '../../../common/errors/app-error';
+import {
+  AppError,
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnprocessableError,
+} from '../../../common/errors/app-error';
 import { centsToDecimal, toCents } from '../../../common/money';
 import {
   CurrentSeller,
@@ -16,8 +22,15 @@ import {
   ViewsService,
   dashboardPage,
 } from '../../identity';
-import { FileUploadInterceptor, StoredUpload, type UploadedFile } from '../files/file-upload.interceptor';
+import {
+  FormUploadInterceptor,
+  StoredUpload,
+  UploadFailure,
+  type UploadedFile,
+} from '../files/file-upload.interceptor';
 import { CreateProductFileDto } from '../files/dto/product-file.dto';
+import { BYTES_PER_MB, megabytes } from '../files/product-file.mapper';
+import type { ProductFile } from '../files/product-file.entity';
 import { ProductFilesService } from '../files/product-files.service';
 import { CreatePlanDto } from '../plans/dto/plan.dto';
 import { PlansService } from '../plans/plans.service';
@@ -144,7 +157,7 @@ export class ProductsPagesController {
   }
 
   @Post(':pid/files')
-  @UseInterceptors(FileUploadInterceptor)
+  @UseInterceptors(FormUploadInterceptor)
   async upload(
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
@@ -152,8 +165,18 @@ export class ProductsPagesController {
     @Body() body: Form,
     @CurrentSeller() { storeId }: SellerSession,
     @StoredUpload() upload?: UploadedFile,
+    @UploadFailure() failure?: AppError,
   ) {
     const product = await this.products.get(storeId, productRef(pid));
+    if (failure)
+      return this.productPage(
+        req,
+        res,
+        storeId,
+        product.pid,
+        { fileErrors: uploadErrors(failure) },
+        failure.httpStatus,
+      );
     const name = formOptional(body?.name);
     const checked = await validateForm(CreateProductFileDto, name ? { name } : {});
     let errors: Errors | null = checked.errors;
@@ -340,7 +363,7 @@ export class ProductsPagesController {
         form: formOfProduct(dto),
         errors: {},
         currency,
-        files: files.map((file) => this.files.toDto(file)),
+        files: files.map((file) => ({ ...this.files.toDto(file), sizeLabel: fileSizeLabel(file) })),
         planCount: plans.length,
         missing: {},
         // The reason of the last review decision (catalog's README, *Review*), beside its outcome.
@@ -420,6 +443,27 @@ function formOfProduct(product: ReturnType<typeof toProductDto>): Record<string,
       return [field, field === 'price' ? centsToDecimal(toCents(value as number)) : String(value)];
     }),
   );
+}
+
+/**
+ * The Size column. The API's `size` is in MB with two decimals (OpenAPI: the product file), too
+ * coarse for a small upload, so the row's byte count is used; a link is told by its kind, not by a
+ * size of 0 (an upload under ~5 KB is 0.00 MB too).
+ */
+export function fileSizeLabel(file: Pick<ProductFile, 'kind' | 'sizeBytes'>): string {
+  if (file.kind === 'link') return 'link';
+  const bytes = file.sizeBytes;
+  if (bytes >= BYTES_PER_MB) return `${megabytes(bytes).toFixed(2)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}
+
+/** A body the upload form could not take, beside its file field: the dashboard's error for a bad upload. */
+function uploadErrors(failure: AppError): Errors {
+  const fields = fieldErrorsOf(failure);
+  if (fields) return fields;
+  if (failure instanceof PayloadTooLargeError) return { file: ['The file is larger than the upload limit.'] };
+  return { file: ['The upload did not arrive whole. Choose the file and upload it again.'] };
 }
 
 function noticeOf(query: Form): string | null {

@@ -15,7 +15,9 @@ export class DiscountDto {
     type: 'integer',
     isArray: true,
     example: [12, 15],
-    description: 'Empty array = every product of the store.',
+    description:
+      'Empty array = every product of the store. A deleted product leaves it; a discount whose last product is ' +
+      'deleted becomes `inactive`.',
   })
   product_ids: number[];
   @ApiNullable({ type: 'integer', example: 100, description: 'null = unlimited.' }) uses_limit: number | null;

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiTimestamp } from '../../../../common/http/api-docs';
+import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
 
 export class BumpProductDto {
   @ApiProperty({ type: 'integer', example: 42 }) id: number;
@@ -22,8 +23,8 @@ export class CreateOrderBumpResponseDto {
   @ApiProperty({ type: OrderBumpDto }) order_bump: OrderBumpDto;
 }
 
-export class OrderBumpListResponseDto {
-  @ApiProperty({ example: 'success' }) status: 'success';
+/** The list envelope of every list (decisions: `page`, `per_page`, `last_page`, `total`). */
+export class OrderBumpListResponseDto extends PageEnvelopeDto {
   @ApiProperty({ type: [OrderBumpDto], description: 'In the order they were added.' }) order_bumps: OrderBumpDto[];
 }
 
