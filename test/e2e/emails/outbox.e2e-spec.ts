@@ -107,7 +107,8 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
 
   it('takes MAIL_RETRY_DELAY_SECONDS of this start, not of the start that made the queue', async () => {
     const retryDelay = async () =>
-      (await t.dataSource.query(`SELECT retry_delay FROM pgboss.queue WHERE name = 'event:customer-emails'`))[0].retry_delay;
+      (await t.dataSource.query(`SELECT retry_delay FROM pgboss.queue WHERE name = 'event:customer-emails'`))[0]
+        .retry_delay;
     expect(await retryDelay()).toBe(1);
     // As an earlier start with MAIL_RETRY_DELAY_SECONDS=60 left it.
     await t.dataSource.query(`UPDATE pgboss.queue SET retry_delay = 60 WHERE name = 'event:customer-emails'`);
