@@ -556,5 +556,26 @@ describe('hosted checkout, payments and the order portal', () => {
       await post(unknown, signSandboxCallback(SECRET, JSON.stringify(unknown))).expect(404);
       await t.http.post('/v1/payments/paypal/callback').send({}).expect(404);
     });
+
+    it('a correctly signed callback with a bad body is 422 on its fields (or 400 when not JSON), not a bad signature', async () => {
+      const created = await createOrder(t, seller, orderBody(product.pid));
+      const body = { order_number: created.order_number, transaction_id: 'gw-2', status: 'weird' };
+      const res = await post(body, signSandboxCallback(SECRET, JSON.stringify(body))).expect(422);
+      expect(res.body).toEqual({
+        status: 'error',
+        message: 'Validation failed.',
+        errors: { status: ['status must be one of: approved, declined.'] },
+      });
+      // A signed form body: the sandbox's notification is JSON.
+      const raw = `order_number=${created.order_number}&status=approved`;
+      const malformed = await t.http
+        .post('/v1/payments/sandbox/callback')
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .set('X-Sandbox-Signature', signSandboxCallback(SECRET, raw))
+        .send(raw)
+        .expect(400);
+      expect(malformed.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
+      expect((await order(created.order_number)).status).toBe('pending');
+    });
   });
 });

@@ -11,7 +11,7 @@ import {
   ApiBadRequestResponse,
 } from '@nestjs/swagger';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiNotFound, ApiNullable } from '../../../common/http/api-docs';
+import { ApiNotFound, ApiNullable, ApiValidationFailed } from '../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { KeepRawBody, RequestWithRawBody } from '../../../common/http/raw-body';
 import { Public } from '../../identity';
@@ -44,7 +44,12 @@ export class PaymentsController {
       'attempt whose outcome is already recorded (a repeat, or the gateway answered first) changes nothing.',
   })
   @ApiParam({ name: 'provider', example: 'sandbox', description: 'A configured gateway: `sandbox`, `stripe`, …' })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: '`Invalid signature.` (Stripe)' })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: '`Invalid signature.` (Stripe); `Malformed JSON body.` (a signed sandbox body that is not JSON)',
+  })
+  // A signed sandbox body whose fields are wrong.
+  @ApiValidationFailed({ status: ['status must be one of: approved, declined.'] })
   @ApiHeader({
     name: 'X-Sandbox-Signature',
     required: false,

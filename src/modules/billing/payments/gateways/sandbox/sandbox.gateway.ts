@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { randomBase62 } from '../../../../../common/crypto';
+import { BadRequestError, FieldErrors, ValidationError } from '../../../../../common/errors/app-error';
 import { AppConfig } from '../../../../../config/app-config';
 import { APP_CONFIG } from '../../../../../config/config.module';
 import type {
@@ -74,15 +75,21 @@ export class SandboxGateway implements PaymentGateway, OnModuleInit {
     const expected = Buffer.from(signSandboxCallback(this.secret, rawBody));
     const actual = Buffer.from(given);
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+    // Signed by the holder of the secret, so what is wrong now is the body, not the signature.
     let body: unknown;
     try {
       body = JSON.parse(rawBody.toString('utf8'));
     } catch {
-      return null;
+      throw new BadRequestError('Malformed JSON body.');
     }
-    const b = body as Record<string, unknown>;
-    if (typeof b.order_number !== 'string' || typeof b.transaction_id !== 'string') return null;
-    if (b.status !== 'approved' && b.status !== 'declined') return null;
+    const b = (body ?? {}) as Record<string, unknown>;
+    const errors: FieldErrors = {};
+    if (typeof b.order_number !== 'string') errors.order_number = ['order_number must be a string.'];
+    if (typeof b.transaction_id !== 'string') errors.transaction_id = ['transaction_id must be a string.'];
+    if (b.status !== 'approved' && b.status !== 'declined')
+      errors.status = ['status must be one of: approved, declined.'];
+    if (typeof b.order_number !== 'string' || typeof b.transaction_id !== 'string' || Object.keys(errors).length)
+      throw new ValidationError(errors);
     return {
       orderNumber: b.order_number,
       outcome:
