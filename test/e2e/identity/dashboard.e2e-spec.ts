@@ -282,7 +282,12 @@ describe('seller dashboard', () => {
       await signUp(intruder);
       for (const action of ['deactivate', 'activate', 'rotate-secret']) {
         expect((await submit(intruder, '/web/apps', `/web/apps/${app.id}/${action}`, {})).status).toBe(404);
+        // An id past what any id column holds is no app either, not a database error.
+        expect((await submit(agent, '/web/apps', `/web/apps/99999999999999999999/${action}`, {})).status).toBe(404);
       }
+      expect(
+        (await submit(agent, '/web/settings/api', '/web/settings/api/keys/99999999999999999999/revoke', {})).status,
+      ).toBe(404);
     });
   });
 });

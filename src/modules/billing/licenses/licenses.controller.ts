@@ -3,19 +3,18 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { pageRequest, paginated } from '../../../common/pagination/pagination';
-import { NotFoundError } from '../../../common/errors/app-error';
 import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { LicenseChangedDto, LicenseEnvelopeDto, LicenseListDto, ListLicensesQueryDto } from './dto/license.dto';
 import { LicensesService } from './licenses.service';
+import { IntIdPipe } from '../../../common/http/path-id';
 
 const ApiLicenseId = () =>
   ApiParam({ name: 'id', description: 'License key id.', example: 41, schema: { type: 'integer' } });
 
 function licenseId(id: string): number {
-  if (!/^\d{1,9}$/.test(id)) throw new NotFoundError();
-  return Number(id);
+  return IntIdPipe.transform(id, { type: 'param' });
 }
 
 /** The seller's license keys. */

@@ -6,6 +6,7 @@ import { ScopeRegistry } from '../scopes/scope-registry';
 import { ViewsService } from './views.service';
 import { formList, formString, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
+import { parseIntId } from '../../../common/http/path-id';
 
 /** Settings → API: the seller's API keys (README, *Operating it*). */
 @DashboardPages('settings/api')
@@ -44,9 +45,9 @@ export class ApiKeysPagesController {
   @Get('keys/:id/revoke')
   async confirmRevoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { storeId } = sellerOf(req);
-    const key = /^\d+$/.test(id)
-      ? (await this.keys.list(storeId)).find((k) => k.id === Number(id) && !k.revokedAt)
-      : undefined;
+    const keyId = parseIntId(id);
+    const key =
+      keyId === null ? undefined : (await this.keys.list(storeId)).find((k) => k.id === keyId && !k.revokedAt);
     if (!key) throw new NotFoundError();
     this.views.confirm(req, res, {
       title: 'Revoke API key',
@@ -61,7 +62,8 @@ export class ApiKeysPagesController {
   @Post('keys/:id/revoke')
   async revoke(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { storeId } = sellerOf(req);
-    if (!/^\d+$/.test(id) || !(await this.keys.revoke(storeId, Number(id)))) throw new NotFoundError();
+    const keyId = parseIntId(id);
+    if (keyId === null || !(await this.keys.revoke(storeId, keyId))) throw new NotFoundError();
     res.redirect(this.views.url('/settings/api'), 303);
   }
 

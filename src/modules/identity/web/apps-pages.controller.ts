@@ -5,6 +5,7 @@ import { OAuthAppsService } from '../oauth/oauth-apps.service';
 import { ViewsService } from './views.service';
 import { formString, liveSession, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
+import { IntIdPipe } from '../../../common/http/path-id';
 
 /** OAuth app registration (README, *Operating it*): client_id and a client_secret shown once. */
 @DashboardPages('apps')
@@ -114,6 +115,5 @@ export class AppsPagesController {
 }
 
 function appId(id: string): number {
-  if (!/^\d+$/.test(id)) throw new NotFoundError();
-  return Number(id);
+  return IntIdPipe.transform(id, { type: 'param' });
 }

@@ -2,11 +2,12 @@ import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
-import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { ValidationError } from '../../../common/errors/app-error';
 import { ORDER_EVENT_KINDS } from '../../billing';
 import { DashboardPages, formList, formString, sellerOf, validateForm, ViewsService } from '../../identity';
 import { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook-input.dto';
 import { WebhooksService } from '../webhooks.service';
+import { IntIdPipe, parseIntId } from '../../../common/http/path-id';
 
 type Form = Record<string, unknown>;
 
@@ -179,7 +180,7 @@ export class WebhooksPagesController {
         : typeof query.redelivered === 'string'
           ? query.redelivered
           : null;
-    if (!deliveryId || !/^\d+$/.test(deliveryId)) return null;
+    if (!deliveryId || parseIntId(deliveryId) === null) return null;
     if (query.redelivered) return `Redelivery #${deliveryId} queued; it appears below once sent.`;
     const { items } = await this.webhooks.listDeliveries(sellerOf(req).storeId, id, {
       page: 1,
@@ -196,8 +197,7 @@ export class WebhooksPagesController {
 }
 
 function webhookId(id: string): number {
-  if (!/^\d{1,9}$/.test(id)) throw new NotFoundError();
-  return Number(id);
+  return IntIdPipe.transform(id, { type: 'param' });
 }
 
 function readForm(body: Form): WebhookForm {
