@@ -45,8 +45,19 @@ describe('validation pipe', () => {
       amount: ['amount is required.'],
       'customer.email': ['customer.email is required.'],
     });
-    const present = await failure({ amount: 'x', customer: { name: 'A', email: 'a@b.co' } }, OrderDto);
-    expect((present.body.errors as Record<string, string[]>).amount.length).toBeGreaterThan(1);
+    const nulls = await failure({ amount: null, customer: null }, OrderDto);
+    expect(nulls.body.errors).toEqual({ amount: ['amount is required.'], customer: ['customer is required.'] });
+    // A value of the wrong type says only its type; one of the right type, every rule it breaks.
+    const wrongType = await failure({ amount: 'x', customer: { name: 'A', email: 'a@b.co' } }, OrderDto);
+    expect((wrongType.body.errors as Record<string, string[]>).amount).toEqual([
+      expect.stringMatching(/^amount must be a number/),
+    ]);
+    const notObject = await failure({ amount: 20, customer: 'Ana' }, OrderDto);
+    expect(notObject.body.errors).toEqual({ customer: ['customer must be an object.'] });
+    const low = await failure({ amount: 5, customer: { name: 'A', email: 'a@b.co' } }, OrderDto);
+    expect((low.body.errors as Record<string, string[]>).amount).toEqual([
+      expect.stringMatching(/^amount must not be less than 10/),
+    ]);
   });
 
   it('drops unknown properties', async () => {

@@ -22,7 +22,7 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
     if (error.constraints) {
-      out[path] = isMissing(error) ? requiredMessages(path, error.constraints) : valueMessages(error.constraints);
+      out[path] = isMissing(error) ? requiredMessages(path, error.constraints) : valueMessages(path, error.constraints);
     }
     if (error.children?.length) Object.assign(out, flattenValidationErrors(error.children, path));
   }
@@ -36,7 +36,9 @@ function isMissing(error: ClassValidatorError): boolean {
   return (
     error.value === null &&
     !isOptional(error) &&
-    [...TYPE_CONSTRAINTS, 'isDefined', 'isNotEmpty'].some((name) => name in (error.constraints ?? {}))
+    [...TYPE_CONSTRAINTS, 'nestedValidation', 'isDefined', 'isNotEmpty'].some(
+      (name) => name in (error.constraints ?? {}),
+    )
   );
 }
 
@@ -65,15 +67,15 @@ const TYPE_CONSTRAINTS = ['isNumber', 'isInt', 'isString', 'isBoolean', 'isArray
 /**
  * The messages of a present value: its type's when that is wrong, else every rule it breaks.
  * `nestedValidation` (class-validator's own words for a non-object under `@ValidateNested`) is
- * said by the field's `isObject` or `isArray` instead.
+ * said by the field's `isObject` or `isArray` instead, or, without them, as `<field> must be an object.`
  */
-function valueMessages(constraints: Record<string, string>): string[] {
+function valueMessages(path: string, constraints: Record<string, string>): string[] {
   const typeMessages = TYPE_CONSTRAINTS.filter((name) => name in constraints).map((name) => constraints[name]);
   if (typeMessages.length) return typeMessages;
   const messages = Object.entries(constraints)
     .filter(([name]) => name !== 'nestedValidation')
     .map(([, message]) => message);
-  return messages.length ? messages : Object.values(constraints);
+  return messages.length ? messages : [`${path} must be an object.`];
 }
 
 /** The DTO's own "required" wording when it has one (`product_id or product_pid is required.`). */
