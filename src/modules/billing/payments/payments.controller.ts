@@ -44,10 +44,7 @@ export class PaymentsController {
       'attempt whose outcome is already recorded (a repeat, or the gateway answered first) changes nothing.',
   })
   @ApiParam({ name: 'provider', example: 'sandbox', description: 'A configured gateway: `sandbox`, `stripe`, …' })
-  @ApiBadRequestResponse({
-    type: ErrorResponseDto,
-    description: '`Invalid signature.` (Stripe); `Malformed JSON body.` (a signed sandbox body that is not JSON)',
-  })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: '`Invalid signature.` (Stripe)' })
   // A signed sandbox body whose fields are wrong.
   @ApiValidationFailed({ status: ['status must be one of: approved, declined.'] })
   @ApiHeader({
