@@ -14,6 +14,13 @@ export function parseIntId(raw: string): number | null {
   return id >= 1 && id <= MAX_INT4 ? id : null;
 }
 
+/** The id as a number, or 404 `Resource not found.` (the dashboard's pages, which read their ids by hand). */
+export function requireIntId(raw: string): number {
+  const id = parseIntId(raw);
+  if (id === null) throw new NotFoundError();
+  return id;
+}
+
 /** `@Param('id', IntIdPipe)`: the id as a number, or 404 `Resource not found.`. */
 export const IntIdPipe: PipeTransform<string, number> = {
   transform(value: string): number {

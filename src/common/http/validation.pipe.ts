@@ -33,6 +33,7 @@ function isMissing(error: ClassValidatorError): boolean {
   if (error.value === undefined) return true;
   // A `null` where a required field's type was expected; a DTO's own rule that judged the null
   // itself (the discounts' one message per field) has the last word.
+  if (error.value === null && 'isDefined' in (error.constraints ?? {})) return true;
   return (
     error.value === null &&
     !isOptional(error) &&

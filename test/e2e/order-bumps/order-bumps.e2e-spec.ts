@@ -138,6 +138,13 @@ describe('Order bumps API', () => {
       expect(Object.keys(res.body.errors).sort()).toEqual(fields);
     });
 
+    it('a null product_id without product_pid is the DTO\'s own "required" message, alone', async () => {
+      for (const body of [{ price: 10 }, { product_id: null, price: 10 }]) {
+        const res = await t.http.post(url(course.id)).set(seller.auth).send(body).expect(422);
+        expect(res.body.errors).toEqual({ product_id: ['product_id or product_pid is required.'] });
+      }
+    });
+
     it('422 when product_id and product_pid name different products', async () => {
       const res = await t.http
         .post(url(templates.id))

@@ -8,14 +8,10 @@ import { ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { LicenseChangedDto, LicenseEnvelopeDto, LicenseListDto, ListLicensesQueryDto } from './dto/license.dto';
 import { LicensesService } from './licenses.service';
-import { IntIdPipe } from '../../../common/http/path-id';
+import { requireIntId } from '../../../common/http/path-id';
 
 const ApiLicenseId = () =>
   ApiParam({ name: 'id', description: 'License key id.', example: 41, schema: { type: 'integer' } });
-
-function licenseId(id: string): number {
-  return IntIdPipe.transform(id, { type: 'param' });
-}
 
 /** The seller's license keys. */
 @ApiTags('Licenses')
@@ -45,7 +41,7 @@ export class LicensesController {
   @ApiOkResponse({ type: LicenseEnvelopeDto })
   @ApiNotFound()
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<LicenseEnvelopeDto> {
-    return { status: 'success', license: await this.licenses.get(principal.storeId, licenseId(id)) };
+    return { status: 'success', license: await this.licenses.get(principal.storeId, requireIntId(id)) };
   }
 
   @Post(':id/disable')
@@ -63,7 +59,7 @@ export class LicensesController {
     example: { status: 'error', message: 'An expired license key cannot be disabled.' },
   })
   async disable(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<LicenseChangedDto> {
-    const license = await this.licenses.setEnabled(principal.storeId, licenseId(id), false);
+    const license = await this.licenses.setEnabled(principal.storeId, requireIntId(id), false);
     return { status: 'success', message: 'License key disabled.', license: license };
   }
 
@@ -82,7 +78,7 @@ export class LicensesController {
     example: { status: 'error', message: 'An expired license key cannot be enabled.' },
   })
   async enable(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<LicenseChangedDto> {
-    const license = await this.licenses.setEnabled(principal.storeId, licenseId(id), true);
+    const license = await this.licenses.setEnabled(principal.storeId, requireIntId(id), true);
     return { status: 'success', message: 'License key enabled.', license: license };
   }
 }

@@ -12,6 +12,7 @@ import { SubscriptionLifecycle } from '../subscriptions/subscription-lifecycle.s
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '../subscriptions/subscription.entity';
 import { toSubscriptionDto } from '../subscriptions/subscription.mapper';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { requireIntId } from '../../../common/http/path-id';
 
 type Query = Record<string, unknown>;
 
@@ -116,7 +117,7 @@ export class CustomersPagesController {
     @Param('id') id: string,
     @CurrentSeller() { storeId }: SellerSession,
   ) {
-    await this.subscriptionPage(req, res, storeId, numericId(id), {
+    await this.subscriptionPage(req, res, storeId, requireIntId(id), {
       notice: (req.query as Query).cancelled ? 'Subscription cancelled.' : null,
     });
   }
@@ -128,7 +129,7 @@ export class CustomersPagesController {
     @Param('id') id: string,
     @CurrentSeller() { storeId }: SellerSession,
   ) {
-    const subscription = toSubscriptionDto(await this.subscriptions.get(storeId, numericId(id)));
+    const subscription = toSubscriptionDto(await this.subscriptions.get(storeId, requireIntId(id)));
     const now = (req.query as Query).when === 'now';
     const who = subscription.customer
       ? `${subscription.customer.name} (${subscription.customer.email})`
@@ -151,7 +152,7 @@ export class CustomersPagesController {
     @Param('id') id: string,
     @CurrentSeller() { storeId }: SellerSession,
   ) {
-    const subscriptionId = numericId(id);
+    const subscriptionId = requireIntId(id);
     try {
       await this.lifecycle.cancel(storeId, subscriptionId, (req.query as Query).when !== 'now');
     } catch (error) {
@@ -180,9 +181,4 @@ export class CustomersPagesController {
     });
     this.views.renderContent(req, res, `Subscription ${subscription.id}`, body, status);
   }
-}
-
-function numericId(value: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new NotFoundError();
-  return Number(value);
 }

@@ -37,6 +37,7 @@ import { PlansService } from '../plans/plans.service';
 import { CreateProductDto, UpdateProductDto } from '../products/dto/product.dto';
 import { toProductDto } from '../products/product.mapper';
 import { ProductsService } from '../products/products.service';
+import { requireIntId } from '../../../common/http/path-id';
 
 type Form = Record<string, unknown>;
 type Errors = Record<string, string[]>;
@@ -202,7 +203,7 @@ export class ProductsPagesController {
     @CurrentSeller() { storeId }: SellerSession,
   ) {
     const product = await this.products.get(storeId, productRef(pid));
-    const file = (await this.files.list(storeId, product.pid)).find((f) => f.id === numericId(id));
+    const file = (await this.files.list(storeId, product.pid)).find((f) => f.id === requireIntId(id));
     if (!file) throw new NotFoundError();
     this.views.confirm(req, res, {
       title: 'Delete file',
@@ -220,7 +221,7 @@ export class ProductsPagesController {
     @Param('id') id: string,
     @CurrentSeller() { storeId }: SellerSession,
   ) {
-    const { productPid } = await this.files.delete(storeId, productRef(pid), numericId(id));
+    const { productPid } = await this.files.delete(storeId, productRef(pid), requireIntId(id));
     res.redirect(this.views.url(`/products/${productPid}?file_deleted=1#files`), 303);
   }
 
@@ -479,9 +480,4 @@ function noticeOf(query: Form): string | null {
 function productRef(value: string): string {
   if (!/^[\w-]{1,64}$/.test(value)) throw new NotFoundError();
   return value;
-}
-
-function numericId(value: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new NotFoundError();
-  return Number(value);
 }

@@ -5,7 +5,7 @@ import { OAuthAppsService } from '../oauth/oauth-apps.service';
 import { ViewsService } from './views.service';
 import { formString, liveSession, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
-import { IntIdPipe } from '../../../common/http/path-id';
+import { requireIntId } from '../../../common/http/path-id';
 
 /** OAuth app registration (README, *Operating it*): client_id and a client_secret shown once. */
 @DashboardPages('apps')
@@ -73,25 +73,25 @@ export class AppsPagesController {
 
   @Post(':id/deactivate')
   async deactivate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    await this.apps.setActive(liveSession(sellerOf(req)).storeId, appId(id), false);
+    await this.apps.setActive(liveSession(sellerOf(req)).storeId, requireIntId(id), false);
     res.redirect(this.views.url('/apps'), 303);
   }
 
   @Post(':id/activate')
   async activate(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    await this.apps.setActive(liveSession(sellerOf(req)).storeId, appId(id), true);
+    await this.apps.setActive(liveSession(sellerOf(req)).storeId, requireIntId(id), true);
     res.redirect(this.views.url('/apps'), 303);
   }
 
   @Post(':id/rotate-secret')
   async rotateSecret(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { app, clientSecret } = await this.apps.rotateSecret(liveSession(sellerOf(req)).storeId, appId(id));
+    const { app, clientSecret } = await this.apps.rotateSecret(liveSession(sellerOf(req)).storeId, requireIntId(id));
     await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret, rotated: true } });
   }
 
   private async appOf(req: FastifyRequest, id: string) {
     const { storeId } = liveSession(sellerOf(req));
-    const app = (await this.apps.list(storeId)).find((candidate) => candidate.id === appId(id));
+    const app = (await this.apps.list(storeId)).find((candidate) => candidate.id === requireIntId(id));
     if (!app) throw new NotFoundError();
     return app;
   }
@@ -112,8 +112,4 @@ export class AppsPagesController {
       status,
     );
   }
-}
-
-function appId(id: string): number {
-  return IntIdPipe.transform(id, { type: 'param' });
 }

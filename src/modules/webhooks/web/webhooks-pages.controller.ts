@@ -7,7 +7,7 @@ import { ORDER_EVENT_KINDS } from '../../billing';
 import { DashboardPages, formList, formString, sellerOf, validateForm, ViewsService } from '../../identity';
 import { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook-input.dto';
 import { WebhooksService } from '../webhooks.service';
-import { IntIdPipe, parseIntId } from '../../../common/http/path-id';
+import { parseIntId, requireIntId } from '../../../common/http/path-id';
 
 type Form = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ export class WebhooksPagesController {
   @Get(':id')
   async detail(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const query = req.query as Form;
-    await this.detailPage(req, res, webhookId(id), { notice: await this.noticeOf(req, webhookId(id), query) });
+    await this.detailPage(req, res, requireIntId(id), { notice: await this.noticeOf(req, requireIntId(id), query) });
   }
 
   @Post(':id')
@@ -77,19 +77,19 @@ export class WebhooksPagesController {
       name: form.name || null,
     };
     const checked = await validateForm(UpdateWebhookDto, input);
-    if (checked.errors) return this.detailPage(req, res, webhookId(id), { form, errors: checked.errors }, 422);
+    if (checked.errors) return this.detailPage(req, res, requireIntId(id), { form, errors: checked.errors }, 422);
     try {
-      await this.webhooks.update(storeId, webhookId(id), checked.dto);
-      res.redirect(this.views.url(`/webhooks/${webhookId(id)}?saved=1`), 303);
+      await this.webhooks.update(storeId, requireIntId(id), checked.dto);
+      res.redirect(this.views.url(`/webhooks/${requireIntId(id)}?saved=1`), 303);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      await this.detailPage(req, res, webhookId(id), { form, errors: error.errors }, 422);
+      await this.detailPage(req, res, requireIntId(id), { form, errors: error.errors }, 422);
     }
   }
 
   @Get(':id/delete')
   async confirmDelete(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { webhook } = await this.webhooks.get(sellerOf(req).storeId, webhookId(id));
+    const { webhook } = await this.webhooks.get(sellerOf(req).storeId, requireIntId(id));
     this.views.confirm(req, res, {
       title: 'Delete webhook',
       message: `Delete ${webhook.name ? `“${webhook.name}”` : 'this webhook'}? Its URL receives no more events and its delivery log goes with it.`,
@@ -102,14 +102,14 @@ export class WebhooksPagesController {
 
   @Post(':id/delete')
   async remove(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    await this.webhooks.remove(sellerOf(req).storeId, webhookId(id));
+    await this.webhooks.remove(sellerOf(req).storeId, requireIntId(id));
     res.redirect(this.views.url('/webhooks?deleted=1'), 303);
   }
 
   @Post(':id/test')
   async test(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const { delivery } = await this.webhooks.sendTest(sellerOf(req).storeId, webhookId(id));
-    res.redirect(this.views.url(`/webhooks/${webhookId(id)}?tested=${delivery.id}`), 303);
+    const { delivery } = await this.webhooks.sendTest(sellerOf(req).storeId, requireIntId(id));
+    res.redirect(this.views.url(`/webhooks/${requireIntId(id)}?tested=${delivery.id}`), 303);
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -119,8 +119,12 @@ export class WebhooksPagesController {
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<void> {
-    const { delivery } = await this.webhooks.redeliver(sellerOf(req).storeId, webhookId(id), webhookId(deliveryId));
-    res.redirect(this.views.url(`/webhooks/${webhookId(id)}?redelivered=${delivery.id}`), 303);
+    const { delivery } = await this.webhooks.redeliver(
+      sellerOf(req).storeId,
+      requireIntId(id),
+      requireIntId(deliveryId),
+    );
+    res.redirect(this.views.url(`/webhooks/${requireIntId(id)}?redelivered=${delivery.id}`), 303);
   }
 
   private async listPage(req: FastifyRequest, res: FastifyReply, data: Form, status = 200): Promise<void> {
@@ -194,10 +198,6 @@ export class WebhooksPagesController {
       ? `Test event delivered (${answer}).`
       : `Test event failed (${answer})${sent.error ? `: ${sent.error}` : '.'}`;
   }
-}
-
-function webhookId(id: string): number {
-  return IntIdPipe.transform(id, { type: 'param' });
 }
 
 function readForm(body: Form): WebhookForm {
