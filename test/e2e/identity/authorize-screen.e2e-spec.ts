@@ -168,6 +168,22 @@ describe('GET|POST /web/oauth/authorize', () => {
       expect(await codes()).toBe(before);
     });
 
+    it('answers each page once: the same form posted again issues no second code', async () => {
+      const page = await f.agent.get('/web/oauth/authorize').query(query()).expect(200);
+      const second = await f.agent.get('/web/oauth/authorize').query(query()).expect(200);
+      const form = { ...consentForm(page.text), decision: 'approve', scopes: ['user.read'] };
+      await f.agent.post('/web/oauth/authorize').type('form').send(form).expect(302);
+      const before = await codes();
+      await f.agent.post('/web/oauth/authorize').type('form').send(form).expect(400);
+      expect(await codes()).toBe(before);
+      // Another page of the same session (another tab) is still answered once.
+      await f.agent
+        .post('/web/oauth/authorize')
+        .type('form')
+        .send({ ...consentForm(second.text), decision: 'deny' })
+        .expect(302);
+    });
+
     it("refuses another session's form", async () => {
       const page = await f.agent.get('/web/oauth/authorize').query(query()).expect(200);
       const other = webAgent(t);

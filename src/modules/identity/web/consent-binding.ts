@@ -7,6 +7,8 @@ declare module 'express-session' {
   interface SessionData {
     /** Signs the authorization requests the consent screen showed in this session (consent-binding.ts). */
     oauthConsentKey?: string;
+    /** The consent pages shown and not yet decided: each page's decision is taken once. */
+    oauthConsentNonces?: string[];
   }
 }
 
@@ -25,22 +27,33 @@ export function consentBinding(req: FastifyRequest, params: AuthorizationParams)
   const session = sessionOf(req);
   if (!session) throw new Error('consentBinding used without a dashboard session');
   session.oauthConsentKey ??= randomBytes(32).toString('base64url');
-  return sign(session.oauthConsentKey, params);
+  // One decision per page shown: a form posted again (back button, a resubmitted tab) issues no
+  // second code. The newest pages of the session are kept, so several open tabs each work once.
+  const nonce = randomBytes(16).toString('base64url');
+  session.oauthConsentNonces = [...(session.oauthConsentNonces ?? []), nonce].slice(-MAX_OPEN_PAGES);
+  return `${nonce}.${sign(session.oauthConsentKey, nonce, params)}`;
 }
 
-/** Refuses (400 page) a decision on a request other than the one the consent screen showed. */
+/** Refuses (400 page) a decision on a request other than the one the consent screen showed, or on one already decided. */
 export function assertConsentBinding(req: FastifyRequest, params: AuthorizationParams, signature: unknown): void {
-  const key = sessionOf(req)?.oauthConsentKey;
-  const expected = key ? Buffer.from(sign(key, params)) : null;
-  const given = Buffer.from(typeof signature === 'string' ? signature : '');
+  const session = sessionOf(req);
+  const [nonce, mac] = typeof signature === 'string' ? signature.split('.', 2) : [];
+  const open = session?.oauthConsentNonces ?? [];
+  const key = session?.oauthConsentKey;
+  const expected = key && nonce && open.includes(nonce) ? Buffer.from(sign(key, nonce, params)) : null;
+  const given = Buffer.from(mac ?? '');
   if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new AuthorizationRequestError(
-      'This authorization request is not the one shown on the consent page. Start again from the application.',
+      'This authorization request is not the one shown on the consent page, or it was already answered. Start again from the application.',
     );
   }
+  session!.oauthConsentNonces = open.filter((candidate) => candidate !== nonce);
 }
 
-function sign(key: string, params: AuthorizationParams): string {
-  const canonical = JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)));
+/** Consent pages of one session that can still be answered. */
+const MAX_OPEN_PAGES = 20;
+
+function sign(key: string, nonce: string, params: AuthorizationParams): string {
+  const canonical = JSON.stringify([nonce, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1))]);
   return createHmac('sha256', key).update(canonical).digest('base64url');
 }
