@@ -91,7 +91,7 @@ SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "
   LEFT JOIN "orders" so ON so.id = s.order_id
   WHERE o.id = ANY($1);
 
-SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "o"."customer_name", "o"."customer_mobile_number", "o"."customer_payment_number", "c"."name", "c"."email", "c"."mobile_number"
+SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "o"."customer_name", "o"."customer_mobile_number", "c"."name", "c"."email", "c"."mobile_number"
   FROM "orders" o
   JOIN "customers" c ON c.id = o.customer_id
   WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1)

@@ -44,8 +44,9 @@ export interface SubscribedPlan {
 /**
  * What a plan's subscriber list shows of each sale, in select-list order: the order with the buyer
  * as given with it (name and mobile number stay on the order when a later order of the same email
- * gives others), and its customer's email. Read by position through `PickedColumns`, so the statement and its reader come from
- * the same lists and the entities' column types and transformers (money as cents).
+ * gives others), and its customer. Read by position through `PickedColumns`, so the statement and
+ * its reader come from the same lists and the entities' column types and transformers (money as
+ * cents).
  */
 export const SUBSCRIBER_COLUMNS = {
   order: [
@@ -57,7 +58,6 @@ export const SUBSCRIBER_COLUMNS = {
     'updatedAt',
     'customerName',
     'customerMobileNumber',
-    'customerPaymentNumber',
   ],
   customer: ['name', 'email', 'mobileNumber'],
 } as const satisfies {
@@ -200,9 +200,13 @@ export class SalesRepository {
 
 /** The subscriber as the order that started the subscription gives them (billing README, `checkout/`: "An order keeps its buyer"). */
 function subscriberOf(
-  sale: Pick<Order, 'customerName' | 'customerMobileNumber' | 'customerPaymentNumber'>,
+  sale: Pick<Order, 'customerName' | 'customerMobileNumber'>,
   customer: SubscriberRow['customer'],
 ): SubscriberRow['customer'] {
-  const { name, mobileNumber } = buyerOf(sale, { ...customer, paymentNumber: null });
+  // The list shows no payment number.
+  const { name, mobileNumber } = buyerOf(
+    { ...sale, customerPaymentNumber: null },
+    { ...customer, paymentNumber: null },
+  );
   return { name, email: customer.email, mobileNumber };
 }
