@@ -8,6 +8,7 @@ import { EntityColumns, PickedColumns } from '../../../database/entity-sql';
 import { buyerOf } from '../customers/buyer';
 import { Customer } from '../customers/customer.entity';
 import { Order } from '../orders/order.entity';
+import { ORDER_SUMMARY_COLUMNS } from '../orders/order.mapper';
 import type { OrderStatus } from '../orders/order-status';
 
 /** Orders that count as sales: approved once, whether or not refunded since (the errors of the OpenAPI description; README, *Choices where the contract is silent*). */
@@ -49,16 +50,7 @@ export interface SubscribedPlan {
  * cents).
  */
 export const SUBSCRIBER_COLUMNS = {
-  order: [
-    'orderNumber',
-    'amount',
-    'currency',
-    'status',
-    'createdAt',
-    'updatedAt',
-    'customerName',
-    'customerMobileNumber',
-  ],
+  order: [...ORDER_SUMMARY_COLUMNS.filter((column) => column !== 'id'), 'customerName', 'customerMobileNumber'],
   customer: ['name', 'email', 'mobileNumber'],
 } as const satisfies {
   order: ReadonlyArray<keyof Order>;
