@@ -31,16 +31,13 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
 
 function isMissing(error: ClassValidatorError): boolean {
   if (error.value === undefined) return true;
-  // A `null` where a required field's type was expected; a DTO's own rule that judged the null
+  if (error.value !== null) return false;
+  const constraints = error.constraints ?? {};
+  // The DTO's own `isDefined` says the field is required, whatever else it declares.
+  if ('isDefined' in constraints) return true;
+  // A null where a required field's type was expected; a DTO's own rule that judged the null
   // itself (the discounts' one message per field) has the last word.
-  if (error.value === null && 'isDefined' in (error.constraints ?? {})) return true;
-  return (
-    error.value === null &&
-    !isOptional(error) &&
-    [...TYPE_CONSTRAINTS, 'nestedValidation', 'isDefined', 'isNotEmpty'].some(
-      (name) => name in (error.constraints ?? {}),
-    )
-  );
+  return !isOptional(error) && NULL_IS_MISSING_FOR.some((name) => name in constraints);
 }
 
 const optionalProperties = new Map<object, Set<string>>();
@@ -64,6 +61,9 @@ function isOptional(error: ClassValidatorError): boolean {
 
 /** The constraints that say what type a value must be; when one fails, the others say nothing useful. */
 const TYPE_CONSTRAINTS = ['isNumber', 'isInt', 'isString', 'isBoolean', 'isArray', 'isObject'];
+
+/** The constraints a `null` fails only because nothing was given. */
+const NULL_IS_MISSING_FOR = [...TYPE_CONSTRAINTS, 'nestedValidation', 'isNotEmpty'];
 
 /**
  * The messages of a present value: its type's when that is wrong, else every rule it breaks.
