@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Pool } from 'pg';
+import { DatabaseError, Pool } from 'pg';
 import { statementName } from '../../database/prepared-statements';
 
 /**
@@ -50,19 +50,26 @@ export class JobDatabase extends EventEmitter {
    * A statement by name on a connection of the pool. A connection whose prepared statements are
    * out of step with what the driver believes it prepared (the server has none by that name, or
    * has it already) would fail that statement on every use: it is closed, and the statement runs
-   * once more unnamed on another.
+   * once more unnamed on another. A connection the server or the network closed (a failure that is
+   * not a statement's own error) is closed too, never handed to the next caller; while checked out,
+   * its socket's error is heard here, as `pool.query` does, instead of crashing the process.
    */
   private async preparedQuery(pool: Pool, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
     const client = await pool.connect();
+    const heard = (): void => undefined;
+    client.on('error', heard);
     let result;
     try {
       result = await client.query({ name: nameOf(text), text, values });
     } catch (error) {
-      const outOfStep = PREPARED_STATE_ERRORS.has((error as { code?: string }).code ?? '');
-      client.release(outOfStep ? (error as Error) : undefined);
+      const outOfStep = PREPARED_STATE_ERRORS.has((error as DatabaseError).code ?? '');
+      const statementOnly = (error as DatabaseError).severity === 'ERROR' && !outOfStep;
+      client.removeListener('error', heard);
+      client.release(statementOnly ? undefined : (error as Error));
       if (outOfStep) return pool.query(text, values);
       throw error;
     }
+    client.removeListener('error', heard);
     client.release();
     return result;
   }

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { JobDatabase } from '../../../src/common/jobs/job-database';
 import { createTestDatabase, TestDatabase } from '../../utils/test-database';
 
@@ -41,5 +42,31 @@ describe('job database', () => {
   it('reports and throws any other failure', async () => {
     await expect(db.executeSql('SELECT 1 / $1::int AS n', [0])).rejects.toThrow('division by zero');
     expect(failures.map((f) => f.code)).toEqual(['22012']);
+  });
+
+  it('survives its backend terminated mid-statement while another caller waits for the connection', async () => {
+    failures.length = 0;
+    // One connection (max 1): the sleeper holds it, the second call waits in the pool's queue and
+    // is handed the same connection when the first fails, before its socket has closed.
+    const sleeper = db.executeSql('SELECT pg_sleep($1::int)', [30]);
+    const waiter = db.executeSql('SELECT $1::int AS n', [7]);
+    const admin = new Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      let terminated = 0;
+      while (!terminated) {
+        const { rowCount } = await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name = 'job-database-test' AND query LIKE '%pg_sleep%'`,
+        );
+        terminated = rowCount ?? 0;
+      }
+    } finally {
+      await admin.end();
+    }
+    await expect(sleeper).rejects.toMatchObject({ code: '57P01' });
+    // The waiter runs on a fresh connection, not on the one the server closed.
+    expect((await waiter).rows).toEqual([{ n: 7 }]);
+    expect((await db.executeSql('SELECT $1::int AS n', [8])).rows).toEqual([{ n: 8 }]);
   });
 });
