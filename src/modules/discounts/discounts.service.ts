@@ -24,26 +24,29 @@ export class DiscountsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async create(storeId: number, input: CreateDiscountDto): Promise<Discount> {
-    const errors: FieldErrors = {};
-    const expiresAt = this.expiry(input.expires_at, errors);
-    const productIds = await this.storeProducts(storeId, input.product_ids, errors);
-    if (Object.keys(errors).length) throw new ValidationError(errors);
-    const discount = this.discounts.create({
-      storeId,
-      code: input.code,
-      codeKey: codeKey(input.code),
-      type: normaliseType(input.type)!,
-      value: toCents(input.value),
-      status: input.status === undefined ? 'active' : normaliseStatus(input.status)!,
-      productIds,
-      usesLimit: input.uses_limit ?? null,
-      usedCount: 0,
-      singleUse: input.single_use ?? false,
-      neverExpires: expiresAt === null,
-      expiresAt,
+  create(storeId: number, input: CreateDiscountDto): Promise<Discount> {
+    return this.discounts.transaction(async (manager) => {
+      const errors: FieldErrors = {};
+      const expiresAt = this.expiry(input.expires_at, errors);
+      const held = await this.holdProducts(storeId, input.product_ids, manager);
+      const productIds = storeProducts(input.product_ids, held, errors);
+      if (Object.keys(errors).length) throw new ValidationError(errors);
+      const discount = this.discounts.create({
+        storeId,
+        code: input.code,
+        codeKey: codeKey(input.code),
+        type: normaliseType(input.type)!,
+        value: toCents(input.value),
+        status: input.status === undefined ? 'active' : normaliseStatus(input.status)!,
+        productIds,
+        usesLimit: input.uses_limit ?? null,
+        usedCount: 0,
+        singleUse: input.single_use ?? false,
+        neverExpires: expiresAt === null,
+        expiresAt,
+      });
+      return this.discounts.save(discount, manager);
     });
-    return this.discounts.save(discount);
   }
 
   list(storeId: number, page: PageRequest): Promise<[Discount[], number]> {
@@ -62,6 +65,8 @@ export class DiscountsService {
    */
   update(storeId: number, ref: DiscountRef, input: UpdateDiscountDto): Promise<Discount> {
     return this.discounts.transaction(async (manager) => {
+      // The products before the discount's row: a deletion holds its product, then updates this row.
+      const held = await this.holdProducts(storeId, input.product_ids, manager);
       const discount = await this.discounts.findForStore(storeId, ref, { manager, lock: true });
       if (!discount) throw new NotFoundError();
       const errors: FieldErrors = {};
@@ -77,8 +82,7 @@ export class DiscountsService {
         else errors.type = ['type percent needs a value of at most 100; send a new value with it.'];
       }
       if (input.status !== undefined) discount.status = normaliseStatus(input.status)!;
-      if (input.product_ids !== undefined)
-        discount.productIds = await this.storeProducts(storeId, input.product_ids, errors, manager);
+      if (input.product_ids !== undefined) discount.productIds = storeProducts(input.product_ids, held, errors);
       if (input.uses_limit !== undefined) {
         if (input.uses_limit !== null && input.uses_limit < discount.usedCount) {
           errors.uses_limit = [`uses_limit cannot be lower than used_count (${discount.usedCount}).`];
@@ -130,18 +134,21 @@ export class DiscountsService {
     return current;
   }
 
-  /** The requested products, each of which must be the store's (another store's looks missing). */
-  private async storeProducts(
-    storeId: number,
-    input: number[] | null | undefined,
-    errors: FieldErrors,
-    manager?: EntityManager,
-  ): Promise<number[]> {
-    const ids = [...new Set(input ?? [])];
-    const found = await this.products.findManyForStore(storeId, ids, manager);
-    const unknown = ids.filter((id) => !found.has(id));
-    if (unknown.length)
-      errors.product_ids = [`product_ids contains ids that are not products of this store: ${unknown.join(', ')}.`];
-    return ids;
+  /**
+   * The store's products among those a discount will name, held until the transaction commits
+   * (catalog's `holdManyForStore`): a product deleted meanwhile either waits for this discount, and
+   * then leaves it as every deletion does, or is gone before the check (README, *A deleted product*).
+   */
+  private holdProducts(storeId: number, ids: number[] | null | undefined, manager: EntityManager) {
+    return this.products.holdManyForStore(storeId, ids ?? [], manager);
   }
+}
+
+/** The requested products, each of which must be the store's (another store's looks missing). */
+function storeProducts(input: number[] | null | undefined, found: Map<number, unknown>, errors: FieldErrors): number[] {
+  const ids = [...new Set(input ?? [])];
+  const unknown = ids.filter((id) => !found.has(id));
+  if (unknown.length)
+    errors.product_ids = [`product_ids contains ids that are not products of this store: ${unknown.join(', ')}.`];
+  return ids;
 }

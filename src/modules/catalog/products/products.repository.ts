@@ -58,6 +58,19 @@ export class ProductsRepository {
     return this.manager(manager).findBy(Product, { storeId, id: In(ids) });
   }
 
+  /**
+   * The same, each row held `FOR KEY SHARE` until the transaction ends: a deletion (which locks the
+   * row `FOR UPDATE`) waits for it, and a row a deletion holds is read after that deletion commits.
+   */
+  holdByIds(storeId: number, ids: number[], manager: EntityManager): Promise<Product[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return manager.find(Product, {
+      where: { storeId, id: In(ids) },
+      order: { id: 'ASC' },
+      lock: { mode: 'for_key_share' },
+    });
+  }
+
   /** Newest first; uses the (store_id, created_at) index. */
   listPage(storeId: number, page: PageRequest, manager?: EntityManager): Promise<[Product[], number]> {
     return this.manager(manager).findAndCount(Product, {

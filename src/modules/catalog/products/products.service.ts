@@ -72,6 +72,17 @@ export class ProductsService {
     return new Map(rows.map((product) => [product.id, product]));
   }
 
+  /**
+   * The same, for a row about to name these products (a discount's `product_ids`): each product
+   * found is held until `manager`'s transaction ends, so none is deleted between this check and
+   * that row's commit. A deletion already under way is waited for, and its product is then missing.
+   * Hold them before locking the row that will name them: a deletion updates that row too.
+   */
+  async holdManyForStore(storeId: number, ids: number[], manager: EntityManager): Promise<Map<number, Product>> {
+    const rows = await this.products.holdByIds(storeId, [...new Set(ids)], manager);
+    return new Map(rows.map((product) => [product.id, product]));
+  }
+
   /** Same as {@link findForStore} but a missing or foreign product is 404 `Resource not found.` */
   async get(storeId: number, idOrPid: string): Promise<Product> {
     const product = await this.findForStore(storeId, idOrPid);
