@@ -3,7 +3,7 @@ import { ProductsService } from '../catalog';
 import { SellersService } from '../identity';
 import { ORDER_EVENT_KINDS, OrderEventKind } from '../billing';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { PageRequest } from '../../common/pagination/pagination';
 import { AppConfig } from '../../config/app-config';
@@ -59,13 +59,19 @@ export class WebhooksService {
     this.kinds.assertKnown(dto.events);
     const product = await this.resolveProduct(storeId, dto.product_details);
     await this.assertReachable(dto.url);
-    const webhook = await this.webhooks.create({
-      storeId,
-      url: dto.url,
-      events: dto.events,
-      productId: product?.id ?? null,
-      name: dto.name ?? null,
-      secret: generateSigningSecret(),
+    const webhook = await inTransaction(this.dataSource, async (manager) => {
+      await this.holdProduct(storeId, product?.id ?? null, manager);
+      return this.webhooks.create(
+        {
+          storeId,
+          url: dto.url,
+          events: dto.events,
+          productId: product?.id ?? null,
+          name: dto.name ?? null,
+          secret: generateSigningSecret(),
+        },
+        manager,
+      );
     });
     return { webhook, product, last: null };
   }
@@ -92,7 +98,10 @@ export class WebhooksService {
     if (dto.events !== undefined) webhook.events = dto.events;
     if (dto.name !== undefined) webhook.name = dto.name;
     if (dto.status !== undefined) webhook.status = dto.status;
-    const saved = await this.webhooks.save(webhook);
+    const saved = await inTransaction(this.dataSource, async (manager) => {
+      if (dto.product_details !== undefined) await this.holdProduct(storeId, webhook.productId, manager);
+      return this.webhooks.save(webhook, manager);
+    });
     return (await this.views(storeId, [saved]))[0];
   }
 
@@ -213,12 +222,19 @@ export class WebhooksService {
     if (ref === undefined || ref === null) return null;
     // A number or a string alike: an id outside int4 names no product (catalog's parseRef).
     const product = await this.products.findForStore(storeId, String(ref));
-    if (!product)
-      throw ValidationError.field(
-        'product_details',
-        'product_details must be the id or pid of a product of this store.',
-      );
+    if (!product) throw notAProduct();
     return { id: product.id, pid: product.pid, name: product.name };
+  }
+
+  /**
+   * The product a webhook is being saved with, held until the save commits (catalog's
+   * `holdManyForStore`): a deletion under way is waited for and its product refused; one that starts
+   * meanwhile waits, and its after-commit listener then deletes this webhook with the others.
+   */
+  private async holdProduct(storeId: number, productId: number | null, manager: EntityManager): Promise<void> {
+    if (productId === null) return;
+    const held = await this.products.holdManyForStore(storeId, [productId], manager);
+    if (!held.has(productId)) throw notAProduct();
   }
 
   /** The store's brand and currency, for a test event's sample order. */
@@ -268,4 +284,8 @@ export class WebhooksService {
     const targets = await this.deliveries.targetsOf(deliveries.map((d) => d.id));
     return deliveries.map((delivery) => ({ delivery, webhookIds: targets.get(delivery.id) ?? [] }));
   }
+}
+
+function notAProduct(): ValidationError {
+  return ValidationError.field('product_details', 'product_details must be the id or pid of a product of this store.');
 }

@@ -1,5 +1,6 @@
 import { Scope } from '../../../src/modules/identity/scopes';
 import { createSeller, TestSeller } from '../../utils/auth';
+import { answeredOrWaiting, deletionUnderWay } from '../../utils/product-deletion';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createDiscount, insertProduct } from './fixtures';
 
@@ -715,12 +716,8 @@ describe('Discounts API', () => {
     ])('%s naming a product whose deletion is under way waits for it, then answers 422', async (method, body) => {
       const doomed = await insertProduct(t, seller.storeId);
       if (method === 'PATCH') await post(body).expect(201);
-      // A deletion under way: it holds its product's row (as the catalog's deletion does) and has not committed.
-      const deletion = t.dataSource.createQueryRunner();
-      await deletion.connect();
-      await deletion.startTransaction();
+      const deletion = await deletionUnderWay(t.dataSource, doomed);
       try {
-        await deletion.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [doomed]);
         const request =
           method === 'POST'
             ? post({ ...body, product_ids: [doomed] })
@@ -729,10 +726,8 @@ describe('Discounts API', () => {
                 .set(seller.auth)
                 .send({ product_ids: [doomed] });
         const answer = request.then((res) => res);
-        const first = await Promise.race([answer.then(() => 'answered'), waitingForLock().then(() => 'waiting')]);
-        expect(first).toBe('waiting');
-        await deletion.query('DELETE FROM products WHERE id = $1', [doomed]);
-        await deletion.commitTransaction();
+        expect(await answeredOrWaiting(answer, t.dataSource)).toBe('waiting');
+        await deletion.commit();
         const res = await answer;
         expect({ status: res.status, body: res.body }).toEqual({
           status: 422,
@@ -743,24 +738,11 @@ describe('Discounts API', () => {
           },
         });
       } finally {
-        if (deletion.isTransactionActive) await deletion.rollbackTransaction();
         await deletion.release();
       }
       if (method === 'PATCH') expect(await discountOf(body.code)).toMatchObject({ product_ids: [] });
       else await t.http.get(`/v1/discounts/${body.code}`).set(seller.auth).expect(404);
     });
-
-    /** Resolves once a statement of the service waits on a row lock (the product's). */
-    async function waitingForLock(): Promise<void> {
-      for (;;) {
-        const [{ waiting }] = (await t.dataSource.query(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FOR KEY SHARE%'`,
-        )) as { waiting: number }[];
-        if (waiting > 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    }
 
     it('touches no other store’s discount, and nothing when its deletion is refused (404)', async () => {
       const mine = await insertProduct(t, seller.storeId);

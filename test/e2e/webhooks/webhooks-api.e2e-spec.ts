@@ -1,4 +1,5 @@
 import { createSeller, TestSeller } from '../../utils/auth';
+import { answeredOrWaiting, deletionUnderWay } from '../../utils/product-deletion';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { insertProduct, TestProduct } from './helpers';
 
@@ -88,6 +89,37 @@ describe('Webhooks API', () => {
           errors: { product_details: ['product_details must be the id or pid of a product of this store.'] },
         });
       }
+    });
+
+    it('a product whose deletion is under way: waits for it, then 422; the PATCH likewise', async () => {
+      const hook = await create(seller, { url: 'https://example.com/race', events: ['order_approved'] }).expect(201);
+      for (const send of [
+        (id: number) =>
+          create(seller, { url: 'https://example.com/race', events: ['order_approved'], product_details: id }),
+        (id: number) =>
+          t.http.patch(`/v1/webhooks/${hook.body.webhook.id}`).set(seller.auth).send({ product_details: id }),
+      ]) {
+        const doomed = await insertProduct(t.dataSource, seller.storeId);
+        const deletion = await deletionUnderWay(t.dataSource, doomed.id);
+        try {
+          const answer = send(doomed.id).then((res) => res);
+          expect(await answeredOrWaiting(answer, t.dataSource)).toBe('waiting');
+          await deletion.commit();
+          const res = await answer;
+          expect({ status: res.status, body: res.body }).toEqual({
+            status: 422,
+            body: {
+              status: 'error',
+              message: 'Validation failed.',
+              errors: { product_details: ['product_details must be the id or pid of a product of this store.'] },
+            },
+          });
+        } finally {
+          await deletion.release();
+        }
+      }
+      const after = await t.http.get(`/v1/webhooks/${hook.body.webhook.id}`).set(seller.auth).expect(200);
+      expect(after.body.webhook.product).toBeNull();
     });
 
     it('422 with field errors for a bad url, events and name', async () => {
