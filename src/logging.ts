@@ -64,8 +64,8 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** Path parameters that are credentials: a checkout link's pay token, a stored file's key. */
-const SECRET_PARAMS = new Set(['payToken', 'key']);
+/** Path parameters that are credentials: a checkout link's pay token, a buyer's download token, a stored file's key. */
+const SECRET_PARAMS = new Set(['payToken', 'token', 'key']);
 
 /**
  * The URL as the request log shows it, with nothing in it that grants access: a credential in

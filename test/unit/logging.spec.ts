@@ -19,6 +19,7 @@ async function server(level: string, ignore?: (url: string) => boolean) {
   app.post('/pay/token/:payToken/pay', async () => ({ ok: true }));
   app.get('/pay/order/:orderNumber', async () => ({ ok: true }));
   app.get('/cdn/:key/:filename', async () => ({ ok: true }));
+  app.get('/pay/download/:token', async () => ({ ok: true }));
   await app.ready();
   return { app, lines };
 }
@@ -52,19 +53,21 @@ describe('request logging', () => {
     await app.close();
   });
 
-  it('writes no credential: pay tokens and file keys by their parameter, query values left out', async () => {
+  it('writes no credential: pay tokens, download tokens and file keys by their parameter, query values left out', async () => {
     const { app, lines } = await server('info');
     await app.inject({ method: 'POST', url: '/pay/token/Secr3tPayTokenXYZ/pay?utm_source=mail' });
     await app.inject({ url: '/pay/order/ORD-1?transaction_id=portal-secret&x=1' });
     await app.inject({ url: '/cdn/file-key-secret/book%20one.pdf' });
+    await app.inject({ url: '/pay/download/AAAABgDownloadGrantSecret' });
     await app.inject({ url: '/no/such/route?token=abc' });
     expect(lines.map((line) => (line.req as { url: string }).url)).toEqual([
       '/pay/token/:payToken/pay?utm_source',
       '/pay/order/ORD-1?transaction_id&x',
       '/cdn/:key/book%20one.pdf',
+      '/pay/download/:token',
       '/no/such/route',
     ]);
-    expect(JSON.stringify(lines)).not.toMatch(/Secr3t|portal-secret|file-key-secret|abc/);
+    expect(JSON.stringify(lines)).not.toMatch(/Secr3t|portal-secret|file-key-secret|DownloadGrantSecret|abc/);
     await app.close();
   });
 
