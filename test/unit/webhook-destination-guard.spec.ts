@@ -21,6 +21,10 @@ describe('isNonPublicAddress', () => {
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
     '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:a00:1',
+    '64:ff9b:1::a00:1',
     '64:ff9b::7f00:1',
     '2002:7f00:1::',
     'fe80::1',
@@ -41,6 +45,7 @@ describe('isNonPublicAddress', () => {
     '100.128.0.1',
     '2606:4700:4700::1111',
     '::ffff:8.8.8.8',
+    '::ffff:0:808:808',
     '2002:808:808::',
   ])('allows %s', (address) => {
     expect(isNonPublicAddress(address)).toBe(false);

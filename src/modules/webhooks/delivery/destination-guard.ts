@@ -30,6 +30,7 @@ v4('240.0.0.0', 4); // reserved, broadcast
 v6('::', 128); // unspecified
 v6('::1', 128); // loopback
 v6('100::', 64); // discard
+v6('64:ff9b:1::', 48); // NAT64 for local use (RFC 8215): never a public destination
 v6('2001:db8::', 32); // documentation
 v6('fc00::', 7); // unique local (AWS metadata fd00:ec2::254)
 v6('fe80::', 10); // link-local
@@ -53,11 +54,13 @@ function hextets(address: string): number[] {
 
 const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4), if any. */
+/** The IPv4 address an IPv6 address carries (mapped, compatible, translated, NAT64, 6to4), if any. */
 function embeddedIpv4(address: string): string | undefined {
   const h = hextets(address);
   const zeros = (from: number, to: number) => h.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && (h[5] === 0xffff || h[5] === 0) && (h[6] !== 0 || h[7] > 1)) return ipv4Of(h[6], h[7]);
+  // IPv4-translated (SIIT, RFC 2765): ::ffff:0:a.b.c.d
+  if (zeros(0, 4) && h[4] === 0xffff && h[5] === 0) return ipv4Of(h[6], h[7]);
   if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) return ipv4Of(h[6], h[7]);
   if (h[0] === 0x2002) return ipv4Of(h[1], h[2]);
   return undefined;
