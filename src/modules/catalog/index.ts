@@ -29,7 +29,7 @@ export { PlansService } from './plans/plans.service';
 export { ProductFilesService } from './files/product-files.service';
 export { OrderBumpsService } from './order-bumps/order-bumps.service';
 // How a stored file is sent, `{cdn_url}` and buyers' download links alike (billing's pay surface).
-export { continuesDownload, FileResponder } from './cdn/file-responder';
+export { continuedBytes, FileResponder } from './cdn/file-responder';
 
 // Nest modules, last: they load the rest.
 export { CatalogModule } from './catalog.module';

@@ -104,14 +104,32 @@ function downloadsOn(driver: string, env: () => Promise<Record<string, string>>,
       expect(Buffer.compare(first.body as Buffer, content.subarray(0, 100))).toBe(0);
       expect((await audit(orderNumber))[0].count).toBe(1);
 
-      for (let i = 0; i < 3; i++) {
-        const rest = await t.http.get(link).set('Range', 'bytes=100-').buffer(true).parse(binary).expect(206);
-        expect(Buffer.compare(rest.body as Buffer, content.subarray(100))).toBe(0);
-      }
+      // Cut short again, then resumed to the end: the continuations ask for less than one file.
+      const middle = await t.http.get(link).set('Range', 'bytes=100-4999').buffer(true).parse(binary).expect(206);
+      expect(Buffer.compare(middle.body as Buffer, content.subarray(100, 5000))).toBe(0);
+      const rest = await t.http.get(link).set('Range', 'bytes=5000-').buffer(true).parse(binary).expect(206);
+      expect(Buffer.compare(rest.body as Buffer, content.subarray(5000))).toBe(0);
       await t.http.get(link).set('Range', `bytes=${content.length}-`).expect(416);
       const [row] = await audit(orderNumber);
       expect(row.count).toBe(1);
       expect(row.events).toHaveLength(1);
+    });
+
+    it('continuations asking for more than the counted downloads hold count as downloads: no endless Range bytes=1-', async () => {
+      const { orderNumber, link } = await paidOrder();
+      await t.http.get(link).buffer(true).parse(binary).expect(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 2 * LIMIT; i++) statuses.push((await t.http.get(link).set('Range', 'bytes=1-')).status);
+      // Each counted download covers one more file's worth of continuations; past the limit, 410.
+      expect(statuses).toEqual([...Array(2 * LIMIT - 1).fill(206), 410]);
+      const [row] = await audit(orderNumber);
+      expect(row.count).toBe(LIMIT);
+      expect(row.events).toHaveLength(LIMIT);
+
+      // A reset gives the buyer a fresh allowance of downloads and their continuations.
+      await t.http.post(`/v1/orders/${orderNumber}/downloads/reset`).set(seller.auth).expect(200);
+      await t.http.get(link).set('Range', 'bytes=1-').expect(206);
+      expect((await audit(orderNumber))[0].count).toBe(1);
     });
 
     it('past DOWNLOAD_LIMIT: a 410 page that says why, a resumed download still works, and a reset opens it again', async () => {

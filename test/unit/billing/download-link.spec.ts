@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { continuesDownload } from '../../../src/modules/catalog/cdn/file-responder';
+import { continuedBytes } from '../../../src/modules/catalog/cdn/file-responder';
 import { ipPrefix, signDownload, verifyDownload } from '../../../src/modules/billing/downloads/download-link';
 
 describe('download links (signed, stateless)', () => {
@@ -34,13 +34,16 @@ describe('download links (signed, stateless)', () => {
     expect(ipPrefix('not-an-ip')).toBeNull();
   });
 
-  it('a Range continues a download only when it starts past byte 0', () => {
-    expect(continuesDownload(undefined)).toBe(false);
-    expect(continuesDownload('bytes=0-')).toBe(false);
-    expect(continuesDownload('bytes=0-99')).toBe(false);
-    expect(continuesDownload('bytes=-500')).toBe(false);
-    expect(continuesDownload('bytes=100-')).toBe(true);
-    expect(continuesDownload('bytes=100-199')).toBe(true);
-    expect(continuesDownload('bytes=0-9,100-')).toBe(false);
+  it('a Range continues a download only when it starts past byte 0, asking for the bytes it names', () => {
+    expect(continuedBytes(undefined, 1000)).toBeNull();
+    expect(continuedBytes('bytes=0-', 1000)).toBeNull();
+    expect(continuedBytes('bytes=0-99', 1000)).toBeNull();
+    expect(continuedBytes('bytes=-500', 1000)).toBeNull();
+    expect(continuedBytes('bytes=0-9,100-', 1000)).toBeNull();
+    expect(continuedBytes('bytes=100-', 1000)).toBe(900);
+    expect(continuedBytes('bytes=100-199', 1000)).toBe(100);
+    expect(continuedBytes('bytes=1-', 1000)).toBe(999);
+    expect(continuedBytes('bytes=100-99999', 1000)).toBe(900);
+    expect(continuedBytes('bytes=1000-', 1000)).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { Controller, Get, Head, Param, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { continuesDownload, FileResponder } from '../../catalog';
+import { FileResponder } from '../../catalog';
 import { Public } from '../../identity';
 import { DownloadGoneError, DownloadsService, GoneReason } from '../downloads/downloads.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
@@ -46,23 +46,19 @@ export class DownloadController {
   /** Declared before the GET, so Fastify does not add its own HEAD (`Content-Length: 0`). */
   @Head()
   head(@Param('token') token: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    return this.serve(token, req, res, 'head');
+    return this.serve(token, req, res);
   }
 
   @Get()
   download(@Param('token') token: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    return this.serve(token, req, res, continuesDownload(req.headers.range) ? 'continue' : 'start');
+    return this.serve(token, req, res);
   }
 
-  private async serve(
-    token: string,
-    req: FastifyRequest,
-    res: FastifyReply,
-    kind: 'start' | 'continue' | 'head',
-  ): Promise<void> {
+  private async serve(token: string, req: FastifyRequest, res: FastifyReply): Promise<void> {
     try {
       const file = await this.downloads.open(token, {
-        kind,
+        head: req.method === 'HEAD',
+        range: req.headers.range,
         ip: req.ip,
         userAgent: req.headers['user-agent'],
       });

@@ -10,7 +10,11 @@ export const AUDIT_EVENTS_PER_FILE = 50;
 
 @Injectable()
 export class DownloadsRepository {
-  private readonly statements: { take: PreparedStatement; eventsOf: PreparedStatement };
+  private readonly statements: {
+    take: PreparedStatement;
+    continueWithin: PreparedStatement;
+    eventsOf: PreparedStatement;
+  };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.statements = {
@@ -21,6 +25,13 @@ export class DownloadsRepository {
          ON CONFLICT ("order_id", "file_id") DO UPDATE
            SET "count" = "download_counters"."count" + 1, "last_downloaded_at" = EXCLUDED."last_downloaded_at"
            WHERE "download_counters"."count" < $5
+         RETURNING "count"`,
+      ),
+      continueWithin: new PreparedStatement(
+        dataSource,
+        `UPDATE "download_counters" SET "continued_bytes" = "continued_bytes" + $3
+         WHERE "order_id" = $1 AND "file_id" = $2 AND "count" > 0
+           AND "continued_bytes" + $3 <= "count"::bigint * $4
          RETURNING "count"`,
       ),
       eventsOf: new PreparedStatement(
@@ -54,9 +65,14 @@ export class DownloadsRepository {
     return rows.length ? rows[0].count : null;
   }
 
-  async countOf(orderId: number, fileId: number, manager?: EntityManager): Promise<number> {
-    const row = await this.m(manager).findOneBy(DownloadCounter, { orderId, fileId });
-    return row?.count ?? 0;
+  /**
+   * A continuation of a counted download: its `bytes` are added to what continuations of this order
+   * and file asked for, if the sum stays within the counted downloads' bytes (count × `size`). False
+   * when nothing was counted yet or the sum would pass it.
+   */
+  async continueWithin(key: { orderId: number; fileId: number }, bytes: number, size: number): Promise<boolean> {
+    const rows = await this.statements.continueWithin.rows([key.orderId, key.fileId, bytes, size]);
+    return rows.length > 0;
   }
 
   async record(manager: EntityManager, event: Omit<DownloadEvent, 'id'>): Promise<void> {
@@ -73,6 +89,6 @@ export class DownloadsRepository {
   }
 
   async reset(storeId: number, orderId: number): Promise<void> {
-    await this.m().update(DownloadCounter, { storeId, orderId }, { count: 0 });
+    await this.m().update(DownloadCounter, { storeId, orderId }, { count: 0, continuedBytes: 0 });
   }
 }

@@ -6,7 +6,7 @@ import { Clock, CLOCK, formatTimestamp } from '../../../common/time';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { inTransaction } from '../../../database/transaction';
-import { CatalogReads, fileLink, type ProductFile } from '../../catalog';
+import { CatalogReads, continuedBytes, fileLink, type ProductFile } from '../../catalog';
 import { DeliveryKeys } from '../delivery/delivery-keys';
 import type { Order } from '../orders/order.entity';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
@@ -94,12 +94,15 @@ export class DownloadsService {
 
   /**
    * The file a link grants. A download that starts (no `Range`, or one from byte 0) is counted; a
-   * HEAD never is, nor a `Range` that continues a download already counted. A link that was never
-   * valid is a 404; one that was and is no more, a 410 that says why.
+   * HEAD never is. A `Range` past byte 0 continues a download and is not counted while the bytes
+   * continuations asked for stay within the downloads counted (count × the file's size); beyond
+   * that it counts as a download of its own, so `Range: bytes=1-` cannot take the file again and
+   * again past the limit (README of billing, *Download links*). A link that was never valid is a
+   * 404; one that was and is no more, a 410 that says why.
    */
   async open(
     token: string,
-    request: { kind: 'start' | 'continue' | 'head'; ip?: string; userAgent?: string },
+    request: { head?: boolean; range?: string; ip?: string; userAgent?: string },
   ): Promise<ProductFile> {
     const grant = verifyDownload(this.keys.linkKey, token);
     if (!grant) throw new NotFoundError();
@@ -116,10 +119,10 @@ export class DownloadsService {
     const now = this.clock.now();
     if (grant.expiresAt * 1000 <= now.getTime()) throw new DownloadGoneError('expired');
 
+    if (request.head) return file;
     const key = { storeId: order.storeId, orderId: order.id, fileId: file.id };
-    // A continuation of a download that was counted is free; one that never started counts.
-    if (request.kind === 'head') return file;
-    if (request.kind === 'continue' && (await this.downloads.countOf(order.id, file.id)) > 0) return file;
+    const continued = continuedBytes(request.range, file.sizeBytes);
+    if (continued !== null && (await this.downloads.continueWithin(key, continued, file.sizeBytes))) return file;
     await inTransaction(this.dataSource, async (manager) => {
       const taken = await this.downloads.take(manager, key, this.limit, now);
       if (taken === null) throw new DownloadGoneError('limit');

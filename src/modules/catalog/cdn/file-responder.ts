@@ -65,11 +65,15 @@ export class FileResponder {
 }
 
 /**
- * Whether a `Range` header continues a download rather than starting one: a single
- * range that starts past byte 0. Such a request is not counted.
+ * The bytes a `Range` header asks for when it continues a download rather than starting one (a
+ * single range that starts past byte 0, as the file of `size` bytes is served), or null when it
+ * starts one (no range, one from byte 0, a suffix, several). A range past the end asks for none.
  */
-export function continuesDownload(header: string | undefined): boolean {
-  if (!header) return false;
+export function continuedBytes(header: string | undefined, size: number): number | null {
+  if (!header) return null;
   const match = /^bytes=(\d+)-(\d*)$/.exec(header.trim());
-  return match !== null && Number(match[1]) > 0;
+  if (match === null || Number(match[1]) === 0) return null;
+  const range = parseByteRange(header, size);
+  if (range.kind === 'unsatisfiable') return 0;
+  return range.kind === 'partial' ? range.range.end - range.range.start + 1 : null;
 }
