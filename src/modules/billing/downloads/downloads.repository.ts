@@ -30,7 +30,7 @@ export class DownloadsRepository {
       continueWithin: new PreparedStatement(
         dataSource,
         `UPDATE "download_counters" SET "continued_bytes" = "continued_bytes" + $3
-         WHERE "order_id" = $1 AND "file_id" = $2 AND "count" > 0
+         WHERE "order_id" = $1 AND "file_id" = $2 AND "store_id" = $5 AND "count" > 0
            AND "continued_bytes" + $3 <= "count"::bigint * $4
          RETURNING "count"`,
       ),
@@ -70,8 +70,12 @@ export class DownloadsRepository {
    * and file asked for, if the sum stays within the counted downloads' bytes (count × `size`). False
    * when nothing was counted yet or the sum would pass it.
    */
-  async continueWithin(key: { orderId: number; fileId: number }, bytes: number, size: number): Promise<boolean> {
-    const rows = await this.statements.continueWithin.rows([key.orderId, key.fileId, bytes, size]);
+  async continueWithin(
+    key: { storeId: number; orderId: number; fileId: number },
+    bytes: number,
+    size: number,
+  ): Promise<boolean> {
+    const rows = await this.statements.continueWithin.rows([key.orderId, key.fileId, bytes, size, key.storeId]);
     return rows.length > 0;
   }
 
