@@ -112,4 +112,40 @@ describe('customer messages', () => {
     expect(email.text).toContain('- a"b: https://cdn.example/k/a.pdf');
     expect(email.text).not.toMatch(/\n{3,}/);
   });
+
+  it('shows each value as one line of the plain-text part: a name cannot start lines of its own', () => {
+    const message: CustomerMessage = {
+      id: 'receipt.order-2.ORD-2',
+      kind: 'receipt',
+      store: { id: 1, name: 'S', brand: 'Loja\r\nBcc: x@evil.example', test: false },
+      customer: {
+        name: 'Ana\r\nBcc: victim@evil.example\u2028X',
+        email: 'a@example.com',
+        mobileNumber: '+258841234567',
+      },
+      order: {
+        number: 'ORD-2',
+        status: 'approved',
+        currency: 'MZN',
+        amount: 100,
+        discountAmount: 0,
+        couponCode: null,
+        paymentMethod: 'mpesa',
+        transactionId: 't',
+        items: [{ name: 'Line one\nLine two', amount: 100 }],
+      },
+      product: { name: 'Line one\nLine two' },
+      plan: null,
+      subscription: null,
+      links: { portal: 'https://pay.example/order/ORD-2?transaction_id=t', checkout: null, downloads: [] },
+      licenseKeys: [],
+      occurredAt: '2030-01-01T00:00:00.000Z',
+    };
+    const { text } = new EmailRenderer().render(message);
+    const lines = text.split('\n');
+    expect(lines).toContain('Hello Ana Bcc: victim@evil.example X,');
+    expect(lines).toContain('Line one Line two: 1.00 MZN');
+    expect(lines[0]).toBe('Loja Bcc: x@evil.example');
+    expect(lines.filter((line) => line.startsWith('Bcc:'))).toEqual([]);
+  });
 });

@@ -17,6 +17,9 @@ const date = (d: Date | string): string => new Date(d).toISOString().slice(0, 10
 /** Payment methods as buyers know them (the checkout names them the same). */
 const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'card' };
 const methodName = (method: string): string => METHOD_NAMES[method] ?? method;
+/** A value as one line of plain text: runs of line breaks and other control characters become one space. */
+// eslint-disable-next-line no-control-regex -- control characters are what this takes out
+const oneLine = (value: unknown): string => String(value).replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ');
 
 const SUBJECTS: Record<CustomerMessageKind, (m: CustomerMessage, plan: string) => string> = {
   receipt: (m) => `Your receipt from ${m.store.brand}: order ${m.order.number}`,
@@ -36,11 +39,15 @@ const SUBJECTS: Record<CustomerMessageKind, (m: CustomerMessage, plan: string) =
 export class EmailRenderer {
   private readonly html = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
   // Plain text keeps one line per line: a newline after an output tag stays (autoTrim off); the
-  // templates end their control-only lines with `-%>`, which takes that line's newline away.
+  // templates end their control-only lines with `-%>`, which takes that line's newline away. A
+  // value shown with `<%=` is one line of content: its line breaks and other control characters
+  // become a space, so a name cannot start lines of its own (a fake "Bcc:" under "Hello"). Text
+  // whose lines are content (a reviewer's reason, an included part) is shown with `<%~`.
   private readonly text = new Eta({
     views: join(__dirname, 'views', 'text'),
     cache: true,
-    autoEscape: false,
+    autoEscape: true,
+    escapeFunction: oneLine,
     autoTrim: false,
   });
 
