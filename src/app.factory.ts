@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 import { AppModule, AppOptions } from './app.module';
 import { BadRequestError } from './common/errors/app-error';
+import { registerBodyTypeCheck } from './common/http/body-types';
 import { exceedsDepth } from './common/http/input-text';
 import { registerSecurityHeaders } from './common/http/security-headers';
 import { rewriteUnrepresentableSegments } from './common/http/path-id';
@@ -65,6 +66,7 @@ export async function createApp(
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   registerRequestLogging(fastify, logger, { ignore: (url) => url === `${config.paths.base}/v1/health` });
   registerBodyParsers(fastify);
+  registerBodyTypeCheck(fastify, `${config.paths.base}/v1/`);
   // Uploads (`POST /v1/products/{id}/files`): parts are streamed by FileUploadInterceptor.
   await app.register(fastifyMultipart);
   // Helmet's headers and a CSP on every surface; the templates' inline blocks are hashed from
@@ -92,7 +94,8 @@ export async function ready(app: App): Promise<App> {
  * JSON (`application/json`, `application/*+json`) and forms, as Express's body-parser read them: an
  * empty JSON body is `{}`, a bare value (`null`, `1`) is malformed; payment callbacks keep the
  * exact bytes the gateway signed (`rawBody`, on the routes marked `@KeepRawBody()`).
- * Any other type is left unread (the handler sees no body), rather than refused with 415.
+ * Any other type is left unread (the handler sees no body): the API's routes refuse it before
+ * parsing (415, common/http/body-types.ts); the dashboard and checkout read only forms.
  */
 function registerBodyParsers(fastify: FastifyInstance): void {
   const keepRaw = (req: RequestWithRawBody, body: Buffer) => {

@@ -26,7 +26,8 @@ import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.d
  *   OpenAPI 3.1 does not have), `ApiTimestamp` for every timestamp (`format: date-time`);
  * - errors: `ApiNotFound`, `ApiConflict`, `ApiValidationFailed` with the messages the service sends;
  * - what follows from the route itself, added by `applyResponseConventions` before the document is
- *   built: 400 (malformed JSON) and 413 on every operation that takes a body, the rate-limit headers
+ *   built: 400 (malformed JSON), 413 and 415 (another type than the route reads) on every operation
+ *   that takes a body, the rate-limit headers
  *   on every answer of an authenticated operation (`ApiRateLimited`, applied by `@RequireScopes`),
  *   `Idempotent-Replayed` on the success of an `@Idempotent()` one.
  */

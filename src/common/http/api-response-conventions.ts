@@ -11,11 +11,13 @@ import {
   RATE_LIMITED,
   RETRY_AFTER_HEADER,
 } from './api-docs';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { BodyRouteConfig, unsupportedMediaTypeMessage } from './body-types';
 import { ErrorResponseDto } from './error-response.dto';
 
 /*
  * What follows from a route itself, added to its documented answers before the document is built
- * (the list at the top of api-docs.ts): 400 and 413 where a body is read (a DELETE's too, when it
+ * (the list at the top of api-docs.ts): 400, 413 and 415 where a body is read (a DELETE's too, when it
  * comes with one), 500 and 503 everywhere,
  * the idempotency answers and headers, the rate-limit headers.
  */
@@ -109,6 +111,15 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
       'the body is not JSON, not an object or array, or nested deeper than 32 levels',
     );
     addError(controller, responses, 413, 'Payload too large.', 'a body over 1 MiB');
+    const route = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as BodyRouteConfig;
+    if (!route.keepRawBody)
+      addError(
+        controller,
+        responses,
+        415,
+        unsupportedMediaTypeMessage(route.bodyTypes),
+        'a body of another type (a request without a body may carry any)',
+      );
   }
   // Any operation may meet these.
   addError(
@@ -144,9 +155,9 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
   for (const [status, entry] of Object.entries(responses)) {
     const code = Number(status);
     const headers = { ...entry.headers };
-    // Only once the token was counted: not before (400/413 of body parsing, 401), nor where the
+    // Only once the token was counted: not before (400/413/415 of body parsing, 401), nor where the
     // failure may come first (500, 503).
-    if (rateLimited && ![400, 401, 413, 500, 503].includes(code)) Object.assign(headers, RATE_LIMIT_HEADERS);
+    if (rateLimited && ![400, 401, 413, 415, 500, 503].includes(code)) Object.assign(headers, RATE_LIMIT_HEADERS);
     if (idempotent && code >= 200 && code < 300) Object.assign(headers, IDEMPOTENT_REPLAYED_HEADER);
     responses[status] = Object.keys(headers).length ? { ...entry, headers } : entry;
   }

@@ -63,6 +63,58 @@ describe('HTTP layer', () => {
     );
   });
 
+  it('refuses a body of a type the route does not read with 415, before anything changes; no body passes with any type', async () => {
+    const seller = await createSeller(t, { scopes: ['discounts.read', 'discounts.write', 'products.write'] });
+    await t.http
+      .post('/v1/discounts')
+      .set(seller.auth)
+      .send({ code: 'CTYPE', type: 'fixed', value: 1, uses_limit: 5 })
+      .expect(201);
+    const patch = () => t.http.patch('/v1/discounts/CTYPE').set(seller.auth);
+    for (const [type, body] of [
+      ['text/plain', '{"uses_limit":777}'],
+      ['application/x-www-form-urlencoded', 'uses_limit=777'],
+      ['application/xml', '<uses_limit>777</uses_limit>'],
+    ]) {
+      const res = await patch().set('Content-Type', type).send(body);
+      expect({ type, status: res.status, body: res.body }).toEqual({
+        type,
+        status: 415,
+        body: { status: 'error', message: 'Content-Type must be application/json.' },
+      });
+    }
+    const unchanged = await t.http.get('/v1/discounts/CTYPE').set(seller.auth).expect(200);
+    expect(unchanged.body.discount.uses_limit).toBe(5);
+
+    await patch().set('Content-Type', 'application/json; charset=utf-8').send('{"uses_limit":6}').expect(200);
+    await patch().set('Content-Type', 'application/merge-patch+json').send('{"uses_limit":7}').expect(200);
+    // No body: the type does not matter (a product that cannot be published yet is 422, not 415).
+    const product = await t.http.post('/v1/products').set(seller.auth).send({ name: 'Draft' });
+    const publish = await t.http
+      .post(`/v1/products/${product.body.product.pid}/publish`)
+      .set(seller.auth)
+      .set('Content-Type', 'text/plain');
+    expect(publish.status).not.toBe(415);
+
+    // The OAuth endpoints read forms too, and say so.
+    const form = await t.http.post('/v1/oauth/token').type('form').send({ grant_type: 'authorization_code' });
+    expect(form.status).toBe(401);
+    const text = await t.http.post('/v1/oauth/token').set('Content-Type', 'text/plain').send('grant_type=x');
+    expect({ status: text.status, body: text.body }).toEqual({
+      status: 415,
+      body: { status: 'error', message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' },
+    });
+
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    expect(doc.paths['/v1/discounts/{id}'].patch.responses['415'].description).toContain(
+      'Content-Type must be application/json.',
+    );
+    expect(doc.paths['/v1/oauth/token'].post.responses['415'].description).toContain(
+      'application/json or application/x-www-form-urlencoded',
+    );
+    expect(doc.paths['/v1/payments/{provider}/callback'].post.responses['415']).toBeUndefined();
+  });
+
   it('answers an unexpected failure with 500 and no stack or SQL', async () => {
     const seller = await createSeller(t, { scopes: ['user.read'] });
     await t.dataSource.query('ALTER TABLE sellers RENAME TO sellers_moved');

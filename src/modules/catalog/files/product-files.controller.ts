@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, Param, Post, UseInterceptors } from '@ne
 import {
   ApiBadRequestResponse,
   ApiBody,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -10,6 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiIdParam, ApiValidationFailed } from '../../../common/http/api-docs';
+import { AcceptsBody } from '../../../common/http/body-types';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
 import { IntIdPipe } from '../../../common/http/path-id';
 import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
@@ -39,7 +39,7 @@ export class ProductFilesController {
       'Uploads are streamed to storage and served under `{cdn_url}` at an unguessable path. Size limit: `MAX_FILE_MB`.',
   })
   @ApiCatalogId('product')
-  @ApiConsumes('multipart/form-data', 'application/json')
+  @AcceptsBody('multipart/form-data', 'application/json')
   @ApiBody({
     type: CreateProductFileDto,
     examples: {

@@ -2,7 +2,6 @@ import { applyDecorators, Body, Controller, Headers, HttpCode, Post, Type, UseIn
 import {
   ApiBadRequestResponse,
   ApiBody,
-  ApiConsumes,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
@@ -10,6 +9,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiValidationFailed } from '../../../common/http/api-docs';
+import { AcceptsBody } from '../../../common/http/body-types';
 import { Public } from '../auth/auth.decorators';
 import { basicCredentials } from './client-credentials';
 import { OAUTH_EXAMPLE, RevokeRequestDto, TokenRequestDto } from './dto/token-request.dto';
@@ -28,7 +28,7 @@ const credentials = { client_id: OAUTH_EXAMPLE.clientId, client_secret: OAUTH_EX
  */
 const ApiClientRequest = (type: Type<unknown>, examples: Record<string, { summary: string; value: object }>) =>
   applyDecorators(
-    ApiConsumes('application/json', 'application/x-www-form-urlencoded'),
+    AcceptsBody('application/json', 'application/x-www-form-urlencoded'),
     ApiBody({ type, examples }),
     ApiHeader({
       name: 'authorization',

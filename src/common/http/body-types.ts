@@ -1,0 +1,59 @@
+import { applyDecorators } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiConsumes } from '@nestjs/swagger';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error';
+
+/**
+ * The media types an API route (`/v1`) reads its body as. The contract's bodies are JSON; a route
+ * that reads others says so with {@link AcceptsBody} (the OpenAPI description's `consumes` and the
+ * check below are the same list). A payment callback (`KeepRawBody`) reads what its gateway sends.
+ */
+export interface BodyRouteConfig {
+  bodyTypes?: readonly string[];
+  keepRawBody?: boolean;
+}
+
+export const JSON_MEDIA_TYPE = 'application/json';
+
+/** The route reads its body as any of `types` (documented as its `consumes` too). */
+export const AcceptsBody = (...types: string[]): MethodDecorator =>
+  applyDecorators(ApiConsumes(...types), RouteConfig({ bodyTypes: types } satisfies BodyRouteConfig));
+
+export class UnsupportedMediaTypeError extends AppError {
+  readonly httpStatus = 415;
+}
+
+/** `Content-Type must be application/json.`, or the route's own list. */
+export function unsupportedMediaTypeMessage(types: readonly string[] = [JSON_MEDIA_TYPE]): string {
+  return `Content-Type must be ${types.join(' or ')}.`;
+}
+
+/** `application/json; charset=utf-8` → `application/json`; `application/merge-patch+json` reads as JSON. */
+function essence(contentType: string | undefined): string {
+  const type = (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+  return /^application\/[\w.+-]+\+json$/.test(type) ? JSON_MEDIA_TYPE : type;
+}
+
+/** A body is on its way: a length above zero, or chunks. */
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * A body on an API route (`{apiPrefix}/…`) of a type the route does not read is refused with 415
+ * before it is parsed (README, *Choices where the contract is silent*), instead of being left unread,
+ * which made a `PATCH` sent as `text/plain` answer 200 with nothing changed. A request without a
+ * body passes whatever its `Content-Type`.
+ */
+export function registerBodyTypeCheck(fastify: FastifyInstance, apiPrefix: string): void {
+  fastify.addHook('preParsing', (req, _reply, payload, done) => {
+    const route = req.routeOptions?.url;
+    const config = req.routeOptions?.config as BodyRouteConfig | undefined;
+    if (!route?.startsWith(apiPrefix) || config?.keepRawBody || !hasBody(req)) return done(null, payload);
+    const accepted = config?.bodyTypes ?? [JSON_MEDIA_TYPE];
+    if (accepted.includes(essence(req.headers['content-type']))) return done(null, payload);
+    done(new UnsupportedMediaTypeError(unsupportedMediaTypeMessage(accepted)));
+  });
+}
