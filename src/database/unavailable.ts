@@ -1,11 +1,15 @@
+import { QueryRunnerAlreadyReleasedError } from 'typeorm';
+
 /**
  * Whether an error means PostgreSQL cannot be reached right now (503, never 500),
  * rather than that a query was wrong: the server shutting down or restarting (57P01 admin
  * shutdown, 57P02 crash shutdown, 57P03 cannot connect now) or out of connection slots (53300
  * too many connections: every slot taken, by this service's instances or others), connection
  * exceptions (class 08),
- * a refused or reset socket, a connection ended under a query, or the pool giving up waiting for
- * a connection. TypeORM wraps the driver's error (`driverError`); the cause chain is followed too.
+ * a refused or reset socket, a connection ended under a query, the pool giving up waiting for
+ * a connection, or a transaction's next statement after its connection was lost (TypeORM released
+ * the query runner when the connection failed: `QueryRunnerAlreadyReleasedError`). TypeORM wraps
+ * the driver's error (`driverError`); the cause chain is followed too.
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
@@ -14,6 +18,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     if (UNAVAILABLE_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
     if (NETWORK_CODES.has(e.code)) return true;
   }
+  if (error instanceof QueryRunnerAlreadyReleasedError) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(e.message as string)))
     return true;
   // Node's AggregateError of a connection attempt to several addresses (IPv4 and IPv6).

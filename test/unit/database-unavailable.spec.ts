@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from '../../src/database/unavailable';
 
 /** PostgreSQL's errors as pg raises them: an Error with the SQLSTATE in `code`. */
@@ -16,6 +16,8 @@ describe('isDatabaseUnavailable (503, never 500)', () => {
       expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], pgError(code, message)))).toBe(true);
     }
     expect(isDatabaseUnavailable(pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'))).toBe(true);
+    // A transaction's next statement once its connection was lost (TypeORM released its runner).
+    expect(isDatabaseUnavailable(new QueryRunnerAlreadyReleasedError())).toBe(true);
   });
 
   it('is false for a query that was wrong', () => {
