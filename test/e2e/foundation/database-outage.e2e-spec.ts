@@ -155,4 +155,44 @@ describe('PostgreSQL outage', () => {
     }
     await http.get('/v1/user').set(seller.auth).expect(200);
   }, 60_000);
+
+  it('pages during an outage: the checkout and the dashboard answer a 503 page with Retry-After, not a 500', async () => {
+    const productPid = (await product().expect(201)).body.product.pid;
+    const order = await http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send({
+        amount: 100,
+        product_pid: productPid,
+        customer: { name: 'Ana', email: 'ana@example.com', mobile_number: '+258841234567' },
+      })
+      .expect(201);
+    const agent = request.agent(app.getHttpServer());
+    const login = await agent.get('/web/login').expect(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(login.text)![1];
+    await agent
+      .post('/web/login')
+      .type('form')
+      .send({ email: seller.email, password: seller.password, _csrf: csrf })
+      .expect(303);
+    await agent.get('/web/products').expect(200);
+
+    await proxy.cut();
+    try {
+      for (const [page, res] of [
+        ['checkout', await http.get(`/pay/token/${order.body.pay_token}`).set('Accept', 'text/html')],
+        ['dashboard', await agent.get('/web/products')],
+      ] as const) {
+        expect({ page, status: res.status, type: res.headers['content-type'] }).toEqual({
+          page,
+          status: 503,
+          type: expect.stringMatching(/^text\/html/),
+        });
+        expect(res.headers['retry-after']).toMatch(/^\d+$/);
+        expect(res.text).toContain('Service temporarily unavailable.');
+      }
+    } finally {
+      await proxy.open();
+    }
+  }, 60_000);
 });

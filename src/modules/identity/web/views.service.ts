@@ -6,7 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { ConfirmPage, TEMPLATE_HELPERS } from './format';
 import { csrfToken } from './sessions/csrf';
-import { currentStoreOf, safeNext, SellerRequest, sessionOf } from './web-auth';
+import { loadedSessionOf, safeNext, SellerRequest, sessionOf } from './web-auth';
 
 /**
  * Renders the dashboard's eta templates (one layout) with what every page needs: the web surface's
@@ -32,12 +32,14 @@ export class ViewsService {
   }
 
   render(req: FastifyRequest, res: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200): void {
+    // As loaded: a page about a session that could not be read (an outage) renders logged out.
+    const session = loadedSessionOf(req);
     const html = this.eta.render(view, {
       web: this.webPath,
-      csrf: sessionOf(req) ? csrfToken(req) : '',
-      loggedIn: Boolean(sessionOf(req)?.sellerId),
+      csrf: session ? csrfToken(req) : '',
+      loggedIn: Boolean(session?.sellerId),
       // The "Test mode" switch and banner of the layout, and where the switch brings the seller back.
-      testMode: currentStoreOf(req)?.test ?? false,
+      testMode: Boolean(session?.sellerId && session.storeId && session.testStoreId),
       // The navigation's "Review" link (identity's README, *Operators*), as `SessionGuard` found the role.
       operator: (req as SellerRequest).seller?.operator ?? false,
       here: req.method === 'GET' ? (safeNext(req.url, this.webPath) ?? '') : '',

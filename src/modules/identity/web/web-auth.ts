@@ -39,8 +39,20 @@ export type SellerRequest = FastifyRequest & { seller?: SellerSession };
 
 /** The dashboard session that `WebSessionMiddleware` (express-session) put on the Node request. */
 export function sessionOf(req: FastifyRequest): WebSession | undefined {
+  const raw = req.raw as IncomingMessage & { [SESSION_LOAD_ERROR]?: unknown };
+  // The session store could not be read (the database is down): the page answers that error
+  // (503 with Retry-After, through the dashboard's filter), not "logged out".
+  if (raw[SESSION_LOAD_ERROR] !== undefined) throw raw[SESSION_LOAD_ERROR];
+  return loadedSessionOf(req);
+}
+
+/** The session as loaded, or none when the store could not be read: for the error page's layout. */
+export function loadedSessionOf(req: FastifyRequest): WebSession | undefined {
   return (req.raw as IncomingMessage & { session?: WebSession }).session;
 }
+
+/** Where the session middleware leaves the store's error for {@link sessionOf} to raise. */
+export const SESSION_LOAD_ERROR = Symbol('sessionLoadError');
 
 /**
  * The current store of this dashboard session (the test store while the switch is on), or null

@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../common/errors/app-error';
+import { toErrorResponse } from '../../../common/http/exception.filter';
+import { isDatabaseUnavailable } from '../../../database/unavailable';
 import { AuthorizationRequestError } from '../oauth/oauth-authorization.service';
 import { ViewsService } from './views.service';
 import { InvalidFormError } from './sessions/csrf';
@@ -25,8 +27,11 @@ export class WebExceptionFilter implements ExceptionFilter {
       return;
     }
     const { status, title, message } = describe(exception);
-    if (status >= 500)
+    if (status === 503) this.logger.warn({ reqId: (req as { id?: unknown }).id }, 'Database unavailable');
+    else if (status >= 500)
       this.logger.error({ err: exception, reqId: (req as { id?: unknown }).id }, 'Unhandled web error');
+    // The API's headers for the same error: `Retry-After` of a 429 or of an outage.
+    void res.headers(toErrorResponse(exception).headers);
     this.views.render(req, res, 'error', { title, message }, status);
   }
 }
@@ -47,6 +52,9 @@ function describe(exception: unknown): { status: number; title: string; message:
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) {
     return { status: exception.getStatus(), title: 'Request refused', message: exception.message };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    return { status: 503, title: 'Service unavailable', message: 'Service temporarily unavailable.' };
   }
   return { status: 500, title: 'Something went wrong', message: 'Internal server error.' };
 }

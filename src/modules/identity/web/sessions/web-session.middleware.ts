@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, NestMiddleware } from '@nest
 import type { Request, Response } from 'express';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SESSION_LOAD_ERROR } from '../web-auth';
 import { csrfTokenMatches, InvalidFormError } from './csrf';
 import { WebSessionService } from './web-session.service';
 
@@ -15,7 +16,12 @@ export class WebSessionMiddleware implements NestMiddleware {
   constructor(private readonly sessions: WebSessionService) {}
 
   use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
-    this.sessions.handler(req as Request, res as Response, next);
+    this.sessions.handler(req as Request, res as Response, (error?: unknown) => {
+      // Raised where a page reads the session, so the dashboard's error page answers it.
+      if (error !== undefined)
+        (req as IncomingMessage & { [SESSION_LOAD_ERROR]?: unknown })[SESSION_LOAD_ERROR] = error;
+      next();
+    });
   }
 }
 
