@@ -99,6 +99,10 @@ export interface AttemptReference {
   /** What the gateway returned as `gatewayReference` when the attempt started (a session id, …). */
   gatewayReference: string | null;
   transactionId: string | null;
+  /** The number the buyer pays with, where the method takes one (M-Pesa, e-Mola). */
+  paymentNumber: string | null;
+  /** Charged without the buyer (a renewal on the last method), as `ChargeRequest.offSession`. */
+  offSession: boolean;
   createdAt: Date;
 }
 

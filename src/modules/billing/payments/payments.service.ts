@@ -377,6 +377,8 @@ export class PaymentsService implements OnApplicationBootstrap {
       currency: attempt.currency,
       gatewayReference: attempt.gatewayReference,
       transactionId: attempt.transactionId,
+      paymentNumber: attempt.paymentNumber,
+      offSession: attempt.offSession,
       createdAt: attempt.createdAt,
     };
   }

@@ -56,9 +56,13 @@ export class SandboxGateway implements PaymentGateway, OnModuleInit {
     return Promise.resolve(this.decide(request.paymentNumber ?? '', request.offSession));
   }
 
-  /** The sandbox answers at once, so an attempt left open means the process died mid-call: it is approved. */
+  /**
+   * The sandbox answers at once, so an attempt left open means the process died mid-call: it is
+   * settled as the charge would have answered it, by the same numbers (a `0002` number declined).
+   */
   lookup(attempt: AttemptReference): Promise<GatewayOutcome> {
-    return Promise.resolve({ status: 'succeeded', transactionId: attempt.transactionId ?? this.newTransactionId() });
+    const outcome = this.decide(attempt.paymentNumber ?? '', attempt.offSession);
+    return Promise.resolve(attempt.transactionId ? { ...outcome, transactionId: attempt.transactionId } : outcome);
   }
 
   refund(): Promise<RefundOutcome> {
