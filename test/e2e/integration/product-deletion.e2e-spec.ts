@@ -68,6 +68,38 @@ describe('orders of a deleted product', () => {
     expect(await checkoutOf(t.http, other).pay({ payment_number: '841234567' })).toBe('approved');
   });
 
+  it('of a deleted plan: their checkout answers 404 and changes nothing, no subscription without a plan', async () => {
+    const seller = await createSeller(t);
+    const api = sellerApi(t.http, seller.auth);
+    const club = await api.product({ name: 'Club', price: 300, type: 'recurring' });
+    const monthly = await api.plan({ product_pid: club.pid, name: 'Mensal', price: 300, interval: 'month' });
+    const pending = await api.order({
+      amount: 300,
+      product_pid: club.pid,
+      plan_id: monthly.plan_id,
+      customer: customerBody('plan-pending@example.com'),
+    });
+    // Only pending orders: the plan has no sales, so it may go.
+    await t.http.delete(`/v1/plans/${monthly.plan_id}`).set(seller.auth).expect(200);
+
+    const events = recordEvents(t);
+    const path = new URL(pending.checkout_url).pathname;
+    await t.http.get(path).expect(404);
+    for (const route of ['pay', 'cancel']) {
+      const res = await t.http
+        .post(`${path}/${route}`)
+        .set('Accept', 'application/json')
+        .send({ payment_method: 'mpesa', payment_number: '841234567' });
+      expect({ route, status: res.status, body: res.body }).toEqual({
+        route,
+        status: 404,
+        body: { status: 'error', message: 'Resource not found.' },
+      });
+    }
+    expect(events).toEqual([]);
+    expect(await api.getOrder(pending.order_number)).toMatchObject({ status: 'pending', plan: null });
+  });
+
   it('takes its order bumps (both ways) and its product-limited webhooks with it, nothing else', async () => {
     const seller = await createSeller(t);
     const api = sellerApi(t.http, seller.auth);

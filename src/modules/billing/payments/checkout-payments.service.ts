@@ -58,7 +58,8 @@ export class CheckoutPaymentsService {
 
   /**
    * The order a checkout link opens, or the 404 of an unknown (or replaced) pay_token. The checkout
-   * of a product the seller deleted is gone too: nothing is charged or cancelled for it.
+   * of a product or plan the seller deleted is gone too: nothing is charged or cancelled for it (a
+   * subscription could not start without its plan).
    */
   async orderOfToken(payToken: string): Promise<Order> {
     return (await this.checkoutOf(payToken)).order;
@@ -67,8 +68,13 @@ export class CheckoutPaymentsService {
   /** `orderOfToken`, with the product it sells (a payment names it to the gateway). */
   async checkoutOf(payToken: string): Promise<{ order: Order; product: Product }> {
     const order = await this.orders.findByPayTokenHash(sha256Hex(payToken));
-    const product = order && (await this.catalog.findProduct(order.productId));
-    if (!order || !product) throw new NotFoundError();
+    const [product, plan] = order
+      ? await Promise.all([
+          this.catalog.findProduct(order.productId),
+          order.planId === null ? true : this.catalog.findPlan(order.planId),
+        ])
+      : [null, null];
+    if (!order || !product || !plan) throw new NotFoundError();
     return { order, product };
   }
 
