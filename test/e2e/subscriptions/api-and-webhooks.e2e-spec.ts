@@ -315,7 +315,7 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
       cancelledAt: true,
       paymentNumber: '841230001',
     });
-    expect(ofSubscription(events, s.subscriptionId)).toEqual(['subscription.renewal_due', 'subscription.cancelled']);
+    expect(ofSubscription(events, s.subscriptionId)).toEqual(['subscription.cancelled']);
     // Still one subscriber row for this plan.
     const subscribers = (await t.http.get(`/v1/plans/${s.plan.planId}/subscribers`).set(seller.auth).expect(200)).body;
     expect(subscribers.subscribers.map((x: any) => x.order_number)).toEqual([s.orderNumber]);

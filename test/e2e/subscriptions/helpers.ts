@@ -56,6 +56,14 @@ export async function subscribe(
   };
 }
 
+/**
+ * The subscription's payment as a method that cannot charge without the customer (no number kept to
+ * charge again): its renewals are paid through their link, which `subscription.renewal_due` emails.
+ */
+export async function withoutSavedNumber(t: TestApp, s: Subscribed): Promise<void> {
+  await t.dataSource.query(`UPDATE orders SET payment_number = NULL WHERE order_number = $1`, [s.orderNumber]);
+}
+
 export async function getSubscription(t: TestApp, seller: TestSeller, id: number): Promise<any> {
   return (await t.http.get(`/v1/subscriptions/${id}`).set(seller.auth).expect(200)).body.subscription;
 }

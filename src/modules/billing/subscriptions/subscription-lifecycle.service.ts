@@ -60,11 +60,17 @@ export class SubscriptionLifecycle {
 
   /**
    * Step 1: the renewal order of the next period, for the subscription's customer and plan at the
-   * plan's current price, no coupon, with its own order number and pay token (billing README, `subscriptions/`), and
-   * `subscription.renewal_due`. The order's unique (subscription_id, subscription_period) makes a
-   * second one impossible even without the lock.
+   * plan's current price, no coupon, with its own order number and pay token (billing README, `subscriptions/`). The
+   * order's unique (subscription_id, subscription_period) makes a second one impossible even without
+   * the lock. `subscription.renewal_due` (the email with the checkout link) only when the saved
+   * method cannot be charged without the customer (`chargeable`, as step 5 decides): otherwise the
+   * automatic attempt starts at once, and only its failure sends the link (`payment_failed`).
    */
-  async createRenewal(subscriptionId: number, before: Date): Promise<Order | null> {
+  async createRenewal(
+    subscriptionId: number,
+    before: Date,
+    chargeable: (saved: SavedPaymentMethod | null, storeId: number, manager: EntityManager) => Promise<boolean>,
+  ): Promise<Order | null> {
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
       const subscription = await this.subscriptions.lock(manager, subscriptionId);
@@ -84,10 +90,13 @@ export class SubscriptionLifecycle {
       // A deleted plan (possible only without sales) leaves nothing to renew.
       if (!plan || !first) return null;
       const order = await this.factory.renewal(manager, subscription, plan, first, period, newPayToken());
-      await this.events.publish(
-        subscriptionEvent(SUBSCRIPTION_EVENTS.renewalDue, subscription, subscription.status, order, now),
-        manager,
-      );
+      const saved = await this.subscriptions.savedPaymentMethod(manager, subscription.id);
+      if (!(await chargeable(saved, subscription.storeId, manager))) {
+        await this.events.publish(
+          subscriptionEvent(SUBSCRIPTION_EVENTS.renewalDue, subscription, subscription.status, order, now),
+          manager,
+        );
+      }
       return order;
     });
   }

@@ -90,7 +90,9 @@ export class SubscriptionSweep implements OnModuleInit {
 
     const renewBefore = new Date(at.getTime() + renewalLeadHours * HOUR_MS);
     await each('renewal', await this.subscriptions.dueForRenewal(renewBefore, BATCH), async (id) => {
-      const order = await this.lifecycle.createRenewal(id, renewBefore);
+      const order = await this.lifecycle.createRenewal(id, renewBefore, (saved, storeId, manager) =>
+        this.charger.canCharge(saved, storeId, manager),
+      );
       if (order) report.renewal_orders.push({ subscription_id: id, order_number: order.orderNumber });
     });
     await each('cancel_at_period_end', await this.subscriptions.endedBy('active', at, BATCH, true), async (id) => {
