@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiConsumes } from '@nestjs/swagger';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { AppError } from '../errors/app-error';
 
 /**
@@ -45,15 +45,23 @@ function hasBody(req: FastifyRequest): boolean {
  * A body on an API route (`{apiPrefix}/…`) of a type the route does not read is refused with 415
  * before it is parsed (README, *Choices where the contract is silent*), instead of being left unread,
  * which made a `PATCH` sent as `text/plain` answer 200 with nothing changed. A request without a
- * body passes whatever its `Content-Type`.
+ * body passes whatever its `Content-Type`. The check is a hook of those routes only (added as each
+ * route is registered), so reads and the other surfaces run no extra step.
  */
 export function registerBodyTypeCheck(fastify: FastifyInstance, apiPrefix: string): void {
-  fastify.addHook('preParsing', (req, _reply, payload, done) => {
-    const route = req.routeOptions?.url;
-    const config = req.routeOptions?.config as BodyRouteConfig | undefined;
-    if (!route?.startsWith(apiPrefix) || config?.keepRawBody || !hasBody(req)) return done(null, payload);
+  fastify.addHook('onRoute', (route) => {
+    const config = route.config as BodyRouteConfig | undefined;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!route.url.startsWith(apiPrefix) || config?.keepRawBody || !methods.some((m) => BODY_METHODS.has(m))) return;
     const accepted = config?.bodyTypes ?? [JSON_MEDIA_TYPE];
-    if (accepted.includes(essence(req.headers['content-type']))) return done(null, payload);
-    done(new UnsupportedMediaTypeError(unsupportedMediaTypeMessage(accepted)));
+    const message = unsupportedMediaTypeMessage(accepted);
+    const check: preParsingHookHandler = (req, _reply, payload, done) => {
+      if (!hasBody(req) || accepted.includes(essence(req.headers['content-type']))) return done(null, payload);
+      done(new UnsupportedMediaTypeError(message));
+    };
+    const own = route.preParsing;
+    route.preParsing = own === undefined ? [check] : [check, ...(Array.isArray(own) ? own : [own])];
   });
 }
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
