@@ -27,6 +27,7 @@ export type { Principal } from '../modules/identity';
 export { Idempotent } from '../common/idempotency/idempotent.decorator';
 export { ConflictError, NotFoundError, ValidationError } from '../common/errors/app-error';
 export { KeepRawBody, type RequestWithRawBody } from '../common/http/raw-body';
+export { AcceptsBody } from '../common/http/body-types';
 export { ApiValidationFailed } from '../common/http/api-docs';
 
 // Checkout rules: a new order passes each, or is refused before anything is written.

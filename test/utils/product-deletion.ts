@@ -44,3 +44,23 @@ export function answeredOrWaiting(answer: Promise<unknown>, dataSource: DataSour
     waitingForProductHold(dataSource).then(() => 'waiting' as const),
   ]);
 }
+
+/**
+ * Sends a request while the product's deletion is under way: the request must wait for the
+ * deletion's hold (it answers only after the deletion commits), and its answer is returned.
+ */
+export async function sentWhileDeleting<R>(
+  dataSource: DataSource,
+  productId: number,
+  send: () => Promise<R>,
+): Promise<R> {
+  const deletion = await deletionUnderWay(dataSource, productId);
+  try {
+    const answer = send();
+    expect(await answeredOrWaiting(answer, dataSource)).toBe('waiting');
+    await deletion.commit();
+    return await answer;
+  } finally {
+    await deletion.release();
+  }
+}

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { ApiConsumes } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { AppError } from '../errors/app-error';
@@ -18,7 +18,20 @@ export const JSON_MEDIA_TYPE = 'application/json';
 
 /** The route reads its body as any of `types` (documented as its `consumes` too). */
 export const AcceptsBody = (...types: string[]): MethodDecorator =>
-  applyDecorators(ApiConsumes(...types), RouteConfig({ bodyTypes: types } satisfies BodyRouteConfig));
+  applyDecorators(ApiConsumes(...types), bodyRouteConfig({ bodyTypes: types }));
+
+/**
+ * Adds `config` to the handler's Fastify route config, keeping what another decorator put there
+ * (Nest's `RouteConfig` replaces it: `AcceptsBody` and `KeepRawBody` on one route would lose one).
+ */
+export function bodyRouteConfig(config: BodyRouteConfig): MethodDecorator {
+  return (_target, _key, descriptor: PropertyDescriptor) => {
+    const handler = descriptor.value as object;
+    const current = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as BodyRouteConfig;
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...current, ...config }, handler);
+    return descriptor;
+  };
+}
 
 export class UnsupportedMediaTypeError extends AppError {
   readonly httpStatus = 415;

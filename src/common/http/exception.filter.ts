@@ -1,6 +1,7 @@
 import { bearerChallenge } from './auth-challenge';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from '../../database/unavailable';
 import { AppError, TooManyRequestsError } from '../errors/app-error';
 import { PresetResponse } from './preset-response';
@@ -86,8 +87,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const { status, body, headers } = toErrorResponse(exception);
     if (status === 503) {
-      // An outage, not a bug: one line per request, no stack.
-      this.logger.warn({ reqId: request.id, err: { message: (exception as Error)?.message } }, 'Database unavailable');
+      // An outage, not a bug: one line per request, no stack. A transaction's runner released under
+      // it is counted as one too (its connection failed), but the same error is what a manager used
+      // after its commit raises: that one keeps its stack, to be told apart.
+      const err =
+        exception instanceof QueryRunnerAlreadyReleasedError ? exception : { message: (exception as Error)?.message };
+      this.logger.warn({ reqId: request.id, err }, 'Database unavailable');
     } else if (status >= 500) {
       // Logged once, with the request's id; never sent to the client.
       this.logger.error({ err: exception, reqId: request.id }, 'Unhandled error');

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { DatabaseError, Pool } from 'pg';
 import { statementName } from '../../database/prepared-statements';
+import { isDatabaseUnavailable } from '../../database/unavailable';
 
 /**
  * pg-boss's connection pool (its `db` option), with its parameterised statements — the job fetch,
@@ -63,7 +64,10 @@ export class JobDatabase extends EventEmitter {
       result = await client.query({ name: nameOf(text), text, values });
     } catch (error) {
       const outOfStep = PREPARED_STATE_ERRORS.has((error as DatabaseError).code ?? '');
-      const statementOnly = (error as DatabaseError).severity === 'ERROR' && !outOfStep;
+      // A statement's own error carries its SQLSTATE; a lost connection is what isDatabaseUnavailable
+      // names (57P01 terminated, class 08, a reset socket), or an error without a code.
+      const code = (error as DatabaseError).code;
+      const statementOnly = typeof code === 'string' && !outOfStep && !isDatabaseUnavailable(error);
       client.removeListener('error', heard);
       client.release(statementOnly ? undefined : (error as Error));
       if (outOfStep) return pool.query(text, values);

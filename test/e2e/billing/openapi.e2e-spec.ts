@@ -19,6 +19,7 @@ describe('billing in the OpenAPI description', () => {
       '404',
       '409',
       '413',
+      '415',
       '422',
       '429',
       '500',

@@ -1,6 +1,6 @@
 import { Scope } from '../../../src/modules/identity/scopes';
 import { createSeller, TestSeller } from '../../utils/auth';
-import { answeredOrWaiting, deletionUnderWay } from '../../utils/product-deletion';
+import { sentWhileDeleting } from '../../utils/product-deletion';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createDiscount, insertProduct } from './fixtures';
 
@@ -716,30 +716,23 @@ describe('Discounts API', () => {
     ])('%s naming a product whose deletion is under way waits for it, then answers 422', async (method, body) => {
       const doomed = await insertProduct(t, seller.storeId);
       if (method === 'PATCH') await post(body).expect(201);
-      const deletion = await deletionUnderWay(t.dataSource, doomed);
-      try {
-        const request =
-          method === 'POST'
-            ? post({ ...body, product_ids: [doomed] })
-            : t.http
-                .patch(`/v1/discounts/${body.code}`)
-                .set(seller.auth)
-                .send({ product_ids: [doomed] });
-        const answer = request.then((res) => res);
-        expect(await answeredOrWaiting(answer, t.dataSource)).toBe('waiting');
-        await deletion.commit();
-        const res = await answer;
-        expect({ status: res.status, body: res.body }).toEqual({
-          status: 422,
-          body: {
-            status: 'error',
-            message: 'Validation failed.',
-            errors: { product_ids: [`product_ids contains ids that are not products of this store: ${doomed}.`] },
-          },
-        });
-      } finally {
-        await deletion.release();
-      }
+      const res = await sentWhileDeleting(t.dataSource, doomed, () =>
+        (method === 'POST'
+          ? post({ ...body, product_ids: [doomed] })
+          : t.http
+              .patch(`/v1/discounts/${body.code}`)
+              .set(seller.auth)
+              .send({ product_ids: [doomed] })
+        ).then((answer) => answer),
+      );
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 422,
+        body: {
+          status: 'error',
+          message: 'Validation failed.',
+          errors: { product_ids: [`product_ids contains ids that are not products of this store: ${doomed}.`] },
+        },
+      });
       if (method === 'PATCH') expect(await discountOf(body.code)).toMatchObject({ product_ids: [] });
       else await t.http.get(`/v1/discounts/${body.code}`).set(seller.auth).expect(404);
     });
@@ -822,19 +815,19 @@ describe('Discounts API', () => {
       [
         paths['/v1/discounts'].post,
         'discounts.write',
-        ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'],
+        ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503'],
       ],
       [paths['/v1/discounts'].get, 'discounts.read', ['200', '401', '403', '422', '429', '500', '503']],
       [paths['/v1/discounts/{id}'].get, 'discounts.read', ['200', '401', '403', '404', '429', '500', '503']],
       [
         paths['/v1/discounts/{id}'].patch,
         'discounts.write',
-        ['200', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'],
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503'],
       ],
       [
         paths['/v1/discounts/{id}'].delete,
         'discounts.write',
-        ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+        ['200', '400', '401', '403', '404', '413', '415', '429', '500', '503'],
       ],
     ] as const;
     for (const [operation, scope, statuses] of operations) {

@@ -15,6 +15,25 @@ describe('orders of a deleted product', () => {
   });
   afterAll(() => t.close());
 
+  /** The checkout page, its pay and its cancel answer 404, and no event is published. */
+  async function expectCheckoutGone(checkoutUrl: string): Promise<void> {
+    const events = recordEvents(t);
+    const path = new URL(checkoutUrl).pathname;
+    await t.http.get(path).expect(404);
+    for (const route of ['pay', 'cancel']) {
+      const res = await t.http
+        .post(`${path}/${route}`)
+        .set('Accept', 'application/json')
+        .send({ payment_method: 'mpesa', payment_number: '841234567' });
+      expect({ route, status: res.status, body: res.body }).toEqual({
+        route,
+        status: 404,
+        body: { status: 'error', message: 'Resource not found.' },
+      });
+    }
+    expect(events).toEqual([]);
+  }
+
   it('stay listed with product null; their checkout answers 404 and changes nothing', async () => {
     const seller = await createSeller(t);
     const api = sellerApi(t.http, seller.auth);
@@ -48,21 +67,7 @@ describe('orders of a deleted product', () => {
     ]);
     expect(await api.getOrder(pending.order_number)).toMatchObject({ status: 'pending', product: null, amount: 50 });
 
-    const events = recordEvents(t);
-    const path = new URL(pending.checkout_url).pathname;
-    await t.http.get(path).expect(404);
-    for (const route of ['pay', 'cancel']) {
-      const res = await t.http
-        .post(`${path}/${route}`)
-        .set('Accept', 'application/json')
-        .send({ payment_method: 'mpesa', payment_number: '841234567' });
-      expect({ route, status: res.status, body: res.body }).toEqual({
-        route,
-        status: 404,
-        body: { status: 'error', message: 'Resource not found.' },
-      });
-    }
-    expect(events).toEqual([]);
+    await expectCheckoutGone(pending.checkout_url);
     expect((await api.getOrder(pending.order_number)).status).toBe('pending');
     // The other product's checkout is untouched.
     expect(await checkoutOf(t.http, other).pay({ payment_number: '841234567' })).toBe('approved');
@@ -82,21 +87,7 @@ describe('orders of a deleted product', () => {
     // Only pending orders: the plan has no sales, so it may go.
     await t.http.delete(`/v1/plans/${monthly.plan_id}`).set(seller.auth).expect(200);
 
-    const events = recordEvents(t);
-    const path = new URL(pending.checkout_url).pathname;
-    await t.http.get(path).expect(404);
-    for (const route of ['pay', 'cancel']) {
-      const res = await t.http
-        .post(`${path}/${route}`)
-        .set('Accept', 'application/json')
-        .send({ payment_method: 'mpesa', payment_number: '841234567' });
-      expect({ route, status: res.status, body: res.body }).toEqual({
-        route,
-        status: 404,
-        body: { status: 'error', message: 'Resource not found.' },
-      });
-    }
-    expect(events).toEqual([]);
+    await expectCheckoutGone(pending.checkout_url);
     expect(await api.getOrder(pending.order_number)).toMatchObject({ status: 'pending', plan: null });
   });
 

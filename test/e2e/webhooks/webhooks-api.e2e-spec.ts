@@ -1,5 +1,5 @@
 import { createSeller, TestSeller } from '../../utils/auth';
-import { answeredOrWaiting, deletionUnderWay } from '../../utils/product-deletion';
+import { sentWhileDeleting } from '../../utils/product-deletion';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { insertProduct, TestProduct } from './helpers';
 
@@ -100,23 +100,15 @@ describe('Webhooks API', () => {
           t.http.patch(`/v1/webhooks/${hook.body.webhook.id}`).set(seller.auth).send({ product_details: id }),
       ]) {
         const doomed = await insertProduct(t.dataSource, seller.storeId);
-        const deletion = await deletionUnderWay(t.dataSource, doomed.id);
-        try {
-          const answer = send(doomed.id).then((res) => res);
-          expect(await answeredOrWaiting(answer, t.dataSource)).toBe('waiting');
-          await deletion.commit();
-          const res = await answer;
-          expect({ status: res.status, body: res.body }).toEqual({
-            status: 422,
-            body: {
-              status: 'error',
-              message: 'Validation failed.',
-              errors: { product_details: ['product_details must be the id or pid of a product of this store.'] },
-            },
-          });
-        } finally {
-          await deletion.release();
-        }
+        const res = await sentWhileDeleting(t.dataSource, doomed.id, () => send(doomed.id).then((answer) => answer));
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 422,
+          body: {
+            status: 'error',
+            message: 'Validation failed.',
+            errors: { product_details: ['product_details must be the id or pid of a product of this store.'] },
+          },
+        });
       }
       const after = await t.http.get(`/v1/webhooks/${hook.body.webhook.id}`).set(seller.auth).expect(200);
       expect(after.body.webhook.product).toBeNull();
