@@ -65,6 +65,11 @@ export class WebhooksRepository {
     return this.webhooks(manager).findOneBy({ storeId, id });
   }
 
+  /** The row locked for a change, in `manager`'s transaction; null when it is gone. */
+  lockForStore(storeId: number, id: number, manager: EntityManager): Promise<Webhook | null> {
+    return this.webhooks(manager).findOne({ where: { storeId, id }, lock: { mode: 'pessimistic_write' } });
+  }
+
   listForStore(storeId: number, offset: number, limit: number): Promise<[Webhook[], number]> {
     return this.repo.findAndCount({
       where: { storeId },

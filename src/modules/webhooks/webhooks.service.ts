@@ -85,21 +85,33 @@ export class WebhooksService {
     return (await this.views(storeId, [await this.require(storeId, id)]))[0];
   }
 
+  /**
+   * Checks what it can outside any transaction (the product, the URL's address: a network call),
+   * then changes the row under its lock, holding the product it will name: a webhook whose product
+   * is deleted meanwhile is either changed first and then deleted with the others, or found gone
+   * (404), never written back with a product that no longer exists.
+   */
   async update(storeId: number, id: number, dto: UpdateWebhookDto): Promise<WebhookView> {
-    const webhook = await this.require(storeId, id);
+    const current = await this.require(storeId, id);
     this.kinds.assertKnown(dto.events);
-    if (dto.product_details !== undefined) {
-      webhook.productId = (await this.resolveProduct(storeId, dto.product_details))?.id ?? null;
-    }
-    if (dto.url !== undefined && dto.url !== webhook.url) {
-      await this.assertReachable(dto.url);
-      webhook.url = dto.url;
-    }
-    if (dto.events !== undefined) webhook.events = dto.events;
-    if (dto.name !== undefined) webhook.name = dto.name;
-    if (dto.status !== undefined) webhook.status = dto.status;
+    const product =
+      dto.product_details === undefined ? undefined : await this.resolveProduct(storeId, dto.product_details);
+    if (dto.url !== undefined && dto.url !== current.url) await this.assertReachable(dto.url);
     const saved = await inTransaction(this.dataSource, async (manager) => {
-      if (dto.product_details !== undefined) await this.holdProduct(storeId, webhook.productId, manager);
+      const webhook = await this.webhooks.lockForStore(storeId, id, manager);
+      if (!webhook) throw new NotFoundError();
+      if (product !== undefined) webhook.productId = product?.id ?? null;
+      // Its own product deleted and the webhook not yet taken along (the after-commit listener): gone.
+      await this.holdProduct(
+        storeId,
+        webhook.productId,
+        manager,
+        product === undefined ? new NotFoundError() : undefined,
+      );
+      if (dto.url !== undefined) webhook.url = dto.url;
+      if (dto.events !== undefined) webhook.events = dto.events;
+      if (dto.name !== undefined) webhook.name = dto.name;
+      if (dto.status !== undefined) webhook.status = dto.status;
       return this.webhooks.save(webhook, manager);
     });
     return (await this.views(storeId, [saved]))[0];
@@ -231,10 +243,15 @@ export class WebhooksService {
    * `holdManyForStore`): a deletion under way is waited for and its product refused; one that starts
    * meanwhile waits, and its after-commit listener then deletes this webhook with the others.
    */
-  private async holdProduct(storeId: number, productId: number | null, manager: EntityManager): Promise<void> {
+  private async holdProduct(
+    storeId: number,
+    productId: number | null,
+    manager: EntityManager,
+    missing: Error = notAProduct(),
+  ): Promise<void> {
     if (productId === null) return;
     const held = await this.products.holdManyForStore(storeId, [productId], manager);
-    if (!held.has(productId)) throw notAProduct();
+    if (!held.has(productId)) throw missing;
   }
 
   /** The store's brand and currency, for a test event's sample order. */

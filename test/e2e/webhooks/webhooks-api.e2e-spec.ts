@@ -114,6 +114,30 @@ describe('Webhooks API', () => {
       expect(after.body.webhook.product).toBeNull();
     });
 
+    it('a PATCH of a webhook limited to a product being deleted waits for it, then 404: never written back', async () => {
+      const doomed = await insertProduct(t.dataSource, seller.storeId);
+      const limited = await create(seller, {
+        url: 'https://example.com/limited',
+        events: ['order_approved'],
+        product_details: doomed.id,
+      }).expect(201);
+      const res = await sentWhileDeleting(t.dataSource, doomed.id, () =>
+        t.http
+          .patch(`/v1/webhooks/${limited.body.webhook.id}`)
+          .set(seller.auth)
+          .send({ name: 'Renamed' })
+          .then((answer) => answer),
+      );
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 404,
+        body: { status: 'error', message: 'Resource not found.' },
+      });
+      const row = (await t.dataSource.query(`SELECT name FROM webhooks WHERE id = $1`, [limited.body.webhook.id])) as {
+        name: string | null;
+      }[];
+      expect(row.map((r) => r.name)).not.toContain('Renamed');
+    });
+
     it('422 with field errors for a bad url, events and name', async () => {
       const res = await create(seller, {
         url: 'ftp://example.com/x',
