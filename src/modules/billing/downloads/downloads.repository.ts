@@ -13,6 +13,7 @@ export class DownloadsRepository {
   private readonly statements: {
     take: PreparedStatement;
     continueWithin: PreparedStatement;
+    giveBack: PreparedStatement;
     eventsOf: PreparedStatement;
   };
 
@@ -33,6 +34,11 @@ export class DownloadsRepository {
          WHERE "order_id" = $1 AND "file_id" = $2 AND "store_id" = $5 AND "count" > 0
            AND "continued_bytes" + $3 <= "count"::bigint * $4
          RETURNING "count"`,
+      ),
+      giveBack: new PreparedStatement(
+        dataSource,
+        `UPDATE "download_counters" SET "continued_bytes" = GREATEST("continued_bytes" - $3, 0)
+         WHERE "order_id" = $1 AND "file_id" = $2 AND "store_id" = $4`,
       ),
       eventsOf: new PreparedStatement(
         dataSource,
@@ -77,6 +83,11 @@ export class DownloadsRepository {
   ): Promise<boolean> {
     const rows = await this.statements.continueWithin.rows([key.orderId, key.fileId, bytes, size, key.storeId]);
     return rows.length > 0;
+  }
+
+  /** The bytes of a continuation that were reserved but not sent. */
+  async giveBack(key: { storeId: number; orderId: number; fileId: number }, bytes: number): Promise<void> {
+    await this.statements.giveBack.rows([key.orderId, key.fileId, bytes, key.storeId]);
   }
 
   async record(manager: EntityManager, event: Omit<DownloadEvent, 'id'>): Promise<void> {

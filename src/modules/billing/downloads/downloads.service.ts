@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, NotFoundError } from '../../../common/errors/app-error';
@@ -25,6 +25,12 @@ export class DownloadGoneError extends AppError {
   }
 }
 
+/** The file a link grants, and what to tell once it is sent (a continuation's bytes). */
+export interface DownloadGrant {
+  file: ProductFile;
+  settle: ((sentBytes: number) => void) | null;
+}
+
 export interface DownloadLink {
   fileId: number;
   name: string;
@@ -47,6 +53,8 @@ export interface DownloadAudit {
  */
 @Injectable()
 export class DownloadsService {
+  private readonly logger = new Logger(DownloadsService.name);
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly downloads: DownloadsRepository,
@@ -103,7 +111,7 @@ export class DownloadsService {
   async open(
     token: string,
     request: { head?: boolean; range?: string; ip?: string; userAgent?: string },
-  ): Promise<ProductFile> {
+  ): Promise<DownloadGrant> {
     const grant = verifyDownload(this.keys.linkKey, token);
     if (!grant) throw new NotFoundError();
     const order = await this.orders.findById(grant.orderId);
@@ -119,10 +127,19 @@ export class DownloadsService {
     const now = this.clock.now();
     if (grant.expiresAt * 1000 <= now.getTime()) throw new DownloadGoneError('expired');
 
-    if (request.head) return file;
+    if (request.head) return { file, settle: null };
     const key = { storeId: order.storeId, orderId: order.id, fileId: file.id };
     const continued = continuedBytes(request.range, file.sizeBytes);
-    if (continued !== null && (await this.downloads.continueWithin(key, continued, file.sizeBytes))) return file;
+    if (continued !== null && (await this.downloads.continueWithin(key, continued, file.sizeBytes))) {
+      // Reserved as asked for; what was not sent (a player's seek, a cut) is given back.
+      const settle = (sent: number) =>
+        continued > sent
+          ? void this.downloads
+              .giveBack(key, continued - sent)
+              .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not settle a continued download'))
+          : undefined;
+      return { file, settle };
+    }
     await inTransaction(this.dataSource, async (manager) => {
       const taken = await this.downloads.take(manager, key, this.limit, now);
       if (taken === null) throw new DownloadGoneError('limit');
@@ -133,7 +150,7 @@ export class DownloadsService {
         userAgent: request.userAgent?.slice(0, 255) ?? null,
       });
     });
-    return file;
+    return { file, settle: null };
   }
 
   /** `GET /v1/orders/{id}/downloads`: every uploaded file of the order with its count and events. */
