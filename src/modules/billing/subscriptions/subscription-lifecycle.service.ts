@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogReads } from '../../catalog';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
@@ -9,6 +9,7 @@ import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { newPayToken } from '../orders/orders.service';
 import { OrderFactory } from '../orders/order-factory';
+import { RenewalCharger } from './renewal-charger';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent } from './subscription-events';
 import { Subscription } from './subscription.entity';
 import { SavedPaymentMethod, SubscriptionsRepository } from './subscriptions.repository';
@@ -36,6 +37,7 @@ export class SubscriptionLifecycle {
     private readonly factory: OrderFactory,
     private readonly catalog: CatalogReads,
     private readonly events: DomainEvents,
+    private readonly charger: RenewalCharger,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -63,14 +65,10 @@ export class SubscriptionLifecycle {
    * plan's current price, no coupon, with its own order number and pay token (billing README, `subscriptions/`). The
    * order's unique (subscription_id, subscription_period) makes a second one impossible even without
    * the lock. `subscription.renewal_due` (the email with the checkout link) only when the saved
-   * method cannot be charged without the customer (`chargeable`, as step 5 decides): otherwise the
-   * automatic attempt starts at once, and only its failure sends the link (`payment_failed`).
+   * method cannot be charged without the customer (`RenewalCharger.canCharge`, as step 5 decides):
+   * otherwise the automatic attempt starts at once, and only its failure sends the link (`payment_failed`).
    */
-  async createRenewal(
-    subscriptionId: number,
-    before: Date,
-    chargeable: (saved: SavedPaymentMethod | null, storeId: number, manager: EntityManager) => Promise<boolean>,
-  ): Promise<Order | null> {
+  async createRenewal(subscriptionId: number, before: Date): Promise<Order | null> {
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
       const subscription = await this.subscriptions.lock(manager, subscriptionId);
@@ -91,7 +89,7 @@ export class SubscriptionLifecycle {
       if (!plan || !first) return null;
       const order = await this.factory.renewal(manager, subscription, plan, first, period, newPayToken());
       const saved = await this.subscriptions.savedPaymentMethod(manager, subscription.id);
-      if (!(await chargeable(saved, subscription.storeId, manager))) {
+      if (!(await this.charger.canCharge(saved, subscription.storeId, manager))) {
         await this.events.publish(
           subscriptionEvent(SUBSCRIPTION_EVENTS.renewalDue, subscription, subscription.status, order, now),
           manager,
@@ -136,13 +134,9 @@ export class SubscriptionLifecycle {
    * Step 5: claims automatic attempt number `attempt` on the open renewal order, in a transaction
    * of its own that commits before the gateway is called. A claim is never made twice, so a sweep
    * that dies after it skips that attempt rather than charge twice. Null when not due or not
-   * chargeable (`chargeable` decides from the saved method).
+   * chargeable (`RenewalCharger.canCharge` decides from the saved method).
    */
-  async claimAttempt(
-    subscriptionId: number,
-    dueAttempts: (s: Subscription) => number,
-    chargeable: (saved: SavedPaymentMethod | null, storeId: number, manager: EntityManager) => Promise<boolean>,
-  ): Promise<ClaimedAttempt | null> {
+  async claimAttempt(subscriptionId: number, dueAttempts: (s: Subscription) => number): Promise<ClaimedAttempt | null> {
     return this.dataSource.transaction(async (manager) => {
       const subscription = await this.subscriptions.lock(manager, subscriptionId);
       if (!subscription || isEnded(subscription)) return null;
@@ -151,7 +145,7 @@ export class SubscriptionLifecycle {
       const order = await this.subscriptions.openRenewal(manager, subscription);
       if (!order) return null;
       const saved = await this.subscriptions.savedPaymentMethod(manager, subscription.id);
-      if (!(await chargeable(saved, subscription.storeId, manager))) return null;
+      if (!(await this.charger.canCharge(saved, subscription.storeId, manager))) return null;
       subscription.renewalAttempts = attempt;
       await this.subscriptions.save(manager, subscription);
       return { order, saved: saved!, attempt };

@@ -90,9 +90,7 @@ export class SubscriptionSweep implements OnModuleInit {
 
     const renewBefore = new Date(at.getTime() + renewalLeadHours * HOUR_MS);
     await each('renewal', await this.subscriptions.dueForRenewal(renewBefore, BATCH), async (id) => {
-      const order = await this.lifecycle.createRenewal(id, renewBefore, (saved, storeId, manager) =>
-        this.charger.canCharge(saved, storeId, manager),
-      );
+      const order = await this.lifecycle.createRenewal(id, renewBefore);
       if (order) report.renewal_orders.push({ subscription_id: id, order_number: order.orderNumber });
     });
     await each('cancel_at_period_end', await this.subscriptions.endedBy('active', at, BATCH, true), async (id) => {
@@ -109,11 +107,7 @@ export class SubscriptionSweep implements OnModuleInit {
       },
     );
     await each('attempt', await this.subscriptions.withOpenRenewal(MAX_ATTEMPTS, BATCH), async (id) => {
-      const claimed = await this.lifecycle.claimAttempt(
-        id,
-        (s) => dueAttempts(s, at),
-        (saved, storeId, manager) => this.charger.canCharge(saved, storeId, manager),
-      );
+      const claimed = await this.lifecycle.claimAttempt(id, (s) => dueAttempts(s, at));
       if (!claimed || !(await this.charger.canCharge(claimed.saved, claimed.order.storeId))) return;
       const outcome = await this.charger.charge(claimed.order, claimed.saved);
       report.attempts.push({
