@@ -63,10 +63,10 @@ export class JobDatabase extends EventEmitter {
     try {
       result = await client.query({ name: nameOf(text), text, values });
     } catch (error) {
-      const outOfStep = PREPARED_STATE_ERRORS.has((error as DatabaseError).code ?? '');
       // A statement's own error carries its SQLSTATE; a lost connection is what isDatabaseUnavailable
       // names (57P01 terminated, class 08, a reset socket), or an error without a code.
       const code = (error as DatabaseError).code;
+      const outOfStep = PREPARED_STATE_ERRORS.has(code ?? '');
       const statementOnly = typeof code === 'string' && !outOfStep && !isDatabaseUnavailable(error);
       client.removeListener('error', heard);
       client.release(statementOnly ? undefined : (error as Error));

@@ -103,7 +103,8 @@ export class DownloadsService {
   /**
    * The file a link grants. A download that starts (no `Range`, or one from byte 0) is counted; a
    * HEAD never is. A `Range` past byte 0 continues a download and is not counted while the bytes
-   * continuations asked for stay within the downloads counted (count × the file's size); beyond
+   * continuations took stay within the downloads counted (count × the file's size: each reserves
+   * what it asks for and `settle` gives back what it did not send); beyond
    * that it counts as a download of its own, so `Range: bytes=1-` cannot take the file again and
    * again past the limit (README of billing, *Download links*). A link that was never valid is a
    * 404; one that was and is no more, a 410 that says why.
@@ -132,12 +133,12 @@ export class DownloadsService {
     const continued = continuedBytes(request.range, file.sizeBytes);
     if (continued !== null && (await this.downloads.continueWithin(key, continued, file.sizeBytes))) {
       // Reserved as asked for; what was not sent (a player's seek, a cut) is given back.
-      const settle = (sent: number) =>
-        continued > sent
-          ? void this.downloads
-              .giveBack(key, continued - sent)
-              .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not settle a continued download'))
-          : undefined;
+      const settle = (sent: number): void => {
+        if (sent >= continued) return;
+        this.downloads
+          .giveBack(key, continued - sent)
+          .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not settle a continued download'));
+      };
       return { file, settle };
     }
     await inTransaction(this.dataSource, async (manager) => {
