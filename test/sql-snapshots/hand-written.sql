@@ -1,5 +1,9 @@
 DELETE
   FROM idempotency_keys
+  WHERE store_id = $1 AND principal_key = $2 AND key = $3 AND lease_id = $4 AND state = 'in_flight';
+
+DELETE
+  FROM idempotency_keys
   WHERE created_at < now() - make_interval(secs => $1);
 
 DELETE
@@ -22,9 +26,9 @@ INSERT INTO customers (store_id, email, name, mobile_number, payment_number) VAL
   ON CONFLICT (store_id, email) DO UPDATE SET name = EXCLUDED.name, mobile_number = EXCLUDED.mobile_number, payment_number = COALESCE(EXCLUDED.payment_number, customers.payment_number), updated_at = now()
   RETURNING "created_at", "updated_at", "id", "store_id", "email", "name", "mobile_number", "payment_number";
 
-INSERT INTO idempotency_keys (store_id, principal_key, key, request_hash, state) VALUES ($1, $2, $3, $4, 'in_flight')
-  ON CONFLICT (store_id, principal_key, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL, created_at = now()
-  WHERE idempotency_keys.created_at < now() - make_interval(secs => $5)
+INSERT INTO idempotency_keys (store_id, principal_key, key, request_hash, state, lease_id, lease_expires_at) VALUES ($1, $2, $3, $4, 'in_flight', $5, now() + make_interval(secs => $7))
+  ON CONFLICT (store_id, principal_key, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL, created_at = now(), lease_id = EXCLUDED.lease_id, lease_expires_at = EXCLUDED.lease_expires_at
+  WHERE idempotency_keys.created_at < now() - make_interval(secs => $6) OR (idempotency_keys.state = 'in_flight' AND idempotency_keys.request_hash = EXCLUDED.request_hash AND idempotency_keys.lease_expires_at < now())
   RETURNING id;
 
 SELECT "b"."id" AS "id", "b"."order_id" AS "order_id", "b"."product_id" AS "product_id", "b"."product_pid" AS "product_pid", "b"."name" AS "name", "b"."price" AS "price"
@@ -320,6 +324,12 @@ UPDATE customer_messages m SET state = v.state, claimed_until = NULL, recipient 
 UPDATE discounts SET used_count = used_count + 1
   WHERE id = $1 AND (uses_limit IS NULL OR used_count < uses_limit)
   RETURNING id;
+
+UPDATE idempotency_keys SET state = 'completed', response_status = $5, response_body = $6, lease_id = NULL, lease_expires_at = NULL
+  WHERE store_id = $1 AND principal_key = $2 AND key = $3 AND lease_id = $4;
+
+UPDATE idempotency_keys SET lease_expires_at = now() + make_interval(secs => $5)
+  WHERE store_id = $1 AND principal_key = $2 AND key = $3 AND lease_id = $4 AND state = 'in_flight';
 
 UPDATE webhook_deliveries d SET state = 'sending', claimed_by = $2
   WHERE d.id = ANY($1::int[]) AND (d.state = 'pending' OR (d.state = 'sending' AND (d.claimed_by IS NULL OR NOT EXISTS (

@@ -237,6 +237,6 @@ export const ApiIdempotencyKey = () =>
       name: 'Idempotency-Key',
       required: false,
       description:
-        'Up to 255 characters, a new one for each new request (for example a UUID). A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`).',
+        'Up to 255 characters, a new one for each new request (for example a UUID). A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`); with another body it is 422; while the first is still running it is 409. Only successes are kept: after an error the same key may be retried. If the service stopped mid-request, the key is freed 60 s later and a retry runs the request again.',
     }),
   );

@@ -1,7 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
-import { IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { IdempotencyClaim, IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
+
+const TTL_SECONDS = 24 * 60 * 60;
+
+interface Held {
+  claim: IdempotencyClaim;
+  renewal: NodeJS.Timeout;
+}
 
 /**
  * The keys {@link IdempotencyGuard} claimed, by request, and the one Fastify `onSend` hook that
@@ -9,22 +17,45 @@ import { IdempotencyRepository, IdempotencyScope } from './idempotency.repositor
  * out (so an immediate retry already sees it), anything else frees the key. Only successes are
  * kept: after an error nothing was committed, so the client may retry with the same key.
  *
+ * A claim is a lease of {@link leaseSeconds}, renewed every third of it while its request runs
+ * and dropped when its reply closes. If the process stops mid-request, nothing settles the key:
+ * once the lease lapses, a retry of the same request takes it over and runs (README, *Choices
+ * where the contract is silent*); until then it is 409, as any request still in flight.
+ *
  * A hook rather than an interceptor: on a route with any interceptor Nest wraps every step in an
  * `AsyncResource.bind` and an RxJS pipeline, which every request paid, with a key or without. The
  * hook costs a request without a claim one WeakMap lookup.
  */
 @Injectable()
 export class IdempotencyClaims implements OnModuleInit {
-  private readonly claims = new WeakMap<object, IdempotencyScope>();
+  /** How long a claim holds its key without word from its request. */
+  leaseSeconds = 60;
+
+  private readonly held = new WeakMap<object, Held>();
 
   constructor(
     private readonly keys: IdempotencyRepository,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
-  /** Called by the guard once the request holds the key. */
-  hold(request: object, scope: IdempotencyScope): void {
-    this.claims.set(request, scope);
+  /**
+   * Claims the key for this request (true), or finds it held by a record that answers for it
+   * (false: the guard replays it or refuses). Expired records are also taken over on reuse; the
+   * occasional sweep only keeps the table small.
+   */
+  async claim(request: object, reply: FastifyReply, scope: IdempotencyScope, requestHash: string): Promise<boolean> {
+    if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
+    const claim: IdempotencyClaim = { ...scope, leaseId: randomUUID() };
+    if (!(await this.keys.claim(claim, requestHash, TTL_SECONDS, this.leaseSeconds))) return false;
+    const leaseSeconds = this.leaseSeconds;
+    // A renewal that fails lets the lease lapse early; the request's own settle still decides.
+    const renewal = setInterval(
+      () => void this.keys.renew(claim, leaseSeconds).catch(() => undefined),
+      (leaseSeconds * 1000) / 3,
+    ).unref();
+    this.held.set(request, { claim, renewal });
+    reply.raw.once('close', () => clearInterval(renewal));
+    return true;
   }
 
   /** Module init runs inside `app.init()`, before Fastify is ready: hooks may still be added. */
@@ -34,24 +65,27 @@ export class IdempotencyClaims implements OnModuleInit {
     if (adapter?.getType() !== 'fastify') return;
     const fastify = adapter.getInstance<FastifyInstance>();
     fastify.addHook('onSend', (request, reply, payload, done) => {
-      const scope = this.claims.get(request);
-      if (scope === undefined) return done(null, payload);
+      const held = this.held.get(request);
+      if (held === undefined) return done(null, payload);
       // Settled once: if settling fails, the error response comes through this hook again.
-      this.claims.delete(request);
-      this.settle(scope, reply.statusCode, payload).then(
-        () => done(null, payload),
-        (error: Error) => done(error),
-      );
+      this.held.delete(request);
+      // Renewed until settled: storing the answer is still part of the request.
+      this.settle(held.claim, reply.statusCode, payload)
+        .finally(() => clearInterval(held.renewal))
+        .then(
+          () => done(null, payload),
+          (error: Error) => done(error),
+        );
     });
   }
 
-  private async settle(scope: IdempotencyScope, status: number, payload: unknown): Promise<void> {
+  private async settle(claim: IdempotencyClaim, status: number, payload: unknown): Promise<void> {
     const body = status < 400 ? sentJson(payload) : undefined;
-    if (body === undefined) return this.keys.release(scope);
+    if (body === undefined) return this.keys.release(claim);
     try {
-      await this.keys.complete(scope, status, body);
+      await this.keys.complete(claim, status, body);
     } catch (error) {
-      await this.keys.release(scope);
+      await this.keys.release(claim);
       throw error;
     }
   }

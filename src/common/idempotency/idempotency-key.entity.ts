@@ -36,6 +36,18 @@ export class IdempotencyKey {
   @Column({ type: 'jsonb', nullable: true })
   responseBody: unknown;
 
+  /**
+   * The claim of the request running with the key: a random id its process knows, and until when
+   * the claim holds unless renewed (IdempotencyClaims renews it while the request runs). A claim
+   * whose process died lapses, and a retry with the same request takes the key over. Null once
+   * completed.
+   */
+  @Column({ type: 'uuid', nullable: true })
+  leaseId: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  leaseExpiresAt: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

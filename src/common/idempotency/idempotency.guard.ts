@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../crypto';
 import { ConflictError, UnprocessableError, ValidationError } from '../errors/app-error';
 import { PresetResponse } from '../http/preset-response';
@@ -18,7 +18,6 @@ export interface IdempotencyCaller {
 
 type CallerRequest = FastifyRequest & { principal?: IdempotencyCaller };
 
-const TTL_SECONDS = 24 * 60 * 60;
 const HEADER = 'idempotency-key';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
@@ -38,7 +37,7 @@ function canonical(value: unknown): string {
  * under `/v1`), scoped to the store and the token. The first request claims the key; a repeat with
  * the same route and body within 24 h gets the stored response with `Idempotent-Replayed: true`;
  * another body is 422; a repeat while the first is still running is 409. {@link IdempotencyClaims}
- * stores the response or frees the key once it is sent.
+ * holds the claim while the request runs and stores the response or frees the key once it is sent.
  *
  * A route guard, so it runs after the global AuthGuard has set `req.principal`. The body it hashes
  * is the parsed JSON or form; a multipart upload's parts are only read later (FileUploadInterceptor),
@@ -60,20 +59,22 @@ export class IdempotencyGuard implements CanActivate {
     if (key.length === 0 || key.length > 255) {
       throw ValidationError.field('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
     }
-    return this.claim(req, req.principal, key);
+    return this.claim(req, context.switchToHttp().getResponse<FastifyReply>(), req.principal, key);
   }
 
-  private async claim(req: CallerRequest, principal: IdempotencyCaller, key: string): Promise<boolean> {
+  private async claim(
+    req: CallerRequest,
+    reply: FastifyReply,
+    principal: IdempotencyCaller,
+    key: string,
+  ): Promise<boolean> {
     const scope: IdempotencyScope = {
       storeId: principal.storeId,
       principalKey: `${principal.tokenType}:${principal.tokenId}`,
       key,
     };
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
-    // Expired keys are also taken over on reuse; this sweep only keeps the table small.
-    if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
-
-    if (!(await this.keys.claim(scope, requestHash, TTL_SECONDS))) {
+    if (!(await this.claims.claim(req, reply, scope, requestHash))) {
       const record = await this.keys.find(scope);
       // No record: it was freed (or purged) between the two statements; run as the first request.
       if (record) {
@@ -89,7 +90,6 @@ export class IdempotencyGuard implements CanActivate {
         });
       }
     }
-    this.claims.hold(req, scope);
     return true;
   }
 }

@@ -10,21 +10,55 @@ export interface IdempotencyScope {
   key: string;
 }
 
+/** A key held by one running request: its scope and the lease id only that request knows. */
+export interface IdempotencyClaim extends IdempotencyScope {
+  leaseId: string;
+}
+
 @Injectable()
 export class IdempotencyRepository {
-  private readonly statements: { claim: PreparedStatement; purgeExpired: PreparedStatement };
+  private readonly statements: {
+    claim: PreparedStatement;
+    renew: PreparedStatement;
+    complete: PreparedStatement;
+    release: PreparedStatement;
+    purgeExpired: PreparedStatement;
+  };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.statements = {
+      // Taken over: a record past its lifetime, or a claim of the same request whose lease lapsed
+      // (its process stopped mid-request and nothing stored an answer).
       claim: new PreparedStatement(
         dataSource,
-        `INSERT INTO idempotency_keys (store_id, principal_key, key, request_hash, state)
-         VALUES ($1, $2, $3, $4, 'in_flight')
+        `INSERT INTO idempotency_keys
+           (store_id, principal_key, key, request_hash, state, lease_id, lease_expires_at)
+         VALUES ($1, $2, $3, $4, 'in_flight', $5, now() + make_interval(secs => $7))
          ON CONFLICT (store_id, principal_key, key) DO UPDATE
            SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL,
-               response_body = NULL, created_at = now()
-           WHERE idempotency_keys.created_at < now() - make_interval(secs => $5)
+               response_body = NULL, created_at = now(), lease_id = EXCLUDED.lease_id,
+               lease_expires_at = EXCLUDED.lease_expires_at
+           WHERE idempotency_keys.created_at < now() - make_interval(secs => $6)
+              OR (idempotency_keys.state = 'in_flight'
+                  AND idempotency_keys.request_hash = EXCLUDED.request_hash
+                  AND idempotency_keys.lease_expires_at < now())
          RETURNING id`,
+      ),
+      renew: new PreparedStatement(
+        dataSource,
+        `UPDATE idempotency_keys SET lease_expires_at = now() + make_interval(secs => $5)
+         WHERE store_id = $1 AND principal_key = $2 AND key = $3 AND lease_id = $4 AND state = 'in_flight'`,
+      ),
+      complete: new PreparedStatement(
+        dataSource,
+        `UPDATE idempotency_keys
+         SET state = 'completed', response_status = $5, response_body = $6, lease_id = NULL, lease_expires_at = NULL
+         WHERE store_id = $1 AND principal_key = $2 AND key = $3 AND lease_id = $4`,
+      ),
+      release: new PreparedStatement(
+        dataSource,
+        `DELETE FROM idempotency_keys
+         WHERE store_id = $1 AND principal_key = $2 AND key = $3 AND lease_id = $4 AND state = 'in_flight'`,
       ),
       purgeExpired: new PreparedStatement(
         dataSource,
@@ -35,30 +69,47 @@ export class IdempotencyRepository {
 
   /**
    * Claims the key for a request, atomically: true when this request is the first (or the earlier
-   * record had expired), false when another record holds it. Expired records are taken over in the
-   * same statement, so two racing requests never both win.
+   * record had expired, or was the same request's lapsed claim), false when another record holds it.
+   * Records are taken over in the same statement, so two racing requests never both win.
    */
-  async claim(scope: IdempotencyScope, requestHash: string, ttlSeconds: number): Promise<boolean> {
+  async claim(
+    claim: IdempotencyClaim,
+    requestHash: string,
+    ttlSeconds: number,
+    leaseSeconds: number,
+  ): Promise<boolean> {
     const rows = await this.statements.claim.rows([
-      scope.storeId,
-      scope.principalKey,
-      scope.key,
+      claim.storeId,
+      claim.principalKey,
+      claim.key,
       requestHash,
+      claim.leaseId,
       ttlSeconds,
+      leaseSeconds,
     ]);
     return rows.length > 0;
   }
 
   find(scope: IdempotencyScope): Promise<IdempotencyKey | null> {
-    return this.dataSource.manager.findOneBy(IdempotencyKey, { ...scope });
+    const { storeId, principalKey, key } = scope;
+    return this.dataSource.manager.findOneBy(IdempotencyKey, { storeId, principalKey, key });
   }
 
-  async complete(scope: IdempotencyScope, status: number, body: unknown): Promise<void> {
-    await this.dataSource.manager.update(
-      IdempotencyKey,
-      { ...scope },
-      { state: 'completed', responseStatus: status, responseBody: body as object },
-    );
+  /** Extends a running request's claim; nothing once it was completed, released or taken over. */
+  async renew(claim: IdempotencyClaim, leaseSeconds: number): Promise<void> {
+    await this.statements.renew.rows([claim.storeId, claim.principalKey, claim.key, claim.leaseId, leaseSeconds]);
+  }
+
+  /** Stores the answer for replays, if the key is still this claim's. */
+  async complete(claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
+    await this.statements.complete.rows([
+      claim.storeId,
+      claim.principalKey,
+      claim.key,
+      claim.leaseId,
+      status,
+      JSON.stringify(body),
+    ]);
   }
 
   /** Deletes records past their lifetime (index on created_at). */
@@ -67,7 +118,7 @@ export class IdempotencyRepository {
   }
 
   /** A failed request leaves nothing behind: the same key may be retried. */
-  async release(scope: IdempotencyScope): Promise<void> {
-    await this.dataSource.manager.delete(IdempotencyKey, { ...scope, state: 'in_flight' });
+  async release(claim: IdempotencyClaim): Promise<void> {
+    await this.statements.release.rows([claim.storeId, claim.principalKey, claim.key, claim.leaseId]);
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { IdempotencyClaims } from '../../../src/common/idempotency/idempotency-claims';
 import { IdempotencyRepository } from '../../../src/common/idempotency/idempotency.repository';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
@@ -179,5 +180,76 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
     expect(storedFiles()).toBe(objects);
     const files = await t.http.get(`/v1/products/${product.pid}/files`).set(seller.auth).expect(200);
     expect(files.body.files).toHaveLength(1);
+  });
+
+  const productsNamed = async (name: string) => {
+    const list = await t.http.get('/v1/products?per_page=100').set(seller.auth).expect(200);
+    return list.body.products.filter((p: { name: string }) => p.name === name).length;
+  };
+
+  it('a key left in flight by a process that stopped is 409 until its lease lapses, then the same request runs', async () => {
+    const body = { name: 'Crashed mid-request', price: 90 };
+    const post = (sent: object = body) =>
+      t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'crash-1').send(sent);
+    await post().expect(201);
+    // What a process killed after claiming the key leaves: a claim nobody will settle or renew.
+    await t.dataSource.query(
+      `UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL, response_body = NULL,
+              lease_id = gen_random_uuid(), lease_expires_at = now() + interval '1 minute'
+       WHERE key = 'crash-1'`,
+    );
+    const held = await post().expect(409);
+    expect(held.body).toEqual({
+      status: 'error',
+      message: 'A request with this idempotency key is still in progress.',
+    });
+
+    await t.dataSource.query(
+      `UPDATE idempotency_keys SET lease_expires_at = now() - interval '1 second' WHERE key = 'crash-1'`,
+    );
+    const other = await post({ ...body, price: 91 }).expect(422);
+    expect(other.body.message).toBe('Idempotency key reused with a different request.');
+    const retried = await post().expect(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(await productsNamed('Crashed mid-request')).toBe(2);
+    const settled: Array<{ state: string; lease_id: string | null; lease_expires_at: Date | null }> =
+      await t.dataSource.query(`SELECT state, lease_id, lease_expires_at FROM idempotency_keys WHERE key = 'crash-1'`);
+    expect(settled).toEqual([{ state: 'completed', lease_id: null, lease_expires_at: null }]);
+    const replay = await post().expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(retried.body);
+  });
+
+  it('renews the claim while its request runs, so a slow request is never taken over', async () => {
+    const claims = t.app.get(IdempotencyClaims);
+    const repo = t.app.get(IdempotencyRepository);
+    const original = repo.complete.bind(repo);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    claims.leaseSeconds = 0.6;
+    repo.complete = async (...args) => {
+      await gate;
+      return original(...args);
+    };
+    const body = { name: 'Slow to answer', price: 30 };
+    const post = () => t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'slow-1').send(body);
+    try {
+      const first = post().then((r) => r);
+      // Three leases long: without renewal the retry below would take the key over and run.
+      await new Promise((r) => setTimeout(r, 1800));
+      const leases: Array<{ live: boolean }> = await t.dataSource.query(
+        `SELECT lease_expires_at > now() AS live FROM idempotency_keys WHERE key = 'slow-1'`,
+      );
+      expect(leases).toEqual([{ live: true }]);
+      await post().expect(409);
+      release();
+      expect((await first).status).toBe(201);
+    } finally {
+      repo.complete = original;
+      claims.leaseSeconds = 60;
+      release();
+    }
+    expect((await post().expect(201)).headers['idempotent-replayed']).toBe('true');
+    expect(await productsNamed('Slow to answer')).toBe(1);
   });
 });
