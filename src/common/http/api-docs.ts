@@ -191,6 +191,13 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
   'RateLimit-Reset': integerHeader('Seconds until the window resets.'),
 };
 
+/** The same headers of a route limited per client IP (the public license API). */
+export const PER_IP_RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
+  'RateLimit-Limit': integerHeader('Requests allowed per IP per minute.'),
+  'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
+  'RateLimit-Reset': integerHeader('Seconds until the window resets.'),
+};
+
 export const RETRY_AFTER_HEADER: Record<string, HeaderObject> = {
   'Retry-After': integerHeader('Seconds to wait before trying again.'),
 };
@@ -214,6 +221,8 @@ export const wwwAuthenticateHeader = (example: string): Record<string, HeaderObj
 
 /** Metadata keys read by `applyResponseConventions` (api-response-conventions.ts). */
 export const RATE_LIMITED = 'api-docs:rate-limited';
+/** Set (with RATE_LIMITED) where the limit counts per client IP rather than per token. */
+export const RATE_LIMITED_PER_IP = 'api-docs:rate-limited-per-ip';
 export const IDEMPOTENT = 'api-docs:idempotent';
 
 /** Answers of this operation carry the rate-limit headers, and it may answer 429. */

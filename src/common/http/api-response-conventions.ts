@@ -8,7 +8,9 @@ import {
   IDEMPOTENT,
   IDEMPOTENT_REPLAYED_HEADER,
   RATE_LIMIT_HEADERS,
+  PER_IP_RATE_LIMIT_HEADERS,
   RATE_LIMITED,
+  RATE_LIMITED_PER_IP,
   RETRY_AFTER_HEADER,
 } from './api-docs';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
@@ -135,6 +137,7 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
     unavailable.headers = { ...RETRY_AFTER_HEADER };
   }
   const rateLimited = flag(RATE_LIMITED);
+  const rateLimitHeaders = flag(RATE_LIMITED_PER_IP) ? PER_IP_RATE_LIMIT_HEADERS : RATE_LIMIT_HEADERS;
   const idempotent = flag(IDEMPOTENT);
   if (idempotent) {
     addError(
@@ -155,9 +158,9 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
   for (const [status, entry] of Object.entries(responses)) {
     const code = Number(status);
     const headers = { ...entry.headers };
-    // Only once the token was counted: not before (400/413/415 of body parsing, 401), nor where the
-    // failure may come first (500, 503).
-    if (rateLimited && ![400, 401, 413, 415, 500, 503].includes(code)) Object.assign(headers, RATE_LIMIT_HEADERS);
+    // Only once the token (or IP) was counted: not before (400/413/415 of body parsing, 401), nor
+    // where the failure may come first (500, 503).
+    if (rateLimited && ![400, 401, 413, 415, 500, 503].includes(code)) Object.assign(headers, rateLimitHeaders);
     if (idempotent && code >= 200 && code < 300) Object.assign(headers, IDEMPOTENT_REPLAYED_HEADER);
     responses[status] = Object.keys(headers).length ? { ...entry, headers } : entry;
   }

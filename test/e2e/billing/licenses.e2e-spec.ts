@@ -344,8 +344,12 @@ describe('license keys', () => {
     );
   });
 
-  it('60 requests a minute per IP, then 429 with Retry-After', async () => {
+  it('60 requests a minute per IP, then 429 with Retry-After; every answer counts down its RateLimit headers', async () => {
     let last = await post('validate', { license_key: 'AAAAA-AAAAA-AAAAA-AAAAA' });
+    expect(last.status).toBe(404);
+    expect(last.headers['ratelimit-limit']).toBe('60');
+    expect(last.headers['ratelimit-remaining']).toBe('59');
+    expect(Number(last.headers['ratelimit-reset'])).toBeGreaterThan(0);
     let n = 1;
     while (last.status !== 429 && n < 200) {
       last = await post('validate', { license_key: 'AAAAA-AAAAA-AAAAA-AAAAA' });
@@ -355,6 +359,9 @@ describe('license keys', () => {
     expect(last.body).toEqual({ status: 'error', message: 'Too many requests.' });
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     expect(n).toBe(61);
+    expect(last.headers['ratelimit-limit']).toBe('60');
+    expect(last.headers['ratelimit-remaining']).toBe('0');
+    expect(last.headers['ratelimit-reset']).toBe(last.headers['retry-after']);
     // The limit is per IP across the three routes, and a real key is refused too.
     await post('activate', { license_key: 'AAAAA-AAAAA-AAAAA-AAAAA', instance_name: 'x' }).expect(429);
   });

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { applyDecorators, Body, Controller, HttpCode, Post, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../../common/http/error-response.dto';
-import { ApiNotFound, RETRY_AFTER_HEADER } from '../../../common/http/api-docs';
+import { ApiNotFound, RATE_LIMITED, RATE_LIMITED_PER_IP, RETRY_AFTER_HEADER } from '../../../common/http/api-docs';
 import { Public } from '../../identity';
 import {
   ActivatedLicenseDto,
@@ -17,14 +17,19 @@ import { LICENSE_NOT_FOUND, LicensesService } from './licenses.service';
 const ApiLicenseNotFound = () =>
   ApiNotFound('`License key not found.` — the same answer for any key that was not issued.', LICENSE_NOT_FOUND);
 
+/** The 429 of the per-IP limit; every counted answer carries its `RateLimit-*` headers. */
 const ApiPerIpLimit = () =>
-  ApiResponse({
-    status: 429,
-    description: '`Too many requests.` — more than 60 requests a minute from this IP.',
-    type: ErrorResponseDto,
-    example: { status: 'error', message: 'Too many requests.' },
-    headers: RETRY_AFTER_HEADER,
-  });
+  applyDecorators(
+    SetMetadata(RATE_LIMITED, true),
+    SetMetadata(RATE_LIMITED_PER_IP, true),
+    ApiResponse({
+      status: 429,
+      description: '`Too many requests.` — more than 60 requests a minute from this IP.',
+      type: ErrorResponseDto,
+      example: { status: 'error', message: 'Too many requests.' },
+      headers: RETRY_AFTER_HEADER,
+    }),
+  );
 
 /**
  * The license API the seller's software calls: no bearer token, the key is the
