@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OrderBumpsService } from '../../../src/modules/catalog/order-bumps/order-bumps.service';
 import { createSeller, TestSeller } from '../../utils/auth';
+import { sentWhileDeleting } from '../../utils/product-deletion';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -103,6 +104,31 @@ describe('Order bumps API', () => {
       );
       expect(n).toBe(1);
     });
+
+    it.each(['offering', 'offered'])(
+      'waits for a deletion of the %s product under way, then 404 with no bump written',
+      async (which) => {
+        const offering = await insertProduct(seller.storeId, 'Offering');
+        const offered = await insertProduct(seller.storeId, 'Offered');
+        const doomed = which === 'offering' ? offering : offered;
+        const res = await sentWhileDeleting(t.dataSource, doomed.id, () =>
+          t.http
+            .post(url(offering.pid))
+            .set(seller.auth)
+            .send({ product_id: offered.id, price: 5 })
+            .then((answer) => answer),
+        );
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 404,
+          body: { status: 'error', message: 'Resource not found.' },
+        });
+        const rows = await t.dataSource.query(
+          `SELECT id FROM order_bumps WHERE product_id = $1 OR bump_product_id = $2`,
+          [offering.id, offered.id],
+        );
+        expect(rows).toEqual([]);
+      },
+    );
 
     it('422 when a product would bump itself', async () => {
       const byId = await t.http

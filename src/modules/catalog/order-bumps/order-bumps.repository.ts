@@ -4,6 +4,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { MAX_INT4 } from '../../../common/http/path-id';
 import { Cents, toCents } from '../../../common/money';
 import { PreparedStatement } from '../../../database/prepared-statements';
+import { inTransaction } from '../../../database/transaction';
 import { OrderBump } from './order-bump.entity';
 
 /** A bump as offered: the bump's own row plus the offered product's public fields. */
@@ -46,6 +47,9 @@ export class OrderBumpsRepository {
 
   private manager(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
+  }
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return inTransaction(this.dataSource, work);
   }
 
   /** Every bump offering or offered by a product that is being deleted, in the deleting transaction. */

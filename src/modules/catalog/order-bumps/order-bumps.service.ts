@@ -76,11 +76,15 @@ export class OrderBumpsService {
     }
     if (offered.id === product.id) throw ValidationError.field(field, 'A product cannot be an order bump of itself.');
     try {
-      const row = await this.bumps.create({
-        storeId,
-        productId: product.id,
-        bumpProductId: offered.id,
-        price: toCents(input.price),
+      const row = await this.bumps.transaction(async (manager) => {
+        // Both products held while the bump is written: a deletion of either (which takes their
+        // bumps along in its transaction) is waited for, and then there is no bump to write.
+        const held = await this.products.hold(storeId, [product.id, offered.id], manager);
+        if (held.length < 2) throw new NotFoundError();
+        return this.bumps.create(
+          { storeId, productId: product.id, bumpProductId: offered.id, price: toCents(input.price) },
+          manager,
+        );
       });
       return {
         product,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { MAX_INT4 } from '../../../common/http/path-id';
 import { parseRef } from '../catalog-refs';
 import { Product } from '../products/product.entity';
@@ -32,5 +32,18 @@ export class ProductLookupRepository {
     return 'id' in parsed
       ? this.findById(storeId, parsed.id, manager)
       : this.findByPid(storeId, parsed.publicId, manager);
+  }
+
+  /**
+   * These products of the store held `FOR KEY SHARE` until the transaction ends, in id order (the
+   * catalog's order): a deletion under way is waited for, and a product it deleted is not returned.
+   */
+  hold(storeId: number, ids: number[], manager: EntityManager): Promise<ProductSummary[]> {
+    return manager.find(Product, {
+      select: SUMMARY,
+      where: { storeId, id: In(ids) },
+      order: { id: 'ASC' },
+      lock: { mode: 'for_key_share' },
+    });
   }
 }
