@@ -7,6 +7,9 @@ import { ValueTransformer } from 'typeorm';
  */
 export type Cents = number;
 
+/** The largest amount a `numeric(12,2)` column holds: 9999999999.99. */
+export const MAX_CENTS: Cents = 999_999_999_999;
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d{1,2})\d*)?$/;
 
 /** Parses a decimal with at most two significant decimals ("12.5", 12.5, "12.50") into cents. */

@@ -346,6 +346,17 @@ describe('hosted checkout, payments and the order portal', () => {
     const other = await createOrder(t, seller, orderBody(product.pid));
     const bad = await payJson(t, other.pay_token, { ...MPESA, bumps: [999999] }).expect(422);
     expect(bad.body.errors).toEqual({ bumps: ['Unknown order bump.'] });
+
+    // The largest amount an order holds, plus an add-on: refused on the add-on, nothing written.
+    const largest = await createOrder(t, seller, orderBody(product.pid, { amount: 9999999999.99 }));
+    const over = await payJson(t, largest.pay_token, { ...MPESA, bumps: [presetsBump] }).expect(422);
+    expect(over.body).toEqual({
+      status: 'error',
+      message: 'Validation failed.',
+      errors: { bumps: ['With these order bumps the total would be over 9999999999.99.'] },
+    });
+    const untouched = await t.http.get(`/v1/orders/${largest.order_number}`).set(seller.auth).expect(200);
+    expect(untouched.body.order).toMatchObject({ amount: 9999999999.99, status: 'pending', payments: [] });
   });
 
   it('utm_* of the checkout link land on the tracking and the payload; the request tracking is kept', async () => {

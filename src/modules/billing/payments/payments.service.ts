@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { randomBase62 } from '../../../common/crypto';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
+import { MAX_CENTS } from '../../../common/money';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { bumpsTotal } from '../events/order-event-payload';
@@ -472,8 +473,11 @@ export class PaymentsService implements OnApplicationBootstrap {
       .map((o) => ({ productId: o.product.id, productPid: o.product.pid, name: o.product.name, price: o.bump.price }));
     // Nothing chosen now or before: nothing to replace (the common case, one statement fewer).
     if (!previous.length && !items.length) return;
+    const originalAmount = order.originalAmount - bumpsTotal(previous) + bumpsTotal(items);
+    if (originalAmount > MAX_CENTS)
+      throw ValidationError.field('bumps', 'With these order bumps the total would be over 9999999999.99.');
     await this.orders.replaceBumpItems(manager, order.id, items);
-    order.originalAmount = order.originalAmount - bumpsTotal(previous) + bumpsTotal(items);
+    order.originalAmount = originalAmount;
     order.amount = order.originalAmount - order.discountAmount;
     await this.orders.save(manager, order);
   }
