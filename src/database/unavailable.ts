@@ -3,8 +3,10 @@ import { QueryRunnerAlreadyReleasedError } from 'typeorm';
 /**
  * Whether an error means PostgreSQL cannot be reached right now (503, never 500),
  * rather than that a query was wrong: the server shutting down or restarting (57P01 admin
- * shutdown, 57P02 crash shutdown, 57P03 cannot connect now) or out of connection slots (53300
- * too many connections: every slot taken, by this service's instances or others), connection
+ * shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 57P04 database dropped) or out of
+ * connection slots (53300 too many connections: every slot taken, by this service's instances or
+ * others), a database or role it cannot log in to (3D000 no such database, 28000 and 28P01 refused
+ * authentication: a database dropped or a password changed under the service), connection
  * exceptions (class 08),
  * a refused or reset socket, a connection ended under a query, the pool giving up waiting for
  * a connection, or a transaction's next statement after its connection was lost (TypeORM released
@@ -27,7 +29,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 }
 
 /** SQLSTATEs of a server that cannot serve this connection now (see isDatabaseUnavailable). */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57P04', '53300', '3D000', '28000', '28P01']);
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

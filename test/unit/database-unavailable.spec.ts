@@ -11,6 +11,9 @@ describe('isDatabaseUnavailable (503, never 500)', () => {
       ['57P01', 'terminating connection due to administrator command'],
       ['57P03', 'the database system is starting up'],
       ['08006', 'connection failure'],
+      ['57P04', 'terminating connection because the database was dropped'],
+      ['3D000', 'database "shop" does not exist'],
+      ['28P01', 'password authentication failed for user "shop"'],
     ]) {
       expect(isDatabaseUnavailable(pgError(code, message))).toBe(true);
       expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], pgError(code, message)))).toBe(true);

@@ -195,4 +195,41 @@ describe('PostgreSQL outage', () => {
       await proxy.open();
     }
   }, 60_000);
+
+  it('a database dropped under the service (3D000 on every new connection) is a 503, never a 500', async () => {
+    const doomed = await createTestDatabase();
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '3000',
+      BASE_URL: 'http://127.0.0.1:3000',
+      DATA_DIR: `/tmp/commerce-outage-dropped-${process.pid}`,
+      DATABASE_URL: doomed.url,
+    });
+    const other = await createApp(config, await DatabaseConnection.open(config), { clock: new TestClock() });
+    try {
+      await ready(other);
+      const client = request(other.getHttpServer());
+      const owner = await createSeller({ app: other });
+      await client.get('/v1/products').set(owner.auth).expect(200);
+      await doomed.drop();
+      for (const res of [
+        await client.get('/v1/products').set(owner.auth),
+        await client.post('/v1/products').set(owner.auth).send({ name: 'Ebook', price: 100 }),
+      ]) {
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 503,
+          body: { status: 'error', message: 'Service temporarily unavailable.' },
+        });
+        expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      }
+      const page = await client.get('/pay/token/anything').set('Accept', 'text/html');
+      expect({ status: page.status, type: page.headers['content-type'] }).toEqual({
+        status: 503,
+        type: expect.stringMatching(/^text\/html/),
+      });
+    } finally {
+      await other.close().catch(() => undefined);
+      await doomed.drop();
+    }
+  }, 60_000);
 });
