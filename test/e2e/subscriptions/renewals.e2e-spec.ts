@@ -239,6 +239,43 @@ describe('Subscriptions that renew: the sweep with the test clock', () => {
       .expect(409);
   });
 
+  it('a sweep that runs late charges the renewal before it decides past_due or expiry', async () => {
+    // Paid on the saved number: one sweep 8 days after end_date renews it, nothing lapses.
+    const paying = await subscribe(t, seller, { at: new Date('2035-01-10T08:00:00.000Z') });
+    const end = new Date(paying.subscription.end_date);
+    const late = await sweepFor(t, paying.subscriptionId, new Date(end.getTime() + 8 * DAY));
+    const renewal = late.renewal_orders[0].order_number;
+    expect(late).toMatchObject({
+      attempts: [{ subscription_id: paying.subscriptionId, order_number: renewal, attempt: 1, outcome: 'approved' }],
+      past_due: [],
+      expired: [],
+    });
+    const renewed = await getSubscription(t, seller, paying.subscriptionId);
+    expect(renewed).toMatchObject({ status: 'active', orders: [paying.orderNumber, renewal] });
+    expect(new Date(renewed.end_date).getTime()).toBe(monthsFrom(end, 1).getTime());
+
+    // Declined on every renewal: the late sweep still tries once before it expires the subscription.
+    const declining = await subscribe(t, seller, {
+      at: new Date('2035-01-10T08:00:00.000Z'),
+      paymentNumber: '841230003',
+    });
+    const lapsed = await sweepFor(t, declining.subscriptionId, new Date(end.getTime() + 8 * DAY));
+    expect(lapsed).toMatchObject({
+      attempts: [expect.objectContaining({ attempt: 1, outcome: 'declined' })],
+      past_due: [declining.subscriptionId],
+      expired: [declining.subscriptionId],
+    });
+
+    // Past due with its retries missed (no sweep for days): the next sweep retries before expiring.
+    const missed = await subscribe(t, seller, { at: new Date('2035-01-10T08:00:00.000Z'), paymentNumber: '841230003' });
+    await sweepFor(t, missed.subscriptionId, new Date(end.getTime() - 72 * HOUR));
+    expect((await sweepFor(t, missed.subscriptionId, end)).past_due).toEqual([missed.subscriptionId]);
+    expect(await sweepFor(t, missed.subscriptionId, new Date(end.getTime() + 8 * DAY))).toMatchObject({
+      attempts: [expect.objectContaining({ attempt: 3, outcome: 'declined' })],
+      expired: [missed.subscriptionId],
+    });
+  });
+
   it('a failed renewal paid through the portal link: extended from the previous end_date, active again, and the link stops working', async () => {
     const start = new Date('2035-01-31T09:30:00.000Z');
     const s = await subscribe(t, seller, { at: start, paymentNumber: '841230003' });

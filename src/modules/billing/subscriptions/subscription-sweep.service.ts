@@ -60,7 +60,7 @@ export class SubscriptionSweep implements OnModuleInit {
     });
   }
 
-  /** One sweep as of `at`: renewal orders, their automatic attempts, past_due, expired, cancel at period end. */
+  /** One sweep as of `at`: renewal orders, their automatic attempts, cancel at period end, past_due, expired. */
   async sweep(at: Date): Promise<SweepReport> {
     const { renewalLeadHours, graceDays } = this.config.subscriptions;
     const report: SweepReport = {
@@ -93,6 +93,19 @@ export class SubscriptionSweep implements OnModuleInit {
       const order = await this.lifecycle.createRenewal(id, renewBefore);
       if (order) report.renewal_orders.push({ subscription_id: id, order_number: order.orderNumber });
     });
+    // Charged before anything lapses: a sweep that runs late (the service was down) makes the
+    // attempt that was due before it decides past_due or expiry on an unpaid renewal.
+    await each('attempt', await this.subscriptions.withOpenRenewal(MAX_ATTEMPTS, BATCH), async (id) => {
+      const claimed = await this.lifecycle.claimAttempt(id, (s) => dueAttempts(s, at));
+      if (!claimed || !(await this.charger.canCharge(claimed.saved, claimed.order.storeId))) return;
+      const outcome = await this.charger.charge(claimed.order, claimed.saved);
+      report.attempts.push({
+        subscription_id: id,
+        order_number: claimed.order.orderNumber,
+        attempt: claimed.attempt,
+        outcome,
+      });
+    });
     await each('cancel_at_period_end', await this.subscriptions.endedBy('active', at, BATCH, true), async (id) => {
       if (await this.lifecycle.endAtPeriodEnd(id, at)) report.cancelled.push(id);
     });
@@ -106,17 +119,6 @@ export class SubscriptionSweep implements OnModuleInit {
         if (await this.lifecycle.expire(id, at, graceDays * DAY_MS)) report.expired.push(id);
       },
     );
-    await each('attempt', await this.subscriptions.withOpenRenewal(MAX_ATTEMPTS, BATCH), async (id) => {
-      const claimed = await this.lifecycle.claimAttempt(id, (s) => dueAttempts(s, at));
-      if (!claimed || !(await this.charger.canCharge(claimed.saved, claimed.order.storeId))) return;
-      const outcome = await this.charger.charge(claimed.order, claimed.saved);
-      report.attempts.push({
-        subscription_id: id,
-        order_number: claimed.order.orderNumber,
-        attempt: claimed.attempt,
-        outcome,
-      });
-    });
     return report;
   }
 }
