@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -47,4 +47,31 @@ export function generateToken(prefix: string): string {
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/**
+ * AES-256-GCM under a key derived from a secret for one purpose (HMAC-SHA-256 of the purpose), so
+ * one secret gives independent keys. Sealed text is `base64url(iv ‖ tag ‖ ciphertext)`; opening
+ * text that was altered or sealed under another key throws.
+ */
+export class SecretBox {
+  private readonly key: Buffer;
+
+  constructor(secret: string, purpose: string) {
+    this.key = createHmac('sha256', secret).update(purpose).digest();
+  }
+
+  seal(plain: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  }
+
+  open(sealed: string): string {
+    const raw = Buffer.from(sealed, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
 }

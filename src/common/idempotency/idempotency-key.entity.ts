@@ -33,6 +33,7 @@ export class IdempotencyKey {
   @Column({ type: 'int', nullable: true })
   responseStatus: number | null;
 
+  /** The answer's body, sealed (IdempotencyRepository): a JSON string of the ciphertext. */
   @Column({ type: 'jsonb', nullable: true })
   responseBody: unknown;
 

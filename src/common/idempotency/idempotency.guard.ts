@@ -74,21 +74,22 @@ export class IdempotencyGuard implements CanActivate {
       key,
     };
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
-    if (!(await this.claims.claim(req, reply, scope, requestHash))) {
+    // Twice at most: a record freed (or purged, or unreadable) between the two statements is
+    // claimed again; should that fail too, the request runs as the first one.
+    for (let tries = 0; tries < 2; tries++) {
+      if (await this.claims.claim(req, reply, scope, requestHash)) return true;
       const record = await this.keys.find(scope);
-      // No record: it was freed (or purged) between the two statements; run as the first request.
-      if (record) {
-        if (record.requestHash !== requestHash) {
-          throw new UnprocessableError('Idempotency key reused with a different request.');
-        }
-        if (record.state !== 'completed') {
-          throw new ConflictError('A request with this idempotency key is still in progress.');
-        }
-        // complete() always stores the status; 201 is Nest's default for a POST.
-        throw new PresetResponse(record.responseStatus ?? HttpStatus.CREATED, record.responseBody, {
-          'Idempotent-Replayed': 'true',
-        });
+      if (!record) continue;
+      if (record.requestHash !== requestHash) {
+        throw new UnprocessableError('Idempotency key reused with a different request.');
       }
+      if (record.state !== 'completed') {
+        throw new ConflictError('A request with this idempotency key is still in progress.');
+      }
+      // complete() always stores the status; 201 is Nest's default for a POST.
+      throw new PresetResponse(record.responseStatus ?? HttpStatus.CREATED, record.responseBody, {
+        'Idempotent-Replayed': 'true',
+      });
     }
     return true;
   }

@@ -1,7 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { deliverySecret } from '../../config/delivery-secret';
 import { PreparedStatement } from '../../database/prepared-statements';
+import { SecretBox } from '../crypto';
 import { IdempotencyKey } from './idempotency-key.entity';
 
 export interface IdempotencyScope {
@@ -15,8 +19,14 @@ export interface IdempotencyClaim extends IdempotencyScope {
   leaseId: string;
 }
 
+/**
+ * The keys' records. A stored answer is sealed (AES-256-GCM under a key derived from
+ * `DELIVERY_SECRET`): it may hold a pay token or license keys, which are otherwise kept only
+ * hashed or encrypted, so a database dump alone replays nothing readable.
+ */
 @Injectable()
 export class IdempotencyRepository {
+  private readonly box: SecretBox;
   private readonly statements: {
     claim: PreparedStatement;
     renew: PreparedStatement;
@@ -25,7 +35,11 @@ export class IdempotencyRepository {
     purgeExpired: PreparedStatement;
   };
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.box = new SecretBox(deliverySecret(config), 'idempotent-responses');
     this.statements = {
       // Taken over: a record past its lifetime, or a claim of the same request whose lease lapsed
       // (its process stopped mid-request and nothing stored an answer).
@@ -90,9 +104,20 @@ export class IdempotencyRepository {
     return rows.length > 0;
   }
 
-  find(scope: IdempotencyScope): Promise<IdempotencyKey | null> {
+  /** The record holding the key, its stored answer opened. */
+  async find(scope: IdempotencyScope): Promise<IdempotencyKey | null> {
     const { storeId, principalKey, key } = scope;
-    return this.dataSource.manager.findOneBy(IdempotencyKey, { storeId, principalKey, key });
+    const record = await this.dataSource.manager.findOneBy(IdempotencyKey, { storeId, principalKey, key });
+    // A sealed answer is a JSON string; an object is one stored before answers were sealed.
+    if (typeof record?.responseBody !== 'string') return record;
+    try {
+      record.responseBody = JSON.parse(this.box.open(record.responseBody));
+      return record;
+    } catch {
+      // Sealed under a `DELIVERY_SECRET` since changed: the answer is lost, the key starts anew.
+      await this.dataSource.manager.delete(IdempotencyKey, { id: record.id });
+      return null;
+    }
   }
 
   /** Extends a running request's claim; nothing once it was completed, released or taken over. */
@@ -108,7 +133,7 @@ export class IdempotencyRepository {
       claim.key,
       claim.leaseId,
       status,
-      JSON.stringify(body),
+      JSON.stringify(this.box.seal(JSON.stringify(body))),
     ]);
   }
 

@@ -133,6 +133,55 @@ describe('customers and idempotency keys', () => {
         `SELECT count(*)::int AS n FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.email = 'idem@example.com'`,
       );
       expect(rows[0].n).toBe(1);
+      // The stored answer is sealed: the pay token (kept only hashed on the order) is not readable.
+      const [stored] = await t.dataSource.query(
+        `SELECT jsonb_typeof(response_body) AS type, response_body::text AS text FROM idempotency_keys WHERE key = 'key-1'`,
+      );
+      expect(stored.type).toBe('string');
+      expect(stored.text).not.toContain(first.body.pay_token);
+      expect(stored.text).not.toContain(first.body.order_number);
+    });
+
+    it('replays an answer stored before answers were sealed', async () => {
+      const body = orderBody(product.pid, { customer: customer('legacy@example.com') });
+      const first = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'legacy-1').send(body);
+      await t.dataSource.query(`UPDATE idempotency_keys SET response_body = $1::jsonb WHERE key = 'legacy-1'`, [
+        JSON.stringify(first.body),
+      ]);
+      const replay = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'legacy-1')
+        .send(body)
+        .expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(first.body);
+    });
+
+    it('an answer sealed under another DELIVERY_SECRET is not replayed: the key starts anew', async () => {
+      const body = orderBody(product.pid, { customer: customer('rotated@example.com') });
+      const first = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'rotated-1').send(body);
+      // What a changed secret leaves: a sealed answer this process cannot open.
+      await t.dataSource.query(
+        `UPDATE idempotency_keys SET response_body = to_jsonb('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'::text) WHERE key = 'rotated-1'`,
+      );
+      const again = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'rotated-1')
+        .send(body)
+        .expect(201);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+      expect(again.body.order_number).not.toBe(first.body.order_number);
+      // Held again by the new answer: a further retry replays it.
+      const replay = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .set('Idempotency-Key', 'rotated-1')
+        .send(body)
+        .expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(again.body);
     });
 
     it('422 for the same key with another body', async () => {

@@ -1,0 +1,42 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AppConfig } from './app-config';
+
+const logger = new Logger('DeliverySecret');
+const loaded = new Map<string, string>();
+
+/**
+ * The secret behind buyers' download links and what is kept encrypted at rest (README,
+ * `DELIVERY_SECRET`): the variable, or else a random secret kept in `$DATA_DIR/delivery.key`
+ * (created once, mode 0600), so links and sealed values survive restarts and a database dump alone
+ * holds none of them. Read once per file by each process.
+ */
+export function deliverySecret(config: AppConfig): string {
+  if (config.delivery.secret) return config.delivery.secret;
+  const path = config.delivery.secretFile;
+  let secret = loaded.get(path);
+  if (secret === undefined) {
+    secret = secretFromFile(path);
+    loaded.set(path, secret);
+  }
+  return secret;
+}
+
+function secretFromFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    // `wx`: of several processes starting at once, one writes and the others read its secret.
+    writeFileSync(path, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+    logger.warn(`DELIVERY_SECRET is not set: created ${path} (keep it with the database's backups)`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return readFileSync(path, 'utf8').trim();
+}
