@@ -90,6 +90,8 @@ describe('license keys', () => {
     expect(main.key).not.toBe(extra.key);
 
     expect(events[0].payload.license_keys).toEqual(order.license_keys);
+    // `test` stays the last field; the keys come just before it.
+    expect(Object.keys(events[0].payload).slice(-2)).toEqual(['license_keys', 'test']);
     // Nothing else of the spec payload changed: an order without keys has no such field.
     const plainProduct = await insertProduct(t, seller.storeId, { name: 'Ebook' });
     const plainEvents = recordEvents(t);

@@ -40,8 +40,9 @@ export class OrderEventPayloads {
       payUrl: this.config.urls.pay,
       subscriptionPortal,
     });
-    if (order.status === 'approved' && licenseKeys.length)
-      payload.license_keys = licenseKeys.map((key) => this.licenses.view(key));
-    return payload;
+    if (order.status !== 'approved' || !licenseKeys.length) return payload;
+    // Before `test`, which stays the last field (README, *Test mode*).
+    const { test, ...fields } = payload;
+    return { ...fields, license_keys: licenseKeys.map((key) => this.licenses.view(key)), test };
   }
 }

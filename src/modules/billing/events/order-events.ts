@@ -114,13 +114,13 @@ export interface OrderEventPayload {
   order_bump: OrderBumpPayload[];
   brand: string;
   image: string;
-  /** True for an order of a store's test mode (README, *Test mode*), false for a live one. */
-  test: boolean;
   /**
-   * the keys of an approved order that has some (absent otherwise, so the spec's
-   * payload is unchanged for every other order).
+   * The keys of an approved order that has some, as `GET /v1/orders/{id}` shows them (absent
+   * otherwise, so the spec's payload is unchanged for every other order); just before `test`.
    */
   license_keys?: LicenseKeyPayload[];
+  /** True for an order of a store's test mode (README, *Test mode*), false for a live one; the last field. */
+  test: boolean;
 }
 
 export interface LicenseKeyPayload {

@@ -82,7 +82,8 @@ class DeliveryRequestDto {
     example: { order_type: 'order_approved', order_number: 'ORD-7Q2K9X', status: 'approved', amount: 100, test: false },
     description:
       'The webhook payload, as sent. Its last field `test` (boolean) is true for an order of the ' +
-      "store's test mode and for a test event, false for a live order.",
+      "store's test mode and for a test event, false for a live order. An approved order with license keys " +
+      'carries `license_keys` (as `GET /v1/orders/{id}` shows them) just before it.',
   })
   payload: object;
 }
