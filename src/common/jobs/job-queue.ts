@@ -180,7 +180,9 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.db.open();
     await this.boss.start();
     this.started = true;
-    await this.applyQueuePolicies();
+    // A process that works no queue (an API-only instance, a CLI command) creates a missing queue
+    // but leaves the policy the workers' start set.
+    await this.applyQueuePolicies(this.config.webhooks.runWorker);
     if (!this.config.webhooks.runWorker) return;
     for (const [name, definition] of this.queues) this.startWorkers(name, definition);
     await this.listen().catch((error: unknown) =>
@@ -190,11 +192,11 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   /**
    * Each queue with the retry policy this start was configured with (`MAIL_RETRY_DELAY_SECONDS`, …):
-   * created if new, and updated if an earlier start made it with another (pg-boss's `createQueue`
-   * leaves an existing queue as it is). Jobs take their queue's policy when they are sent.
-   * Idempotent, and safe when several instances start at once.
+   * created if new, and with `update`, updated if an earlier start made it with another (pg-boss's
+   * `createQueue` leaves an existing queue as it is). Jobs take their queue's policy when they are
+   * sent. Idempotent, and safe when several instances start at once.
    */
-  async applyQueuePolicies(): Promise<void> {
+  async applyQueuePolicies(update = true): Promise<void> {
     for (const [name, { options }] of this.queues) {
       const policy = {
         retryLimit: options.retryLimit ?? 5,
@@ -203,7 +205,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
         expireInSeconds: options.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
       };
       await this.boss.createQueue(name, { name, ...policy });
-      await this.boss.updateQueue(name, { name, ...policy });
+      if (update) await this.boss.updateQueue(name, { name, ...policy });
     }
   }
 

@@ -1,3 +1,4 @@
+import { runProcess } from '../../utils/run-process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +116,24 @@ describe('customer emails without SMTP_URL, and a channel added by a plugin', ()
     await t.app.get(JobQueue).applyQueuePolicies();
     expect(await retryDelay()).toBe(1);
   });
+
+  it('a CLI command run with another MAIL_RETRY_DELAY_SECONDS leaves the running workers’ policy', async () => {
+    const run = await runProcess(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', 'subscriptions:sweep'],
+      {
+        NODE_ENV: 'test',
+        DATABASE_URL: t.config.database.url!,
+        DATA_DIR: t.config.dataDir,
+        MAIL_RETRY_DELAY_SECONDS: '60',
+      },
+    );
+    expect(run.code).toBe(0);
+    const [{ retry_delay }] = await t.dataSource.query(
+      `SELECT retry_delay FROM pgboss.queue WHERE name = 'event:customer-emails'`,
+    );
+    expect(retry_delay).toBe(1);
+  }, 60_000);
 
   async function waitForSms(id: number) {
     let row: Awaited<ReturnType<typeof messageRows>>[number] | undefined;
