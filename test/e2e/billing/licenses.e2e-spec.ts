@@ -346,6 +346,38 @@ describe('license keys', () => {
     );
   });
 
+  it('a subscription cancelled at once: its key expires then, and expires_at says so', async () => {
+    const product = await insertProduct(t, seller.storeId, { name: 'Cloud Backup', type: 'recurring', price: null });
+    await t.dataSource.query('UPDATE products SET license_keys_enabled = true WHERE id = $1', [product.id]);
+    const plan = await t.http
+      .post('/v1/plans')
+      .set(seller.auth)
+      .send({ product_pid: product.pid, name: 'Mensal', price: 120, interval: 'month' })
+      .expect(201);
+    const now = new Date(Date.now() + 40 * DAY);
+    t.clock.set(now);
+    const created = await createOrder(
+      t,
+      seller,
+      orderBody(product.pid, { amount: 120, plan_id: plan.body.plan.plan_id }),
+    );
+    await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
+    const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
+    const key = order.license_keys[0];
+    expect(new Date(key.expires_at).getTime()).toBeGreaterThan(now.getTime());
+
+    const cancelledAt = new Date(now.getTime() + DAY);
+    t.clock.set(cancelledAt);
+    await t.http
+      .post(`/v1/subscriptions/${order.subscription.id}/cancel`)
+      .set(seller.auth)
+      .send({ at_period_end: false })
+      .expect(200);
+    const ended = (await t.http.get(`/v1/licenses/${key.id}`).set(seller.auth).expect(200)).body.license;
+    expect(ended.status).toBe('expired');
+    expect(new Date(ended.expires_at).getTime()).toBe(cancelledAt.getTime());
+  });
+
   it('60 requests a minute per IP, then 429 with Retry-After; every answer counts down its RateLimit headers', async () => {
     let last = await post('validate', { license_key: 'AAAAA-AAAAA-AAAAA-AAAAA' });
     expect(last.status).toBe(404);

@@ -101,12 +101,18 @@ export class LicensesRepository {
     where: { orderId?: number; subscriptionId?: number },
     from: LicenseStatus[],
     to: LicenseStatus,
+    expiredAt?: Date,
   ): Promise<void> {
     const qb = manager
       .createQueryBuilder()
       .update(LicenseKey)
-      .set({ status: to })
+      .set(
+        expiredAt
+          ? { status: to, expiresAt: () => 'LEAST(COALESCE(expires_at, :expiredAt), :expiredAt)' }
+          : { status: to },
+      )
       .where('status IN (:...from)', { from });
+    if (expiredAt) qb.setParameter('expiredAt', expiredAt);
     if (where.orderId !== undefined && where.subscriptionId !== undefined)
       qb.andWhere('(order_id = :orderId OR subscription_id = :subscriptionId)', where);
     else if (where.orderId !== undefined) qb.andWhere('order_id = :orderId', where);

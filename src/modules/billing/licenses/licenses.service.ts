@@ -112,9 +112,12 @@ export class LicensesService {
     );
   }
 
-  /** The subscription ended (expired, or cancelled when its period ran out): its keys expire. */
-  async onSubscriptionEnded(manager: EntityManager, subscriptionId: number): Promise<void> {
-    await this.licenses.setStatus(manager, { subscriptionId }, ['active'], 'expired');
+  /**
+   * The subscription ended at `at` (expired, cancelled when its period ran out, or cancelled at
+   * once): its keys expire, and an `expires_at` still ahead becomes that moment.
+   */
+  async onSubscriptionEnded(manager: EntityManager, subscriptionId: number, at: Date): Promise<void> {
+    await this.licenses.setStatus(manager, { subscriptionId }, ['active'], 'expired', at);
   }
 
   // ---- reads ----

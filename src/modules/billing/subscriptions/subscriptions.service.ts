@@ -142,7 +142,7 @@ export class SubscriptionsService {
     // After the subscription's change: the renewal's `order_cancelled` shows it as it ended.
     if (open) await this.cancelRenewal(manager, open);
     // the subscription's license keys end with it.
-    await this.licenses.onSubscriptionEnded(manager, saved.id);
+    await this.licenses.onSubscriptionEnded(manager, saved.id, now);
     await this.publishWithLatest(
       manager,
       to === 'cancelled' ? SUBSCRIPTION_EVENTS.cancelled : SUBSCRIPTION_EVENTS.expired,
