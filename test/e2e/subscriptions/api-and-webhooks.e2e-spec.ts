@@ -134,20 +134,25 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
     expect(dueRun.code).toBe(0);
     expect(dueRun.json.past_due).toContain(s.subscriptionId);
     const [pastDue] = await delivered('subscription_past_due', renewal.order_number);
+    // Its declined attempt gave the pending renewal a transaction id and method: the payload names
+    // them, and its portal link opens the renewal's own portal, where it can be paid.
+    const declined = await getOrder(t, seller, renewal.order_number);
+    expect(declined.status).toBe('pending');
+    expect(declined.transaction_id).toBe(declined.payments[0].transaction_id);
     expectPayload(pastDue, s, {
       kind: 'subscription_past_due',
       orderNumber: renewal.order_number,
       status: 'pending',
       subscriptionStatus: 'past_due',
       amount: 300,
-      transactionId: '',
+      transactionId: declined.transaction_id,
       cancelledAt: false,
       paymentNumber: null,
-      // The renewal has no portal of its own yet: the subscription's, where it can be paid.
-      portal: { orderNumber: s.orderNumber, transactionId: s.transactionId },
     });
+    expect(pastDue.payment_method).toBe('mpesa');
     const portal = new URL(pastDue.plan_subscriber.portal_url);
-    await t.http.get(portal.pathname + portal.search).expect(200);
+    const page = await t.http.get(portal.pathname + portal.search).expect(200);
+    expect(page.text).toContain(renewal.order_number);
     expect(pastDue.plan_subscriber.end_date).toBe(s.subscription.end_date);
 
     const expiryRun = await cli(t, ['subscriptions:sweep', `--at=${new Date(end.getTime() + 7 * DAY).toISOString()}`]);

@@ -62,9 +62,10 @@ export function noPlanSubscriber(portal: string): PlanSubscriberPayload {
 }
 
 function planSubscriber(ctx: OrderEventContext): PlanSubscriberPayload {
-  // A renewal without a transaction id of its own (pending: due, failed, past due) has no portal
-  // page yet: the link opens the portal of the order that started its subscription, where the
-  // buyer sees it and pays the renewal.
+  // A renewal not tried yet (pending, no attempt: its method cannot be charged without the
+  // customer) has no transaction id, so no portal page of its own: the link opens the portal of the
+  // order that started its subscription, where the buyer sees it and pays the renewal. Every
+  // attempt, a declined one too, gives it its own.
   const portal = ctx.order.transactionId === null && ctx.subscriptionPortal ? ctx.subscriptionPortal : ctx.order;
   const url = portalUrl(ctx.payUrl, portal.orderNumber, portal.transactionId);
   // Only recurring products carry subscriber details.

@@ -342,7 +342,12 @@ export class PaymentsService implements OnApplicationBootstrap {
         changes.push({ index, attempt: changed, change: { order: locked, to: 'approved', details, bumps } });
       } else if (locked.subscriptionId !== null) {
         // A failed attempt on a renewal order leaves it pending (the customer can still
-        // pay it by its link, dunning tries again), and the subscription hears of it.
+        // pay it by its link, dunning tries again), and the subscription hears of it. Like every
+        // attempt it gives the order a transaction id and method, so its events name them and
+        // their portal link opens this renewal's own portal.
+        locked.transactionId = details.transactionId;
+        locked.paymentMethod = details.paymentMethod;
+        await this.orders.save(manager, locked);
         await this.subscriptions.paymentFailed(manager, locked, at);
         results[index] = this.resultOf(locked, changed);
       } else if (changed.offSession) {
