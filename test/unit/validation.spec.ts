@@ -1,6 +1,6 @@
 import { ArgumentMetadata } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsEmail, IsNumber, IsString, Min, ValidateNested } from 'class-validator';
+import { IsEmail, IsNumber, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ValidationError } from '../../src/common/errors/app-error';
 import { toErrorResponse } from '../../src/common/http/exception.filter';
 import { createValidationPipe } from '../../src/common/http/validation.pipe';
@@ -14,6 +14,13 @@ class CustomerDto {
 class OrderDto {
   @IsNumber() @Min(10) amount: number;
   @ValidateNested() @Type(() => CustomerDto) customer: CustomerDto;
+}
+
+class LinksDto {
+  @IsOptional()
+  @IsUrl({}, { message: 'return_url must be a valid http(s) URL.' })
+  @MaxLength(2048, { message: 'return_url must be at most 2048 characters.' })
+  return_url?: string;
 }
 
 const meta = (metatype: ArgumentMetadata['metatype'], type: ArgumentMetadata['type'] = 'body'): ArgumentMetadata => ({
@@ -58,6 +65,18 @@ describe('validation pipe', () => {
     expect((low.body.errors as Record<string, string[]>).amount).toEqual([
       expect.stringMatching(/^amount must not be less than 10/),
     ]);
+  });
+
+  it('a string-only field (URL, email, length rules) given another type is told that alone', async () => {
+    for (const value of [5, true, {}, []]) {
+      const res = await failure({ return_url: value }, LinksDto);
+      expect(res.body.errors).toEqual({ return_url: ['return_url must be a string.'] });
+    }
+    const email = await failure({ amount: 20, customer: { name: 'A', email: 5 } }, OrderDto);
+    expect(email.body.errors).toEqual({ 'customer.email': ['customer.email must be a string.'] });
+    // A string still gets every rule it breaks.
+    const long = await failure({ return_url: `ftp://${'a'.repeat(2050)}` }, LinksDto);
+    expect((long.body.errors as Record<string, string[]>).return_url).toHaveLength(2);
   });
 
   it('drops unknown properties', async () => {

@@ -22,7 +22,9 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
     if (error.constraints) {
-      out[path] = isMissing(error) ? requiredMessages(path, error.constraints) : valueMessages(path, error.constraints);
+      out[path] = isMissing(error)
+        ? requiredMessages(path, error.constraints)
+        : valueMessages(path, error.constraints, error.value);
     }
     if (error.children?.length) Object.assign(out, flattenValidationErrors(error.children, path));
   }
@@ -62,6 +64,23 @@ function isOptional(error: ClassValidatorError): boolean {
 /** The constraints that say what type a value must be; when one fails, the others say nothing useful. */
 const TYPE_CONSTRAINTS = ['isNumber', 'isInt', 'isString', 'isBoolean', 'isArray', 'isObject'];
 
+/**
+ * Rules that only a string can meet: a field with one of them (and no type rule of its own) takes
+ * strings, so any other value is told that alone.
+ */
+const STRING_ONLY_CONSTRAINTS = [
+  'isUrl',
+  'isEmail',
+  'maxLength',
+  'minLength',
+  'matches',
+  'isUuid',
+  'isIso8601',
+  'isDateString',
+  'isHexColor',
+  'isLocale',
+];
+
 /** The constraints a `null` fails only because nothing was given. */
 const NULL_IS_MISSING_FOR = [...TYPE_CONSTRAINTS, 'nestedValidation', 'isNotEmpty'];
 
@@ -70,9 +89,11 @@ const NULL_IS_MISSING_FOR = [...TYPE_CONSTRAINTS, 'nestedValidation', 'isNotEmpt
  * `nestedValidation` (class-validator's own words for a non-object under `@ValidateNested`) is
  * said by the field's `isObject` or `isArray` instead, or, without them, as `<field> must be an object.`
  */
-function valueMessages(path: string, constraints: Record<string, string>): string[] {
+function valueMessages(path: string, constraints: Record<string, string>, value: unknown): string[] {
   const typeMessages = TYPE_CONSTRAINTS.filter((name) => name in constraints).map((name) => constraints[name]);
   if (typeMessages.length) return typeMessages;
+  if (typeof value !== 'string' && STRING_ONLY_CONSTRAINTS.some((name) => name in constraints))
+    return [`${path} must be a string.`];
   const messages = Object.entries(constraints)
     .filter(([name]) => name !== 'nestedValidation')
     .map(([, message]) => message);
