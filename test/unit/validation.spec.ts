@@ -94,10 +94,16 @@ describe('validation pipe', () => {
     [{ per_page: '101' }, 'per_page'],
     [{ per_page: '0' }, 'per_page'],
     [{ per_page: '2.5' }, 'per_page'],
+    [{ per_page: '1e1' }, 'per_page'],
+    [{ page: ' 1' }, 'page'],
+    [{ page: '' }, 'page'],
+    [{ page: '0x10' }, 'page'],
   ])('rejects pagination %j on %s', async (query, field) => {
     const res = await failure(query, PaginationQueryDto, 'query');
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors as object)).toEqual([field]);
+    const value = (query as Record<string, string>)[field];
+    if (!/^-?\d+$/.test(value)) expect(res.body.errors).toEqual({ [field]: [`${field} must be an integer.`] });
   });
 
   it('defaults page to 1 and per_page to 15', async () => {

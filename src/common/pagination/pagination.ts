@@ -1,17 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
+
+/**
+ * A query value written as an integer in decimal digits (an optional `-`), as a number; anything
+ * else (`1e1`, ` 1`, `0x10`, an empty value) is left as it came, so the integer rule refuses it.
+ */
+const decimalInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
 
 /** `page` (1+, default 1) and `per_page` (1–100, default 15); out of range is 422 (the OpenAPI description). */
 export class PaginationQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, example: 1 })
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt({ message: 'page must be an integer.' })
   @Min(1, { message: 'page must be at least 1.' })
   page: number = 1;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 15, example: 15 })
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt({ message: 'per_page must be an integer.' })
   @Min(1, { message: 'per_page must be at least 1.' })
   @Max(100, { message: 'per_page must be at most 100.' })
