@@ -252,12 +252,18 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
     expect((await getOrder(t, seller, renewal)).status).toBe('cancelled');
     expect((await getSubscription(t, seller, s.subscriptionId)).status).toBe('active');
 
+    t.clock.set(new Date(end.getTime() - 6 * HOUR));
     const now = await t.http
       .post(`/v1/subscriptions/${s.subscriptionId}/cancel`)
       .set(seller.auth)
       .send({ at_period_end: false })
       .expect(200);
-    expect(now.body.subscription).toMatchObject({ status: 'cancelled', cancel_at_period_end: true });
+    // Ended now: not at the period's end, whatever the first request asked; cancelled_at is this one's.
+    expect(now.body.subscription).toMatchObject({ status: 'cancelled', cancel_at_period_end: false });
+    expect(new Date(now.body.subscription.cancelled_at).getTime()).toBe(end.getTime() - 6 * HOUR);
+    const ended = (await t.http.get(`/pay/order/${s.orderNumber}?transaction_id=${s.transactionId}`).expect(200)).text;
+    expect(ended).toMatch(/Ended on<\/span><span>[^<]*<\/span>/);
+    expect(ended).not.toContain('Renews on');
     const [payload] = await delivered('subscription_cancelled', renewal);
     expect(payload.plan_subscriber.status).toBe('cancelled');
     // The sweep at end_date finds nothing left to do.

@@ -137,7 +137,12 @@ export class SubscriptionsService {
     const open = await this.subscriptions.openRenewal(manager, subscription);
     const from = subscription.status;
     subscription.status = to;
-    if (to === 'cancelled') subscription.cancelledAt ??= now;
+    if (to === 'cancelled' && now < subscription.endDate) {
+      // Cancelled before its period ran out (at once, or a refund): it did not wait for the
+      // period's end, whatever an earlier request asked, and this request is its cancellation.
+      subscription.cancelAtPeriodEnd = false;
+      subscription.cancelledAt = now;
+    } else if (to === 'cancelled') subscription.cancelledAt ??= now;
     const saved = await this.subscriptions.save(manager, subscription);
     // After the subscription's change: the renewal's `order_cancelled` shows it as it ended.
     if (open) await this.cancelRenewal(manager, open);
