@@ -8,7 +8,7 @@ import type { PaymentAttempt } from '../payments/payment-attempt.entity';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service';
 import { PaymentResult } from '../payments/payments.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
-import { CheckoutService } from './checkout.service';
+import { CheckoutPage, CheckoutService, RENEWAL_CANCEL_MESSAGE } from './checkout.service';
 import { wantsJson } from './content-negotiation';
 import { cancellationReason, customerFieldErrors } from './customer-messages';
 import { CheckoutViews } from './views.service';
@@ -35,8 +35,7 @@ export class CheckoutController {
 
   @Get()
   async page(@Param('payToken') payToken: string, @Query() query: Form, @Res() res: FastifyReply): Promise<void> {
-    const page = await this.checkout.page(payToken, query);
-    await this.renderPage(res, payToken, page.order, page, {}, '', 200);
+    await this.renderPage(res, payToken, await this.checkout.page(payToken, query), 200);
   }
 
   @Post('pay')
@@ -52,10 +51,9 @@ export class CheckoutController {
     const form = this.checkout.readPayForm(body ?? {}, await this.payments.modeOf(found.order));
     if (form.errors) {
       if (wantsJson(req)) throw new ValidationError(form.errors);
-      const order = found.order;
-      const page = await this.checkout.pageOf(order);
-      const number = typeof body?.payment_number === 'string' ? body.payment_number : '';
-      return this.renderPage(res, payToken, order, page, form.errors, number, 422);
+      // The page again with every choice the buyer made (method, number, add-ons), not the defaults.
+      const page = await this.checkout.pageOf(found.order, this.checkout.submittedChoices(body ?? {}));
+      return this.renderPage(res, payToken, page, 422, { errors: form.errors });
     }
     // A hosted payment page (Stripe Checkout) sends the customer back to the status route either way.
     const back = this.checkout.statusUrl(payToken);
@@ -66,6 +64,11 @@ export class CheckoutController {
     await this.answer(req, res, payToken, result);
   }
 
+  /**
+   * The cancel button. A pending renewal is not cancelled by it (billing README, `checkout/`): 409
+   * `A renewal stays open until its subscription ends; cancel the subscription instead.` in JSON,
+   * the renewal's checkout page saying so for browsers; nothing changes.
+   */
   @Post('cancel')
   @HttpCode(200)
   async cancel(
@@ -73,7 +76,11 @@ export class CheckoutController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    await this.answer(req, res, payToken, await this.payments.cancel(payToken));
+    const result = await this.checkout.cancel(payToken);
+    if (result.outcome !== 'renewal') return this.answer(req, res, payToken, result);
+    if (wantsJson(req)) throw new ConflictError(RENEWAL_CANCEL_MESSAGE);
+    const page = await this.checkout.pageOf(result.order);
+    return this.renderPage(res, payToken, page, 409, { notice: RENEWAL_CANCEL_MESSAGE });
   }
 
   /**
@@ -124,7 +131,7 @@ export class CheckoutController {
     const { order, outcome } = result;
     if (outcome === 'not_pending') {
       if (wantsJson(req)) throw new ConflictError('Order is no longer pending.');
-      return this.renderPage(res, payToken, order, await this.checkout.pageOf(order), {}, '', 409);
+      return this.renderPage(res, payToken, await this.checkout.pageOf(order), 409);
     }
     if (outcome === 'waiting' || outcome === 'redirect') {
       if (wantsJson(req)) {
@@ -165,30 +172,39 @@ export class CheckoutController {
   }
   /* ---- end payments ---- */
 
-  /** `errors`: the pay form's field errors as the API words them; the page shows the customer's words. */
+  /**
+   * The checkout page in any state of its order. `errors`: the pay form's field errors as the API
+   * words them (the page shows the customer's words); `notice`: why a button changed nothing.
+   */
   private async renderPage(
     res: FastifyReply,
     payToken: string,
-    order: Order,
-    page: Awaited<ReturnType<CheckoutService['pageOf']>>,
-    errors: Record<string, string[]>,
-    paymentNumber: string,
+    page: CheckoutPage,
     status: number,
+    extra: { errors?: Record<string, string[]>; notice?: string } = {},
   ): Promise<void> {
+    const order = page.order;
     const [declined, payments] = await Promise.all([
       this.payments.wasDeclined(order),
       this.checkout.paymentChoices(order),
     ]);
+    // The method the buyer chose (none when the form named none it offers), else the first one.
+    const chosen = page.choices;
+    const method = chosen.submitted
+      ? (payments.methods.find((m) => m.value === chosen.method)?.value ?? null)
+      : (payments.methods[0]?.value ?? null);
     this.views.render(
       res,
       'checkout',
       {
         page,
         errors: customerFieldErrors(
-          errors,
+          extra.errors ?? {},
           payments.methods.map((m) => m.label),
         ),
-        paymentNumber,
+        notice: extra.notice ?? null,
+        method,
+        paymentNumber: page.choices.paymentNumber,
         payments,
         action: this.checkout.checkoutUrl(payToken),
         portalUrl: order.transactionId && order.status !== 'pending' ? this.checkout.portalUrl(order) : null,

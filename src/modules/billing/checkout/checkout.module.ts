@@ -7,6 +7,7 @@ import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
 import { DownloadController } from './download.controller';
+import { PayNotFoundController } from './not-found.controller';
 import { PortalController } from './portal.controller';
 import { CheckoutViews } from './views.service';
 
@@ -14,7 +15,13 @@ import { CheckoutViews } from './views.service';
 @Module({
   // The catalog's index may still be loading when this file is (src/modules/billing/index.ts).
   imports: [BillingModule, forwardRef(() => CatalogModule), forwardRef(() => CatalogReadsModule), IdentityModule],
-  controllers: [CheckoutController, PortalController, CheckoutAssetsController, DownloadController],
+  controllers: [
+    CheckoutController,
+    PortalController,
+    CheckoutAssetsController,
+    DownloadController,
+    PayNotFoundController,
+  ],
   providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter],
 })
 export class CheckoutModule {}

@@ -12,7 +12,7 @@ import type { Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service';
 import type { PaymentMode } from '../payments/payment-gateway.registry';
-import { PayRequest } from '../payments/payments.service';
+import { PaymentResult, PayRequest } from '../payments/payments.service';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionLifecycle } from '../subscriptions/subscription-lifecycle.service';
 import { isEnded, SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -28,8 +28,52 @@ export interface CheckoutPage {
   plan: Plan | null;
   /** The order without add-ons: what the product costs before the discount. */
   baseAmount: Cents;
+  /** The add-ons offered, each ticked as the buyer last chose (their form, else the order's last attempt). */
   bumps: Array<{ id: number; name: string; price: Cents; checked: boolean }>;
+  /** The add-ons the order holds (what a paid order bought), as priced when chosen. */
+  boughtBumps: OrderBumpItem[];
+  /**
+   * What the buyer pays: a pending order's price after the discount plus the add-ons ticked; once
+   * the order has left `pending`, its amount. Integer cents, as shown.
+   */
+  total: Cents;
+  /** A renewal order of a subscription (its second period on), not the order that started it. */
+  renewal: boolean;
+  /** A renewal's way to its subscription: the portal of the order that started it (null if none). */
+  subscriptionPortalUrl: string | null;
+  /**
+   * The pay form as the buyer left it: the method chosen and the number typed. `submitted` false:
+   * the page is not answering the form, so the first method offered is ticked.
+   */
+  choices: { submitted: boolean; method: string | null; paymentNumber: string };
 }
+
+/**
+ * What the buyer submitted on the pay form, read leniently so the page can show it again after an
+ * error: a field missing or of another type is no choice. `bumpIds` null: the form was not sent
+ * (the order's own add-ons are ticked); an HTML form sends no `bumps` when none is ticked.
+ */
+export interface PayChoices {
+  method: string | null;
+  paymentNumber: string;
+  bumpIds: number[] | null;
+}
+
+/**
+ * Whether an order renews a subscription (billing README, `subscriptions/`): renewal orders are
+ * created with a period of 2 or more; the order that started the subscription gets period 1 (and
+ * its subscription id) on approval, so `subscriptionId` alone does not tell them apart.
+ */
+export function isRenewalOrder(order: Pick<Order, 'subscriptionId' | 'subscriptionPeriod'>): boolean {
+  return order.subscriptionId !== null && (order.subscriptionPeriod ?? 1) > 1;
+}
+
+/** The 409 of the cancel button on a renewal, which stays open until its subscription ends (billing README, `checkout/`). */
+export const RENEWAL_CANCEL_MESSAGE =
+  'A renewal stays open until its subscription ends; cancel the subscription instead.';
+
+/** `PaymentResult` of the cancel button, or `renewal`: a pending renewal, which the button does not cancel. */
+export type CancelResult = PaymentResult | { outcome: 'renewal'; order: Order };
 
 export interface PortalPage {
   order: Order;
@@ -39,6 +83,9 @@ export interface PortalPage {
   subscription: Subscription | null;
   /** The subscription's renewal order waiting for payment, if any. */
   renewal: Order | null;
+  /** The product's line: the order without its add-ons, before the discount. */
+  baseAmount: Cents;
+  /** The add-ons of the order, each at the price it was bought for. */
   bumps: OrderBumpItem[];
   downloads: Array<{ name: string; url: string }>;
   /** Where the receipt went, masked (`a***@example.com`); null when the store sends no emails. */
@@ -138,29 +185,79 @@ export class CheckoutService {
     return this.pageOf(order);
   }
 
-  async pageOf(order: Order): Promise<CheckoutPage> {
-    const [store, product, plan, offered, items] = await Promise.all([
+  /** The checkout page of `order`, with the buyer's `choices` when the form is shown again. */
+  async pageOf(order: Order, choices?: PayChoices): Promise<CheckoutPage> {
+    const [store, product, plan, offered, items, subscriptionPortalUrl] = await Promise.all([
       this.sellers.findStore(order.storeId),
       this.catalog.findProduct(order.productId),
       order.planId !== null ? this.catalog.findPlan(order.planId) : null,
       this.catalog.findBumpsOffered(order.storeId, order.productId),
       this.orders.bumpItemsOf(order.id),
+      isRenewalOrder(order) ? this.subscriptionPortalUrl(order) : null,
     ]);
     if (!store || !product) throw new NotFoundError();
     const chosen = new Set(items.map((i) => i.productId));
+    const ticked = choices?.bumpIds ? new Set(choices.bumpIds) : null;
+    const bumps = offered.map(({ bump, product: p }) => ({
+      id: bump.id,
+      name: p.name,
+      price: bump.price,
+      checked: ticked ? ticked.has(bump.id) : chosen.has(p.id),
+    }));
+    const baseAmount = order.originalAmount - bumpsTotal(items);
+    // Bumps are chosen again on each attempt and the coupon applies to the product only (billing
+    // README): what the buyer will pay is the discounted price plus the add-ons ticked now.
+    const total =
+      order.status === 'pending'
+        ? baseAmount - order.discountAmount + bumpsTotal(bumps.filter((b) => b.checked))
+        : order.amount;
     return {
       order,
       store,
       product,
       plan,
-      baseAmount: order.originalAmount - bumpsTotal(items),
-      bumps: offered.map(({ bump, product: p }) => ({
-        id: bump.id,
-        name: p.name,
-        price: bump.price,
-        checked: chosen.has(p.id),
-      })),
+      baseAmount,
+      bumps,
+      boughtBumps: items,
+      total,
+      renewal: isRenewalOrder(order),
+      subscriptionPortalUrl,
+      choices: { submitted: !!choices, method: choices?.method ?? null, paymentNumber: choices?.paymentNumber ?? '' },
     };
+  }
+
+  /**
+   * The pay form as submitted, for showing it again (`readPayForm` judges it): the method and the
+   * number as typed, the add-ons ticked (ids that are not numbers are left out).
+   */
+  submittedChoices(body: Record<string, unknown>): PayChoices {
+    const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
+    return {
+      method: typeof body.payment_method === 'string' ? body.payment_method : null,
+      paymentNumber: typeof body.payment_number === 'string' ? body.payment_number : '',
+      bumpIds: raw.flatMap((v) =>
+        typeof v === 'number' ? [v] : typeof v === 'string' && /^\d{1,9}$/.test(v) ? [Number(v)] : [],
+      ),
+    };
+  }
+
+  /**
+   * The customer's cancel button. A pending renewal is not cancelled (billing README, `checkout/`:
+   * it stays pending until its subscription expires or is cancelled, so the customer can still pay
+   * it): `renewal`, and nothing changes. Whether an order is a renewal is fixed when it is created,
+   * so it is read without a lock; anything else is `CheckoutPaymentsService.cancel`.
+   */
+  async cancel(payToken: string): Promise<CancelResult> {
+    const order = await this.payments.orderOfToken(payToken);
+    if (order.status === 'pending' && isRenewalOrder(order)) return { outcome: 'renewal', order };
+    return this.payments.cancel(payToken);
+  }
+
+  /** The portal of the order that started a renewal's subscription: where the customer manages it. */
+  private async subscriptionPortalUrl(renewal: Order): Promise<string | null> {
+    const subscription = await this.subscriptions.findOfOrder(renewal);
+    const first = subscription ? await this.orders.findById(subscription.orderId) : null;
+    return first?.transactionId ? this.portalUrl(first) : null;
   }
 
   /**
@@ -226,6 +323,7 @@ export class CheckoutService {
       plan,
       subscription,
       renewal,
+      baseAmount: order.originalAmount - bumpsTotal(bumps),
       bumps,
       downloads,
       licenseKeys,
