@@ -105,6 +105,18 @@ describe('hosted checkout, payments and the order portal', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('a product without an image of its own: the payload image is the service placeholder, an SVG it serves', async () => {
+    const plain = await insertProduct(t, seller.storeId, { name: 'No cover yet', imageUrl: null });
+    const created = await createOrder(t, seller, orderBody(plain.pid));
+    const events = recordEvents(t);
+    await payJson(t, created.pay_token, MPESA).expect(200);
+    const [approved] = events.filter((e) => e.payload.order_number === created.order_number);
+    expect(approved.payload.image).toBe(`${t.config.urls.pay}/assets/product.svg`);
+    const image = await t.http.get(new URL(approved.payload.image).pathname).expect(200);
+    expect(image.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(String(image.body ?? image.text)).toContain('<svg');
+  });
+
   it('declines a number ending in 0002: cancelled with a transaction id, order_cancelled, 303 to cancel_url', async () => {
     const created = await createOrder(
       t,

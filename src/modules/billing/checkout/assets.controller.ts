@@ -26,14 +26,26 @@ const DEMO_COVERS: Record<string, string> = {
   'demo-cover-toolkit.svg': cover(['Invoice', 'Toolkit'], '#1f5fa8', '#0b2a4a'),
 };
 
+/**
+ * The image of a product that has none of its own (`product.svg`): the `image` of its webhook
+ * payloads, which the contract types as a URI (billing README, payload fields).
+ */
+export const PRODUCT_PLACEHOLDER = 'product.svg';
+const PLACEHOLDER_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 450" role="img" aria-label="Product">
+<rect width="800" height="450" fill="#e5e7eb"/>
+<g fill="none" stroke="#9ca3af" stroke-width="14" stroke-linejoin="round"><path d="M340 130 h90 l50 50 v140 h-140 z"/><path d="M430 130 v50 h50"/></g>
+</svg>`;
+
+const IMAGES: Record<string, string> = { ...DEMO_COVERS, [PRODUCT_PLACEHOLDER]: PLACEHOLDER_SVG };
+
 /** Static images of the customer's pages under `{pay_url}/assets/`. */
 @ApiExcludeController()
 @Public()
 @Controller('assets')
 export class CheckoutAssetsController {
   @Get(':name')
-  demoCover(@Param('name') name: string, @Res({ passthrough: true }) res: FastifyReply): string {
-    const svg = Object.hasOwn(DEMO_COVERS, name) ? DEMO_COVERS[name] : undefined;
+  image(@Param('name') name: string, @Res({ passthrough: true }) res: FastifyReply): string {
+    const svg = Object.hasOwn(IMAGES, name) ? IMAGES[name] : undefined;
     if (!svg) throw new NotFoundError();
     void res.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400');
     return svg;

@@ -125,7 +125,7 @@ export function buildOrderEventPayload(kind: OrderEventKind, ctx: OrderEventCont
       price: centsToNumber(bump.price),
     })),
     brand: ctx.store.brand,
-    image: product.imageUrl ?? '',
+    image: product.imageUrl ?? `${ctx.payUrl}/assets/product.svg`,
     test: ctx.store.liveStoreId !== null,
   };
 }
