@@ -1,4 +1,4 @@
-import { SellersService } from '../../modules/identity';
+import { isCurrencyCode, SellersService } from '../../modules/identity';
 import { CliCommand } from '../cli-command';
 import { CliUsageError, optional, required } from '../flags';
 
@@ -11,14 +11,15 @@ export const sellerCreate: CliCommand = {
     password: 'login password, 8+ characters',
     name: "the seller's name",
     store: 'the store name',
-    currency: 'three-letter currency of the store (default MZN)',
+    currency: 'ISO 4217 currency of the store (default MZN)',
   },
   async run(app, flags) {
     const email = required(flags, 'email');
     const password = required(flags, 'password');
     if (password.length < 8) throw new CliUsageError('--password needs at least 8 characters');
     const currency = (optional(flags, 'currency') ?? 'MZN').toUpperCase();
-    if (!/^[A-Z]{3}$/.test(currency)) throw new CliUsageError('--currency must be a three-letter code');
+    if (!isCurrencyCode(currency))
+      throw new CliUsageError('--currency must be an ISO 4217 code, for example MZN, USD or EUR');
     const { seller, store } = await app.get(SellersService).register({
       email,
       password,

@@ -8,9 +8,19 @@ export type { Principal } from './auth/principal';
 export { AnyToken, CurrentPrincipal, Public, RequireScopes, type AuthenticatedRequest } from './auth/auth.decorators';
 export { Seller } from './sellers/seller.entity';
 export { Store } from './sellers/store.entity';
+export { isCurrencyCode } from './sellers/currencies';
 
 // The seller dashboard's shared pieces, for the pages other modules add to it.
-export { dashboardPage, fieldErrorsOf, formNumber, formOptional, validateForm } from './web/form-validation';
+export {
+  dashboardPage,
+  fieldErrorsOf,
+  formMoney,
+  formNumber,
+  formOptional,
+  FormProblem,
+  pageNotice,
+  validateForm,
+} from './web/form-validation';
 export { formList, formString, sellerOf, type SellerSession } from './web/web-auth';
 export { AnonymousPage, CurrentSeller, DashboardPages, ReturnAfterLogin } from './web/dashboard-pages';
 export { ViewsService } from './web/views.service';

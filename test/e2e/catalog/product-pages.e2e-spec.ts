@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import TestAgent from 'supertest/lib/agent';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { csrfFrom, submit, webAgent } from '../identity/support/web';
+import { csrfFrom, follow, submit, webAgent } from '../identity/support/web';
 import { createProduct, CreatedProduct } from './catalog-fixtures';
 
 const dataDir = `/tmp/commerce-product-pages-${process.pid}`;
@@ -80,15 +80,18 @@ describe('dashboard: a product page’s files', () => {
     it.each([
       ['cut off inside the file', 'Content-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc'],
       ['cut off inside the part headers', 'Content-Disposition: form-da'],
-    ])('%s: the page again, 400, with the message beside the file field; nothing kept', async (_, rest) => {
+    ])('%s: back to the product page, with the message beside the file field; nothing kept', async (_, rest) => {
       const product = await createProduct(t, seller);
       const csrf = csrfFrom(await page(product));
       const before = storedObjects();
-      const res = await agent
+      const posted = await agent
         .post(`/web/products/${product.pid}/files?_csrf=${encodeURIComponent(csrf)}`)
         .set('Content-Type', 'multipart/form-data; boundary=XX')
         .send(Buffer.from(`--XX\r\n${rest}`))
-        .expect(400);
+        .expect(303);
+      // Post/redirect/get: the product's page, not the form's address (`/files?_csrf=…`).
+      expect(posted.headers.location).toBe(`/web/products/${product.pid}#files`);
+      const res = await follow(agent, posted);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.text).toContain('data-testid="upload-form"');
       expect(res.text).toMatch(
@@ -100,13 +103,15 @@ describe('dashboard: a product page’s files', () => {
       expect(storedObjects().sort()).toEqual(before.sort());
     });
 
-    it('a file in another field: the page again, 422, with the API’s message', async () => {
+    it('a file in another field: back to the product page, with the API’s message once', async () => {
       const product = await createProduct(t, seller);
       const csrf = csrfFrom(await page(product));
-      const res = await agent
+      const posted = await agent
         .post(`/web/products/${product.pid}/files?_csrf=${encodeURIComponent(csrf)}`)
         .attach('document', Buffer.from('x'), 'a.txt')
-        .expect(422);
+        .expect(303);
+      const res = await follow(agent, posted);
+      expect(await page(product)).not.toContain('data-testid="error-file"');
       expect(res.text).toContain(
         'data-testid="error-file">Upload exactly one file, in the multipart field &quot;file&quot;.<',
       );

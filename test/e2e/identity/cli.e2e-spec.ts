@@ -86,6 +86,22 @@ describe('operator CLI on DATABASE_URL', () => {
     [['nope'], /Unknown command nope/],
     [['seller:create', '--email', 'x@example.com'], /Missing --password/],
     [
+      [
+        'seller:create',
+        '--email',
+        'z@example.com',
+        '--password',
+        'password123',
+        '--name',
+        'Z',
+        '--store',
+        'Z',
+        '--currency',
+        'zzz',
+      ],
+      /--currency must be an ISO 4217 code/,
+    ],
+    [
       ['api-key:create', '--email', 'nobody@example.com', '--name', 'k', '--scopes', 'user.read'],
       /No seller with email/,
     ],

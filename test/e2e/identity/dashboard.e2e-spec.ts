@@ -1,5 +1,5 @@
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { csrfFrom, registerApp, signUp, submit, testId, webAgent } from './support/web';
+import { csrfFrom, follow, registerApp, signUp, submit, submitAndFollow, testId, webAgent } from './support/web';
 
 describe('seller dashboard', () => {
   let t: TestApp;
@@ -126,11 +126,14 @@ describe('seller dashboard', () => {
     it('creates a key shown once, lists it without the token, and the key works with its scopes', async () => {
       const agent = webAgent(t);
       await signUp(agent);
-      const res = await submit(agent, '/web/settings/api', '/web/settings/api/keys', {
+      const posted = await submit(agent, '/web/settings/api', '/web/settings/api/keys', {
         name: 'Zapier',
         scopes: ['user.read', 'orders.read'],
       });
-      expect(res.status).toBe(200);
+      // Post/redirect/get: the list shows the token once; reloading it makes no second key.
+      expect(posted.status).toBe(303);
+      expect(posted.headers.location).toBe('/web/settings/api');
+      const res = await follow(agent, posted);
       const token = testId(res.text, 'api-key-token');
       expect(token).toMatch(/^sk_[0-9A-Za-z]{40}$/);
 
@@ -153,7 +156,12 @@ describe('seller dashboard', () => {
       const agent = webAgent(t);
       await signUp(agent);
       const token = testId(
-        (await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'k', scopes: 'user.read' })).text,
+        (
+          await submitAndFollow(agent, '/web/settings/api', '/web/settings/api/keys', {
+            name: 'k',
+            scopes: 'user.read',
+          })
+        ).text,
         'api-key-token',
       );
       await t.http.get('/v1/user').set('Authorization', `Bearer ${token}`).expect(200);
@@ -171,24 +179,27 @@ describe('seller dashboard', () => {
       expect(rows[0].last_used_at).toEqual(first);
     });
 
-    it('rejects a key without a name or scopes (422) or with an unknown scope', async () => {
+    it('rejects a key without a name or scopes, or with an unknown scope: back to the list with the message by its field', async () => {
       const agent = webAgent(t);
       await signUp(agent);
-      expect((await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'x' })).status).toBe(422);
-      expect(
-        (await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: '', scopes: 'user.read' })).status,
-      ).toBe(422);
-      expect(
-        (await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'x', scopes: 'root.all' })).status,
-      ).toBe(422);
+      const refused = async (form: Record<string, string>, field: string) => {
+        const page = await submitAndFollow(agent, '/web/settings/api', '/web/settings/api/keys', form);
+        expect(page.text).not.toContain('data-testid="api-key-token"');
+        return testId(page.text, `error-${field}`);
+      };
+      expect(await refused({ name: 'x' }, 'scopes')).toBe('Choose at least one scope.');
+      expect(await refused({ name: '', scopes: 'user.read' }, 'name')).toBe('Name is required.');
+      expect(await refused({ name: 'x', scopes: 'root.all' }, 'scopes')).toBe('Unknown scope: root.all.');
       const list = await agent.get('/web/settings/api').expect(200);
       expect(list.text).toContain('No keys yet.');
+      // Shown once: the list without the refusal on the next visit.
+      expect(list.text).not.toContain('data-testid="error-');
     });
 
     it('revokes a key: it fails with 401 Invalid token at once', async () => {
       const agent = webAgent(t);
       await signUp(agent);
-      const created = await submit(agent, '/web/settings/api', '/web/settings/api/keys', {
+      const created = await submitAndFollow(agent, '/web/settings/api', '/web/settings/api/keys', {
         name: 'temp',
         scopes: 'user.read',
       });
@@ -205,7 +216,7 @@ describe('seller dashboard', () => {
     it("answers 404 for another store's key and leaves it working", async () => {
       const owner = webAgent(t);
       await signUp(owner);
-      const created = await submit(owner, '/web/settings/api', '/web/settings/api/keys', {
+      const created = await submitAndFollow(owner, '/web/settings/api', '/web/settings/api/keys', {
         name: 'mine',
         scopes: 'user.read',
       });
@@ -264,6 +275,11 @@ describe('seller dashboard', () => {
         const res = await submit(agent, '/web/apps', '/web/apps', { name: 'x', redirect_uris });
         expect(res.status).toBe(422);
         expect(res.text).not.toContain('data-testid="client-secret"');
+        expect(testId(res.text, 'error-redirect_uris')).toBe(
+          redirect_uris
+            ? `Not an absolute http(s) URL without fragment: ${redirect_uris}.`
+            : 'A redirect URI is required.',
+        );
       }
     });
 
@@ -274,7 +290,7 @@ describe('seller dashboard', () => {
       expect((await submit(agent, '/web/apps', `/web/apps/${app.id}/deactivate`, {})).status).toBe(303);
       expect((await agent.get('/web/apps')).text).toContain('inactive');
       expect((await submit(agent, '/web/apps', `/web/apps/${app.id}/activate`, {})).status).toBe(303);
-      const rotated = await submit(agent, '/web/apps', `/web/apps/${app.id}/rotate-secret`, {});
+      const rotated = await submitAndFollow(agent, '/web/apps', `/web/apps/${app.id}/rotate-secret`, {});
       expect(testId(rotated.text, 'client-id')).toBe(app.clientId);
       expect(testId(rotated.text, 'client-secret')).not.toBe(app.clientSecret);
 

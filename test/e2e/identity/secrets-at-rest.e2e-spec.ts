@@ -1,6 +1,6 @@
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { authorize, codeExchange, oauthFixture, pkcePair } from './support/oauth';
-import { signUp, submit, testId, webAgent } from './support/web';
+import { follow, signUp, submit, testId, webAgent } from './support/web';
 
 const IDENTITY_TABLES = [
   'sellers',
@@ -26,10 +26,16 @@ describe('no secret is stored in clear', () => {
     const password = 'a very particular password 42';
     const agent = webAgent(t);
     await signUp(agent, { password });
-    const apiKey = testId(
-      (await submit(agent, '/web/settings/api', '/web/settings/api/keys', { name: 'k', scopes: ['user.read'] })).text,
-      'api-key-token',
-    );
+    const posted = await submit(agent, '/web/settings/api', '/web/settings/api/keys', {
+      name: 'k',
+      scopes: ['user.read'],
+    });
+    // Kept for the page after the POST (post/redirect/get), the new key is sealed in the session.
+    const sessionsBeforeShown = JSON.stringify(await t.dataSource.query(`SELECT sess FROM web_sessions`));
+    expect(sessionsBeforeShown).toContain('api-key-created');
+    const apiKey = testId((await follow(agent, posted)).text, 'api-key-token');
+    expect(sessionsBeforeShown).not.toContain(apiKey);
+    expect(sessionsBeforeShown).not.toContain(apiKey.slice(10));
     const f = await oauthFixture(t);
     const { verifier, challenge } = pkcePair();
     const { code } = await authorize(f, { challenge });

@@ -115,7 +115,9 @@ describe('dashboard: Settings → Store', () => {
     expect(wrong.text).not.toContain('data-testid="error-brand"');
     expect(testId(wrong.text, 'error-contact_number')).toBe('contact_number must be a phone number.');
     expect(testId(wrong.text, 'error-logo_url')).toBe('logo_url must be an http(s) URL.');
-    expect(testId(wrong.text, 'error-currency')).toBe('currency must be a three-letter code, for example MZN.');
+    expect(testId(wrong.text, 'error-currency')).toBe(
+      'currency must be an ISO 4217 code, for example MZN, USD or EUR.',
+    );
     // The form keeps what was typed, so the seller corrects it instead of starting over.
     expect(wrong.text).toMatch(/<input id="contact_number" name="contact_number" [^>]*value="call me"/);
     expect(wrong.text).toMatch(/<input id="brand" name="brand" [^>]*value="Fine brand"/);

@@ -1,7 +1,7 @@
 import { createSeller } from '../../utils/auth';
 import { runCli } from '../../utils/run-process';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { signUp, submit, testId, webAgent } from '../identity/support/web';
+import { follow, signUp, submit, testId, webAgent } from '../identity/support/web';
 
 jest.setTimeout(120_000);
 
@@ -31,15 +31,18 @@ describe('test mode: keys, the dashboard switch and what each key reaches', () =
   it('the switch makes the session show the test store under a banner, and its keys are sk_test_', async () => {
     const agent = webAgent(t);
     await signUp(agent);
-    const live = await post(
+    const live = await follow(
       agent,
-      '/web/settings/api',
-      '/web/settings/api/keys',
-      {
-        name: 'live key',
-        scopes: ['products.read', 'products.write'],
-      },
-      200,
+      await post(
+        agent,
+        '/web/settings/api',
+        '/web/settings/api/keys',
+        {
+          name: 'live key',
+          scopes: ['products.read', 'products.write'],
+        },
+        303,
+      ),
     );
     const liveToken = testId(live.text, 'api-key-token');
     expect(liveToken).toMatch(/^sk_[0-9A-Za-z]{40}$/);
@@ -62,15 +65,18 @@ describe('test mode: keys, the dashboard switch and what each key reaches', () =
     expect(keysPage.text).toContain('aria-checked="true"');
     // The test store's keys: the live key is not listed while the switch is on.
     expect(keysPage.text).not.toContain('live key');
-    const created = await post(
+    const created = await follow(
       agent,
-      '/web/settings/api',
-      '/web/settings/api/keys',
-      {
-        name: 'test key',
-        scopes: ['products.read', 'products.write'],
-      },
-      200,
+      await post(
+        agent,
+        '/web/settings/api',
+        '/web/settings/api/keys',
+        {
+          name: 'test key',
+          scopes: ['products.read', 'products.write'],
+        },
+        303,
+      ),
     );
     const testToken = testId(created.text, 'api-key-token');
     expect(testToken).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
@@ -118,7 +124,7 @@ describe('test mode: keys, the dashboard switch and what each key reaches', () =
       name: 'Partner',
       redirect_uris: 'https://p.example/cb',
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(303);
     const [row] = await t.dataSource.query(
       `SELECT s.live_store_id FROM oauth_apps a JOIN stores s ON s.id = a.store_id WHERE a.name = 'Partner'`,
     );

@@ -4,7 +4,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
 import { centsToNumber } from '../../../common/money';
-import { CurrentSeller, dashboardPage, DashboardPages, formString, SellerSession, ViewsService } from '../../identity';
+import {
+  CurrentSeller,
+  dashboardPage,
+  DashboardPages,
+  formString,
+  pageNotice,
+  SellerSession,
+  ViewsService,
+} from '../../identity';
 import { CustomersService } from '../customers/customers.service';
 import { toOrderSummary } from '../orders/order.mapper';
 import { SalesReportService } from '../reports/sales-report.service';
@@ -17,6 +25,9 @@ import { requireIntId } from '../../../common/http/path-id';
 type Query = Record<string, unknown>;
 
 const PER_PAGE = 20;
+
+/** What a refused cancellation leaves for the subscription's page. */
+const CANCEL_REFUSED = 'subscription-cancel-refused';
 
 /**
  * Dashboard → Customers (search by name or email; each with its orders, what it paid and its
@@ -51,6 +62,7 @@ export class CustomersPagesController {
       total,
       page: page.page,
       lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      pageNotice: pageNotice(page.asked),
       search: (p: number) => new URLSearchParams({ ...(q ? { q } : {}), page: String(p) }).toString(),
     });
     this.views.renderContent(req, res, 'Customers', body);
@@ -105,6 +117,7 @@ export class CustomersPagesController {
       total,
       page: page.page,
       lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      pageNotice: pageNotice(page.asked),
       search: (p: number) => new URLSearchParams({ ...(status ? { status } : {}), page: String(p) }).toString(),
     });
     this.views.renderContent(req, res, 'Subscriptions', body);
@@ -119,6 +132,8 @@ export class CustomersPagesController {
   ) {
     await this.subscriptionPage(req, res, storeId, requireIntId(id), {
       notice: (req.query as Query).cancelled ? 'Subscription cancelled.' : null,
+      // Why the last cancellation was refused (it redirects here: post/redirect/get).
+      error: this.views.takeFlash<string>(req, CANCEL_REFUSED) ?? null,
     });
   }
 
@@ -130,6 +145,15 @@ export class CustomersPagesController {
     @CurrentSeller() { storeId }: SellerSession,
   ) {
     const subscription = toSubscriptionDto(await this.subscriptions.get(storeId, requireIntId(id)));
+    // The page as the subscription is now: one that has ended offers nothing to confirm.
+    if (subscription.status !== 'active' && subscription.status !== 'past_due') {
+      return this.views.refused(req, res, {
+        title: 'Nothing to cancel',
+        message: `Subscription ${subscription.id} is ${subscription.status}: it has already ended.`,
+        back: { href: this.views.url(`/subscriptions/${subscription.id}`), label: 'Back to the subscription' },
+        status: 409,
+      });
+    }
     const now = (req.query as Query).when === 'now';
     const who = subscription.customer
       ? `${subscription.customer.name} (${subscription.customer.email})`
@@ -157,7 +181,10 @@ export class CustomersPagesController {
       await this.lifecycle.cancel(storeId, subscriptionId, (req.query as Query).when !== 'now');
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      return this.subscriptionPage(req, res, storeId, subscriptionId, { error: error.message }, 409);
+      return this.views.redirectWithFlash(req, res, `/subscriptions/${subscriptionId}`, {
+        key: CANCEL_REFUSED,
+        value: error.message,
+      });
     }
     res.redirect(this.views.url(`/subscriptions/${subscriptionId}?cancelled=1`), 303);
   }

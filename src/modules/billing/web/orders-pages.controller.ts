@@ -2,10 +2,18 @@ import { forwardRef, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
-import { NotFoundError } from '../../../common/errors/app-error';
+import { AppError, NotFoundError } from '../../../common/errors/app-error';
 import { centsToDecimal } from '../../../common/money';
-import { pageRequest } from '../../../common/pagination/pagination';
-import { DashboardPages, formString, money, sellerOf, validateForm, ViewsService } from '../../identity';
+import {
+  dashboardPage,
+  DashboardPages,
+  formString,
+  money,
+  pageNotice,
+  sellerOf,
+  validateForm,
+  ViewsService,
+} from '../../identity';
 import { WebhooksService } from '../../webhooks';
 import { ListOrdersQueryDto } from '../orders/dto/order-response.dto';
 import { toOrderDto } from '../orders/order.mapper';
@@ -47,18 +55,14 @@ export class OrdersPagesController {
       email: formString(query.email),
     };
     const values = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
-    const checked = await validateForm(ListOrdersQueryDto, {
-      ...values,
-      page: formString(query.page) || '1',
-      per_page: String(PER_PAGE),
-    });
+    // The filters with the API's rules and messages; the page as every dashboard list reads it.
+    const checked = await validateForm(ListOrdersQueryDto, values);
+    const request = dashboardPage(query, PER_PAGE);
     let orders: ReturnType<typeof toOrderDto>[] = [];
     let pastLast = false;
     let total = 0;
-    let page = 1;
+    // A filter that is refused lists nothing rather than the wrong orders (or "No orders yet.").
     if (checked.dto) {
-      const request = pageRequest(checked.dto);
-      page = request.page;
       const [views, count] = await this.orders.list(
         storeId,
         { status: checked.dto.status, product: checked.dto.product, email: checked.dto.email },
@@ -73,8 +77,9 @@ export class OrdersPagesController {
       ...this.views.locals(req),
       orders,
       total,
-      page,
+      page: request.page,
       lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      pageNotice: pageNotice(request.asked),
       pastLast,
       search,
       filters,
@@ -126,6 +131,9 @@ export class OrdersPagesController {
   @Get(':id/refund')
   async confirmRefund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const order = toOrderDto(await this.orders.get(sellerOf(req).storeId, orderRef(id)));
+    // The page as the order is now (opened again with Back after a refund, say): no button to
+    // refund what cannot be refunded.
+    if (order.status !== 'approved') return this.refundRefused(req, res, order, NOT_REFUNDABLE);
     this.views.confirm(req, res, {
       title: 'Refund order',
       message:
@@ -158,8 +166,32 @@ export class OrdersPagesController {
 
   @Post(':id/refund')
   async refund(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
-    const view = await this.orders.refund(sellerOf(req).storeId, orderRef(id));
-    res.redirect(this.views.url(`/orders/${view.order.orderNumber}?refunded=1`), 303);
+    const { storeId } = sellerOf(req);
+    const ref = orderRef(id);
+    try {
+      const view = await this.orders.refund(storeId, ref);
+      res.redirect(this.views.url(`/orders/${view.order.orderNumber}?refunded=1`), 303);
+    } catch (error) {
+      // Refused (no longer approved, or the gateway said no): why, the order as it is now, and the way back to it.
+      if (!(error instanceof AppError) || error.httpStatus === 404) throw error;
+      const order = toOrderDto(await this.orders.get(storeId, ref));
+      this.refundRefused(req, res, order, error.message, error.httpStatus);
+    }
+  }
+
+  private refundRefused(
+    req: FastifyRequest,
+    res: FastifyReply,
+    order: ReturnType<typeof toOrderDto>,
+    reason: string,
+    status = 409,
+  ): void {
+    this.views.refused(req, res, {
+      title: 'Refund not possible',
+      message: `${reason} Order ${order.order_number} is ${order.status}.`,
+      back: { href: this.views.url(`/orders/${order.order_number}`), label: `Back to order ${order.order_number}` },
+      status,
+    });
   }
 }
 
@@ -168,6 +200,8 @@ const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola',
 function methodName(method: string): string {
   return METHOD_NAMES[method] ?? method;
 }
+
+const NOT_REFUNDABLE = 'Only approved orders can be refunded.';
 
 function orderRef(id: string): string {
   if (!/^[\w-]{1,64}$/.test(id)) throw new NotFoundError();

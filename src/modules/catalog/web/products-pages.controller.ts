@@ -14,9 +14,11 @@ import {
   CurrentSeller,
   DashboardPages,
   fieldErrorsOf,
+  formMoney,
   formNumber,
   formOptional,
   formString,
+  pageNotice,
   SellerSession,
   validateForm,
   ViewsService,
@@ -43,6 +45,10 @@ type Form = Record<string, unknown>;
 type Errors = Record<string, string[]>;
 
 const PER_PAGE = 20;
+
+/** What a refused upload or publish leaves for the product's page, and a refused plan deletion for the plans page. */
+const PRODUCT_REFUSED = 'product-refused';
+const PLANS_REFUSED = 'plans-refused';
 
 /** The product form's text fields, in the API's names. */
 const FIELDS = [
@@ -99,6 +105,7 @@ export class ProductsPagesController {
       total,
       page: page.page,
       lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      pageNotice: pageNotice(page.asked),
     });
     this.views.renderContent(req, res, 'Products', body);
   }
@@ -132,7 +139,9 @@ export class ProductsPagesController {
     @Param('pid') pid: string,
     @CurrentSeller() { storeId }: SellerSession,
   ) {
-    await this.productPage(req, res, storeId, pid, { notice: noticeOf(req.query as Form) });
+    // What a refused upload or publish left for this page (they redirect here: post/redirect/get).
+    const refused = this.views.takeFlash<Record<string, unknown>>(req, PRODUCT_REFUSED);
+    await this.productPage(req, res, storeId, pid, { notice: noticeOf(req.query as Form), ...refused });
   }
 
   @Post(':pid')
@@ -145,7 +154,8 @@ export class ProductsPagesController {
   ) {
     const product = await this.products.get(storeId, productRef(pid));
     const form = readForm(body);
-    const checked = await validateForm(UpdateProductDto, toInput(form, null));
+    // The edit form always shows the name: left empty, it is required (the API leaves it unchanged).
+    const checked = await validateForm(UpdateProductDto, toInput(form, null), { required: ['name'] });
     if (checked.errors) return this.productPage(req, res, storeId, product.pid, { form, errors: checked.errors }, 422);
     try {
       await this.products.update(storeId, product.pid, checked.dto);
@@ -169,15 +179,11 @@ export class ProductsPagesController {
     @UploadFailure() failure?: AppError,
   ) {
     const product = await this.products.get(storeId, productRef(pid));
-    if (failure)
-      return this.productPage(
-        req,
-        res,
-        storeId,
-        product.pid,
-        { fileErrors: uploadErrors(failure) },
-        failure.httpStatus,
-      );
+    // A refused upload goes back to the product's page with its message: the form's address
+    // (`/files?_csrf=…`) is no page to stay on.
+    const refuse = (fileErrors: Errors) =>
+      this.refuse(req, res, `/products/${product.pid}#files`, PRODUCT_REFUSED, { fileErrors });
+    if (failure) return refuse(uploadErrors(failure));
     const name = formOptional(body?.name);
     const checked = await validateForm(CreateProductFileDto, name ? { name } : {});
     let errors: Errors | null = checked.errors;
@@ -191,7 +197,7 @@ export class ProductsPagesController {
         if (!errors) throw error;
       }
     }
-    await this.productPage(req, res, storeId, product.pid, { fileErrors: errors }, 422);
+    await refuse(errors);
   }
 
   @Get(':pid/files/:id/delete')
@@ -235,6 +241,7 @@ export class ProductsPagesController {
     const query = req.query as Form;
     await this.renderPlans(req, res, storeId, pid, {
       notice: query.created ? 'Plan added.' : query.deleted ? 'Plan deleted.' : null,
+      ...this.views.takeFlash<Record<string, unknown>>(req, PLANS_REFUSED),
     });
   }
 
@@ -256,7 +263,7 @@ export class ProductsPagesController {
     const checked = await validateForm(CreatePlanDto, {
       product_pid: product.pid,
       name: form.name,
-      price: formNumber(form.price),
+      price: formMoney(form.price),
       interval: form.interval,
       interval_count: formNumber(form.interval_count),
     });
@@ -305,7 +312,7 @@ export class ProductsPagesController {
       await this.plans.delete(storeId, plan.planId);
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      return this.renderPlans(req, res, storeId, product.pid, { error: error.message }, 409);
+      return this.refuse(req, res, `/products/${product.pid}/plans`, PLANS_REFUSED, { error: error.message });
     }
     res.redirect(this.views.url(`/products/${product.pid}/plans?deleted=1`), 303);
   }
@@ -321,15 +328,31 @@ export class ProductsPagesController {
     try {
       await this.products.publish(storeId, product.pid);
     } catch (error) {
+      // Back to the product's page, which names what is missing beside each field.
+      const back = `/products/${product.pid}`;
       if (error instanceof ConflictError)
-        return this.productPage(req, res, storeId, product.pid, { publishError: error.message }, 409);
+        return this.refuse(req, res, back, PRODUCT_REFUSED, { publishError: error.message });
       if (!(error instanceof UnprocessableError)) throw error;
       const missing: Record<string, string> = {};
       const fields = (error.extra.missing_fields ?? {}) as Record<string, string>;
       for (const [key, message] of Object.entries(fields)) missing[MISSING_AT[key] ?? key] = message;
-      return this.productPage(req, res, storeId, product.pid, { missing, publishError: error.message }, 422);
+      return this.refuse(req, res, back, PRODUCT_REFUSED, { missing, publishError: error.message });
     }
     res.redirect(this.views.url(`/products/${product.pid}?published=1`), 303);
+  }
+
+  /**
+   * A refused form whose address is no page (an upload, publishing, deleting a plan): back to the
+   * page it was on with what to show there once (post/redirect/get).
+   */
+  private refuse(
+    req: FastifyRequest,
+    res: FastifyReply,
+    path: string,
+    key: string,
+    shown: Record<string, unknown>,
+  ): Promise<void> {
+    return this.views.redirectWithFlash(req, res, path, { key, value: shown });
   }
 
   private async planOf(storeId: number, pid: string, planId: string) {
@@ -428,7 +451,7 @@ function toInput(form: Record<string, string>, empty: null | undefined): Form {
   const input: Form = {
     name: form.name,
     type: form.type || undefined,
-    price: formNumber(form.price, empty),
+    price: formMoney(form.price, empty),
   };
   for (const field of ['description', 'image_url', 'sale_page_url', 'category', 'subcategory', 'contact_number'])
     input[field] = formOptional(form[field], empty);

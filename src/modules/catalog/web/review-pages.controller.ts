@@ -8,6 +8,7 @@ import {
   DashboardPages,
   dashboardPage,
   formString,
+  pageNotice,
   SellerSession,
   validateForm,
   ViewsService,
@@ -50,6 +51,7 @@ export class ReviewPagesController {
       total,
       page: page.page,
       lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      pageNotice: pageNotice(page.asked),
       notice: await this.noticeOf(req.query as Record<string, unknown>),
     });
     this.views.renderContent(req, res, 'Review', body);

@@ -7,14 +7,15 @@ export const REVIEW_REASON_MAX = 2000;
 /**
  * The review page's decision form (catalog's README, *Review*), with the API's wording
  * (`<field> is required.`): a rejection needs a reason, an approval may carry a note. `reason` is the
- * trimmed text box, empty when left blank.
+ * trimmed text box, absent when left blank.
  */
 export class ReviewDecisionForm {
   @IsIn(['approve', 'reject'], { message: 'decision must be approve or reject.' })
   decision: ReviewDecision;
 
-  @ValidateIf((form: ReviewDecisionForm) => form.decision === 'reject' || form.reason !== '')
+  // A box left empty arrives as no reason at all (dashboard forms: an empty field is a missing one).
+  @ValidateIf((form: ReviewDecisionForm) => form.decision === 'reject' || (form.reason ?? '') !== '')
   @IsNotEmpty({ message: 'reason is required.' })
   @MaxLength(REVIEW_REASON_MAX, { message: `reason must be at most ${REVIEW_REASON_MAX} characters.` })
-  reason: string;
+  reason?: string;
 }

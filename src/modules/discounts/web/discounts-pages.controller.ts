@@ -10,13 +10,17 @@ import {
   DashboardPages,
   fieldErrorsOf,
   formList,
+  formMoney,
   formNumber,
+  FormProblem,
   formString,
+  pageNotice,
   SellerSession,
   validateForm,
   ViewsService,
   dashboardPage,
 } from '../../identity';
+import { parseDateTime } from '../discount-input';
 import { toDiscountDto } from '../discount.mapper';
 import { DiscountsService } from '../discounts.service';
 import { CreateDiscountDto } from '../dto/create-discount.dto';
@@ -78,6 +82,7 @@ export class DiscountsPagesController {
       total,
       page: page.page,
       lastPage: Math.max(1, Math.ceil(total / PER_PAGE)),
+      pageNotice: pageNotice(page.asked),
       notice: query.deleted ? 'Discount deleted.' : null,
     });
     this.views.renderContent(req, res, 'Discounts', body);
@@ -96,7 +101,7 @@ export class DiscountsPagesController {
     @CurrentSeller() { storeId }: SellerSession,
   ) {
     const form = readForm(body);
-    const checked = await validateForm(CreateDiscountDto, toInput(form, false));
+    const checked = await validateForm(CreateDiscountDto, toInput(form, null));
     let errors: Errors | null = checked.errors;
     if (!errors) {
       try {
@@ -136,7 +141,8 @@ export class DiscountsPagesController {
   ) {
     const discount = toDiscountDto(await this.discounts.get(storeId, id));
     const form = readForm(body);
-    const checked = await validateForm(UpdateDiscountDto, toInput(form, true));
+    // The edit form always shows the code and the value: left empty, each is required.
+    const checked = await validateForm(UpdateDiscountDto, toInput(form, discount), { required: ['code', 'value'] });
     let errors: Errors | null = checked.errors;
     if (!errors) {
       try {
@@ -216,22 +222,44 @@ function readForm(body: Form): DiscountForm {
   };
 }
 
-/** The form as the API's body; on update an empty limit or expiry clears it (unlimited, never expires). */
-function toInput(form: DiscountForm, update: boolean): Form {
+/**
+ * The form as the API's body (`discount`: the one being edited, null on create). The value is
+ * money or a percent, either with a decimal comma. An empty limit clears it on update (unlimited);
+ * the expiry is a date (see {@link expiryOf}), empty for never.
+ */
+function toInput(form: DiscountForm, discount: ReturnType<typeof toDiscountDto> | null): Form {
   const input: Form = {
     code: form.code,
     type: form.type,
-    value: formNumber(form.value),
+    value: formMoney(form.value),
     status: form.status,
     product_ids: form.product_ids.map((id) => formNumber(id)),
     single_use: form.single_use,
   };
-  const limit = formNumber(form.uses_limit, update ? null : undefined);
+  const limit = formNumber(form.uses_limit, discount ? null : undefined);
   if (limit !== undefined) input.uses_limit = limit;
-  if (form.expires_at) input.expires_at = form.expires_at;
+  // The date the form showed, sent back as it was: the stored instant stays (one the API set to a time of day too).
+  if (discount && form.expires_at === dateOf(discount.expires_at)) return input;
+  if (form.expires_at) input.expires_at = expiryOf(form.expires_at);
   else input.never_expires = true;
-  if (!update && input.value === undefined) input.value = '';
   return input;
+}
+
+/**
+ * The form's expiry is a date (`<input type="date">`): the coupon works through that whole day in
+ * UTC, so it expires at its last second, 23:59:59Z (the page says so beside the field). The API's
+ * own `expires_at` rules (a future instant) then apply as they are.
+ */
+function expiryOf(date: string): string | FormProblem {
+  const instant = `${date}T23:59:59Z`;
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && parseDateTime(instant) ? instant : EXPIRY_DATE;
+}
+
+const EXPIRY_DATE = new FormProblem((field) => `${field} must be a date, for example 2027-12-31.`);
+
+/** The UTC day of a stored expiry, as the date box shows it. */
+function dateOf(expiresAt: string | null): string {
+  return expiresAt ? expiresAt.slice(0, 10) : '';
 }
 
 function formOf(discount: ReturnType<typeof toDiscountDto>): DiscountForm {
@@ -244,6 +272,6 @@ function formOf(discount: ReturnType<typeof toDiscountDto>): DiscountForm {
     product_ids: discount.product_ids.map(String),
     uses_limit: discount.uses_limit === null ? '' : String(discount.uses_limit),
     single_use: discount.single_use,
-    expires_at: discount.expires_at ?? '',
+    expires_at: dateOf(discount.expires_at),
   };
 }

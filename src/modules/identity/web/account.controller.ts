@@ -1,6 +1,7 @@
 import { Body, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, TooManyRequestsError } from '../../../common/errors/app-error';
+import { isCurrencyCode } from '../sellers/currencies';
 import { SellersService } from '../sellers/sellers.service';
 import { LoginThrottleService } from './login-throttle.service';
 import { ViewsService } from './views.service';
@@ -131,15 +132,25 @@ function startSession(req: FastifyRequest, sellerId: number, storeId: number): P
   );
 }
 
+/**
+ * The sign-up form's messages, worded with its labels: a field left empty is only `<label> is
+ * required.`; its other rule is said only of what was typed. The currency, `MZN` when left empty,
+ * must be an ISO 4217 code.
+ */
 function signupErrors(
   form: { name: string; email: string; store_name: string; currency: string },
   password: string,
 ): Record<string, string> {
   const errors: Record<string, string> = {};
-  if (!form.name) errors.name = 'Enter your name.';
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) errors.email = 'Enter a valid email address.';
-  if (password.length < 8) errors.password = 'Use at least 8 characters.';
-  if (!form.store_name) errors.store_name = 'Enter the name of your store.';
-  if (!/^[A-Z]{3}$/.test(form.currency)) errors.currency = 'Use a three-letter currency code, for example MZN.';
+  if (!form.name) errors.name = 'Your name is required.';
+  if (!form.email) errors.email = 'Email is required.';
+  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) errors.email = 'Enter a valid email address.';
+  if (!password) errors.password = 'Password is required.';
+  else if (password.length < 8) errors.password = 'Use at least 8 characters.';
+  if (!form.store_name) errors.store_name = 'Store name is required.';
+  if (!isCurrencyCode(form.currency)) errors.currency = CURRENCY_MESSAGE;
   return errors;
 }
+
+/** The sign-up form's word for a currency that is not an ISO 4217 code. */
+const CURRENCY_MESSAGE = 'Currency must be an ISO 4217 code, for example MZN, USD or EUR.';

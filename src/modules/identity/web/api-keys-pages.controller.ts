@@ -8,6 +8,15 @@ import { formList, formString, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
 import { parseIntId } from '../../../common/http/path-id';
 
+interface KeyForm {
+  name: string;
+  scopes: string[];
+}
+
+/** What a key's creation leaves in the session for the list (`ViewsService.redirectWithFlash`). */
+const CREATED = 'api-key-created';
+const REFUSED = 'api-key-refused';
+
 /** Settings → API: the seller's API keys (README, *Operating it*). */
 @DashboardPages('settings/api')
 export class ApiKeysPagesController {
@@ -17,9 +26,12 @@ export class ApiKeysPagesController {
     private readonly scopes: ScopeRegistry,
   ) {}
 
+  /** The list, with what the last POST left to show once: the new key's token, or why none was made. */
   @Get()
   async list(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    await this.page(req, res, {});
+    const created = this.views.takeFlash<{ name: string; token: string }>(req, CREATED);
+    const refused = this.views.takeFlash<{ errors: Record<string, string[]>; form: KeyForm }>(req, REFUSED);
+    await this.page(req, res, created ? { created } : (refused ?? {}));
   }
 
   @Post('keys')
@@ -29,16 +41,23 @@ export class ApiKeysPagesController {
     @Body() body: Record<string, unknown>,
   ): Promise<void> {
     const seller = sellerOf(req);
-    const name = formString(body.name);
-    const scopes = formList(body.scopes);
-    if (!name) return this.page(req, res, { error: 'Give the key a name.', form: { name, scopes } }, 422);
+    const form: KeyForm = { name: formString(body.name), scopes: formList(body.scopes) };
+    // Post/redirect/get: the list shows the outcome once, so a reload neither makes another key
+    // nor shows the token again.
+    const refuse = (errors: Record<string, string[]>) =>
+      this.views.redirectWithFlash(req, res, '/settings/api', { key: REFUSED, value: { errors, form } });
+    if (!form.name) return refuse({ name: ['Name is required.'] });
     try {
-      const { apiKey, token } = await this.keys.create({ ...seller, name, scopes });
-      // Shown in this response only; nothing but its hash is kept.
-      await this.page(req, res, { created: { name: apiKey.name, token } });
+      const { apiKey, token } = await this.keys.create({ ...seller, ...form });
+      // Nothing but its hash is kept: the token is in the session, sealed, until the list shows it.
+      await this.views.redirectWithFlash(req, res, '/settings/api', {
+        key: CREATED,
+        value: { name: apiKey.name, token },
+        secret: true,
+      });
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      await this.page(req, res, { error: Object.values(error.errors).flat().join(' '), form: { name, scopes } }, 422);
+      await refuse(error.errors as Record<string, string[]>);
     }
   }
 
@@ -85,6 +104,7 @@ export class ApiKeysPagesController {
         allScopes: this.scopes.all(),
         descriptions: Object.fromEntries(this.scopes.all().map((s) => [s, this.scopes.describe(s)])),
         form: { name: '', scopes: [] },
+        errors: {},
         ...data,
       },
       status,

@@ -7,6 +7,16 @@ import { formString, liveSession, sellerOf } from './web-auth';
 import { DashboardPages } from './dashboard-pages';
 import { requireIntId } from '../../../common/http/path-id';
 
+/** A registration or rotation, as the list shows it once. */
+interface CreatedApp {
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  rotated?: boolean;
+}
+
+const CREATED = 'oauth-app-secret';
+
 /** OAuth app registration (README, *Operating it*): client_id and a client_secret shown once. */
 @DashboardPages('apps')
 export class AppsPagesController {
@@ -15,9 +25,11 @@ export class AppsPagesController {
     private readonly views: ViewsService,
   ) {}
 
+  /** The list, with the client secret the last registration or rotation left to show once. */
   @Get()
   async list(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    await this.page(req, res, {});
+    const created = this.views.takeFlash<CreatedApp>(req, CREATED);
+    await this.page(req, res, created ? { created } : {});
   }
 
   @Post()
@@ -28,16 +40,21 @@ export class AppsPagesController {
   ): Promise<void> {
     const seller = liveSession(sellerOf(req));
     const form = { name: formString(body.name), redirect_uris: formString(body.redirect_uris) };
+    // The form's own words for what is left empty: one "is required." each, nothing else.
+    const missing: Record<string, string[]> = {};
+    if (!form.name) missing.name = ['Name is required.'];
+    if (!form.redirect_uris) missing.redirect_uris = ['A redirect URI is required.'];
+    if (Object.keys(missing).length) return this.page(req, res, { errors: missing, form }, 422);
     try {
       const { app, clientSecret } = await this.apps.register({
         ...seller,
         name: form.name,
         redirectUris: form.redirect_uris.split(/\r?\n/),
       });
-      await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret } });
+      await this.showSecretOnce(req, res, { name: app.name, clientId: app.clientId, clientSecret });
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      await this.page(req, res, { error: Object.values(error.errors).flat().join(' '), form }, 422);
+      await this.page(req, res, { errors: error.errors, form }, 422);
     }
   }
 
@@ -86,7 +103,15 @@ export class AppsPagesController {
   @Post(':id/rotate-secret')
   async rotateSecret(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const { app, clientSecret } = await this.apps.rotateSecret(liveSession(sellerOf(req)).storeId, requireIntId(id));
-    await this.page(req, res, { created: { name: app.name, clientId: app.clientId, clientSecret, rotated: true } });
+    await this.showSecretOnce(req, res, { name: app.name, clientId: app.clientId, clientSecret, rotated: true });
+  }
+
+  /**
+   * Post/redirect/get: the list shows the new secret once (sealed in the session until then), so
+   * a reload neither registers another app, nor rotates again, nor shows the secret again.
+   */
+  private showSecretOnce(req: FastifyRequest, res: FastifyReply, created: CreatedApp): Promise<void> {
+    return this.views.redirectWithFlash(req, res, '/apps', { key: CREATED, value: created, secret: true });
   }
 
   private async appOf(req: FastifyRequest, id: string) {
@@ -108,7 +133,7 @@ export class AppsPagesController {
       req,
       res,
       'apps',
-      { title: 'OAuth apps', apps, form: { name: '', redirect_uris: '' }, ...data },
+      { title: 'OAuth apps', apps, form: { name: '', redirect_uris: '' }, errors: {}, ...data },
       status,
     );
   }

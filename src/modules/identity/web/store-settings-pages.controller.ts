@@ -59,12 +59,10 @@ export class StoreSettingsPagesController {
       logo_url: formString(body?.logo_url),
       currency: formString(body?.currency).toUpperCase(),
     };
-    const checked = await validateForm(StoreSettingsForm, {
-      ...form,
-      contact_number: form.contact_number || undefined,
-      logo_url: form.logo_url || undefined,
-    });
-    const errors = requiredFirst(checked.errors ?? {});
+    const checked = await validateForm(StoreSettingsForm, form);
+    const errors = checked.errors ?? {};
+    // A store made before currencies had to be ISO 4217 codes keeps its own while it is not changed.
+    if (form.currency === store.currency) delete errors.currency;
     const lock = await this.currencyLock(store);
     if (lock && !errors.currency && form.currency !== store.currency)
       errors.currency = ['currency cannot change once the store has an order.'];
@@ -126,14 +124,4 @@ function formOf(store: Store): Form {
     logo_url: store.logoUrl ?? '',
     currency: store.currency,
   };
-}
-
-/** A field left empty says only that it is required, as the API's validation does (the OpenAPI description). */
-function requiredFirst(errors: Record<string, string[]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [field, messages] of Object.entries(errors)) {
-    const required = messages.filter((message) => message.endsWith(' is required.'));
-    out[field] = required.length ? required : messages;
-  }
-  return out;
 }

@@ -1,11 +1,13 @@
-import { IsNotEmpty, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { isCurrencyCode } from '../sellers/currencies';
 
 const httpUrl = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 /**
  * Settings → Store (README, *Operating it*): what the form may hold, with the API's wording
  * (`<field> is required.`, `<field> must be …`). The contact number and the logo follow the
- * product's `contact_number` and `image_url` rules.
+ * product's `contact_number` and `image_url` rules; the currency is an ISO 4217 code (the page lets
+ * a store keep a code it had before that rule).
  */
 export class StoreSettingsForm {
   @IsString({ message: 'name must be a string.' })
@@ -30,6 +32,9 @@ export class StoreSettingsForm {
 
   @IsString({ message: 'currency must be a string.' })
   @IsNotEmpty({ message: 'currency is required.' })
-  @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter code, for example MZN.' })
+  @ValidateBy(
+    { name: 'isCurrencyCode', validator: { validate: (value) => typeof value === 'string' && isCurrencyCode(value) } },
+    { message: 'currency must be an ISO 4217 code, for example MZN, USD or EUR.' },
+  )
   currency: string;
 }

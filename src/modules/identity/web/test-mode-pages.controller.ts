@@ -2,6 +2,7 @@ import { Body, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StoreModes } from '../sellers/store-modes.service';
 import { CurrentSeller, DashboardPages } from './dashboard-pages';
+import { sectionOf } from './sections';
 import { ViewsService } from './views.service';
 import { safeNext, SellerSession, sessionOf } from './web-auth';
 
@@ -17,7 +18,10 @@ export class TestModePagesController {
     private readonly views: ViewsService,
   ) {}
 
-  /** `test=on` or `test=off`; back to `next` (a dashboard path) or home. */
+  /**
+   * `test=on` or `test=off`; back to the section of `next` (a dashboard path): its list, since the
+   * record or filtered list the seller was on belongs to the mode just left; home otherwise.
+   */
   @Post()
   async toggle(
     @Req() req: FastifyRequest,
@@ -29,6 +33,8 @@ export class TestModePagesController {
     if (body?.test === 'on') session.testStoreId = (await this.modes.storeFor(seller.liveStoreId, 'test')).id;
     else delete session.testStoreId;
     await new Promise<void>((resolve, reject) => session.save((error) => (error ? reject(error) : resolve())));
-    res.redirect(safeNext(body?.next, this.views.webPath) ?? this.views.url('/'), 303);
+    const next = safeNext(body?.next, this.views.webPath);
+    const section = next === undefined ? null : sectionOf(next, this.views.webPath);
+    res.redirect(section?.href ?? next ?? this.views.url('/'), 303);
   }
 }

@@ -5,8 +5,16 @@ import { join } from 'node:path';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { ConfirmPage, TEMPLATE_HELPERS } from './format';
+import { sectionOf } from './sections';
 import { csrfToken } from './sessions/csrf';
+import { WebSessionService } from './sessions/web-session.service';
 import { loadedSessionOf, safeNext, SellerRequest, sessionOf } from './web-auth';
+
+/** A link of an error page back to where the seller was. */
+export interface BackLink {
+  href: string;
+  label: string;
+}
 
 /**
  * Renders the dashboard's eta templates (one layout) with what every page needs: the web surface's
@@ -17,7 +25,10 @@ export class ViewsService {
   private readonly eta = new Eta({ views: join(__dirname, 'views'), cache: true, autoEscape: true });
   readonly webPath: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly sessions: WebSessionService,
+  ) {
     this.webPath = config.paths.web;
   }
 
@@ -68,6 +79,74 @@ export class ViewsService {
   }
 
   /**
+   * An action the service refused (an order no longer approved, a plan with sales): a page that
+   * says why, with a link back to what it was about. A page of its own rather than the form again
+   * when the form no longer applies.
+   */
+  refused(
+    req: FastifyRequest,
+    res: FastifyReply,
+    page: { title?: string; message: string; back: BackLink; status: number },
+  ): void {
+    const { title = 'Request refused', message, back, status } = page;
+    this.render(req, res, 'error', { title, message, back }, status);
+  }
+
+  /**
+   * Where an error page of this address links back to: its section's list (a product's page to
+   * Products), else the dashboard's home.
+   */
+  backFrom(req: FastifyRequest): BackLink {
+    const section = sectionOf(req.url, this.webPath);
+    return section
+      ? { href: section.href, label: `Back to ${section.label}` }
+      : { href: this.url('/'), label: 'Back to the dashboard' };
+  }
+
+  /**
+   * Post/redirect/get: what a form's POST has to show (a new secret, a refusal's messages) is kept
+   * in the session for the next page only, then the browser is sent there (303). Reloading that
+   * page shows it no more and posts nothing again. `secret`: sealed in the session
+   * (`WebSessionService.seal`), never stored in clear.
+   */
+  async redirectWithFlash(
+    req: FastifyRequest,
+    res: FastifyReply,
+    path: string,
+    flash: { key: string; value: unknown; secret?: boolean },
+  ): Promise<void> {
+    const session = sessionOf(req);
+    if (session) {
+      const text = JSON.stringify(flash.value);
+      const stored = flash.secret ? `${SEALED}${this.sessions.seal(text)}` : `${PLAIN}${text}`;
+      session.flash = { ...session.flash, [flash.key]: stored };
+      // Saved before the redirect, so the page it leads to finds it.
+      await new Promise<void>((resolve, reject) => session.save((error) => (error ? reject(error) : resolve())));
+    }
+    res.redirect(this.url(path), 303);
+  }
+
+  /** What {@link redirectWithFlash} left under `key`, once: taken out of the session as it is read. */
+  takeFlash<T>(req: FastifyRequest, key: string): T | undefined {
+    const session = sessionOf(req);
+    const stored = session?.flash?.[key];
+    if (!session || stored === undefined) return undefined;
+    const rest = { ...session.flash };
+    delete rest[key];
+    // The session is saved with the page (express-session saves a changed session at the response's end).
+    session.flash = Object.keys(rest).length ? rest : undefined;
+    const text = stored.startsWith(SEALED)
+      ? this.sessions.open(stored.slice(SEALED.length))
+      : stored.slice(PLAIN.length);
+    if (text === null) return undefined;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * The confirmation step of a destructive action: a page whose only form POSTs it. It works
    * without JavaScript (the dashboard runs none) and nothing happens on a mistaken click.
    */
@@ -83,3 +162,7 @@ export class ViewsService {
     this.render(req, res, 'page', { title, body }, status);
   }
 }
+
+/** How a flash value is kept in the session: sealed (a secret) or as JSON. */
+const SEALED = 'sealed:';
+const PLAIN = 'plain:';

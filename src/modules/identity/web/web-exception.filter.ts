@@ -6,7 +6,8 @@ import { isDatabaseUnavailable } from '../../../database/unavailable';
 import { AuthorizationRequestError } from '../oauth/oauth-authorization.service';
 import { ViewsService } from './views.service';
 import { InvalidFormError } from './sessions/csrf';
-import { LoginRequiredError } from './web-auth';
+import { sectionOf } from './sections';
+import { loadedSessionOf, LoginRequiredError } from './web-auth';
 
 /** Dashboard errors are pages, not JSON: a login redirect, or an error page with the right status. */
 @Catch()
@@ -27,13 +28,29 @@ export class WebExceptionFilter implements ExceptionFilter {
       return;
     }
     const { status, title, message } = describe(exception);
+    // Every dashboard error page has a way back: a record that is not found (or is the other
+    // mode's) leads to its section's list, as does a refused action. The consent screen's errors
+    // are the authorizing app's to handle (identity's README, *OAuth*).
+    const back = exception instanceof AuthorizationRequestError ? undefined : this.views.backFrom(req);
     if (status === 503) this.logger.warn({ reqId: (req as { id?: unknown }).id }, 'Database unavailable');
     else if (status >= 500)
       this.logger.error({ err: exception, reqId: (req as { id?: unknown }).id }, 'Unhandled web error');
     // The API's headers for the same error: `Retry-After` of a 429 or of an outage.
     void res.headers(toErrorResponse(exception).headers);
-    this.views.render(req, res, 'error', { title, message }, status);
+    const hint = modeHint(req, status, this.views.webPath);
+    this.views.render(req, res, 'error', { title, message, back, hint }, status);
   }
+}
+
+/**
+ * A record of a mode-scoped section that is not found may be the other mode's (README, *Test mode*):
+ * the page says where to look, the same for every address, so it tells nothing about any record.
+ */
+function modeHint(req: FastifyRequest, status: number, webPath: string): string | null {
+  if (status !== 404 || !sectionOf(req.url, webPath)?.modeScoped) return null;
+  return loadedSessionOf(req)?.testStoreId
+    ? 'Test mode is on: live records show only with the Test mode switch off.'
+    : 'Records made in test mode show only with the Test mode switch on.';
 }
 
 function describe(exception: unknown): { status: number; title: string; message: string } {

@@ -58,7 +58,14 @@ export class WebhooksPagesController {
   @Get(':id')
   async detail(@Req() req: FastifyRequest, @Res() res: FastifyReply, @Param('id') id: string): Promise<void> {
     const query = req.query as Form;
-    await this.detailPage(req, res, requireIntId(id), { notice: await this.noticeOf(req, requireIntId(id), query) });
+    const outcome = await this.outcomeOf(req, requireIntId(id), query);
+    // A failed test event is an error, shown as one; the rest are notices.
+    await this.detailPage(
+      req,
+      res,
+      requireIntId(id),
+      outcome?.failed ? { failure: outcome.text } : { notice: outcome?.text ?? null },
+    );
   }
 
   @Post(':id')
@@ -76,7 +83,8 @@ export class WebhooksPagesController {
       product_details: form.product || null,
       name: form.name || null,
     };
-    const checked = await validateForm(UpdateWebhookDto, input);
+    // The edit form always shows the URL: left empty, it is required (the API leaves it unchanged).
+    const checked = await validateForm(UpdateWebhookDto, input, { required: ['url'] });
     if (checked.errors) return this.detailPage(req, res, requireIntId(id), { form, errors: checked.errors }, 422);
     try {
       await this.webhooks.update(storeId, requireIntId(id), checked.dto);
@@ -169,15 +177,21 @@ export class WebhooksPagesController {
       form,
       errors: {},
       notice: null,
+      failure: null,
       ...data,
     });
     this.views.renderContent(req, res, webhook.name ?? 'Webhook', body, status);
   }
 
-  /** The outcome of the action that redirected here, in words. */
-  private async noticeOf(req: FastifyRequest, id: number, query: Form): Promise<string | null> {
-    if (query.created) return 'Webhook created. Send it a test event to check the receiver.';
-    if (query.saved) return 'Changes saved.';
+  /** The outcome of the action that redirected here, in words, and whether it failed. */
+  private async outcomeOf(
+    req: FastifyRequest,
+    id: number,
+    query: Form,
+  ): Promise<{ text: string; failed: boolean } | null> {
+    const notice = (text: string) => ({ text, failed: false });
+    if (query.created) return notice('Webhook created. Send it a test event to check the receiver.');
+    if (query.saved) return notice('Changes saved.');
     const deliveryId =
       typeof query.tested === 'string'
         ? query.tested
@@ -185,7 +199,7 @@ export class WebhooksPagesController {
           ? query.redelivered
           : null;
     if (!deliveryId || parseIntId(deliveryId) === null) return null;
-    if (query.redelivered) return `Redelivery #${deliveryId} queued; it appears below once sent.`;
+    if (query.redelivered) return notice(`Redelivery #${deliveryId} queued; it appears below once sent.`);
     const { items } = await this.webhooks.listDeliveries(sellerOf(req).storeId, id, {
       page: 1,
       perPage: 50,
@@ -195,8 +209,8 @@ export class WebhooksPagesController {
     if (!sent) return null;
     const answer = sent.responseCode === null ? 'no response' : `HTTP ${sent.responseCode}`;
     return sent.state === 'success'
-      ? `Test event delivered (${answer}).`
-      : `Test event failed (${answer})${sent.error ? `: ${sent.error}` : '.'}`;
+      ? notice(`Test event delivered (${answer}).`)
+      : { text: `Test event failed (${answer})${sent.error ? `: ${sent.error}` : '.'}`, failed: true };
   }
 }
 

@@ -28,6 +28,25 @@ export async function submit(agent: TestAgent, page: string, action: string, for
     .send({ ...form, _csrf: csrf });
 }
 
+/**
+ * The page a form's POST redirected to (post/redirect/get, 303), as the browser shows it next:
+ * what the form left to show once (a new key's token, a refusal's messages) is on that page.
+ */
+export async function follow(agent: TestAgent, posted: { status: number; headers: Record<string, string> }) {
+  if (posted.status !== 303) throw new Error(`expected a 303 after the form, got ${posted.status}`);
+  return agent.get(posted.headers.location).expect(200);
+}
+
+/** {@link submit}, then the page it redirected to. */
+export async function submitAndFollow(
+  agent: TestAgent,
+  page: string,
+  action: string,
+  form: Record<string, string | string[]>,
+) {
+  return follow(agent, await submit(agent, page, action, form));
+}
+
 let counter = 0;
 
 export interface WebSeller {
@@ -56,8 +75,10 @@ export async function registerApp(
   redirectUris: string[],
   name = 'Partner app',
 ): Promise<{ clientId: string; clientSecret: string; id: number }> {
-  const res = await submit(agent, '/web/apps', '/web/apps', { name, redirect_uris: redirectUris.join('\n') });
-  if (res.status !== 200) throw new Error(`app registration answered ${res.status}: ${res.text.slice(0, 500)}`);
+  const posted = await submit(agent, '/web/apps', '/web/apps', { name, redirect_uris: redirectUris.join('\n') });
+  if (posted.status !== 303)
+    throw new Error(`app registration answered ${posted.status}: ${posted.text.slice(0, 500)}`);
+  const res = await follow(agent, posted);
   const clientId = testId(res.text, 'client-id');
   const id = Number(new RegExp(`data-app-id="(\\d+)">\\s*<td[^>]*>${name}`).exec(res.text)?.[1]);
   return { clientId, clientSecret: testId(res.text, 'client-secret'), id };

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import session from 'express-session';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
+import { SecretBox } from '../../../../common/crypto';
 import { AppConfig } from '../../../../config/app-config';
 import { APP_CONFIG } from '../../../../config/config.module';
 import { DatabaseConnection } from '../../../../database/database-connection';
@@ -16,7 +17,10 @@ declare module 'express-session' {
     storeId?: number;
     /** Set while the dashboard's "Test mode" switch is on: the live store's test store. */
     testStoreId?: number;
-    /** A secret shown once (new API key, new client secret) to render on the next page only. */
+    /**
+     * What a form's POST leaves for the page it redirects to, shown once there (post/redirect/get,
+     * `ViewsService.flash`): a new secret (sealed, see `WebSessionService.seal`) or a refusal's messages.
+     */
     flash?: Record<string, string>;
   }
 }
@@ -34,8 +38,13 @@ export class WebSessionService implements OnApplicationShutdown {
   readonly handler: RequestHandler;
   private readonly pool: Pool;
   private readonly store: session.Store & { close(): void };
+  /** Seals what a session holds for one page (a new API key): the table never has it in clear. */
+  private readonly box: SecretBox;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, connection: DatabaseConnection) {
+    // Random per boot when unset: sessions then end with the process (README, SESSION_SECRET).
+    const secret = config.sessionSecret ?? randomBytes(32).toString('hex');
+    this.box = new SecretBox(secret, 'dashboard-session-seal');
     this.pool = new Pool({ connectionString: connection.url, max: 3 });
     // A failed idle connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
@@ -49,8 +58,7 @@ export class WebSessionService implements OnApplicationShutdown {
     this.handler = session({
       name: 'sid',
       store: this.store,
-      // Random per boot when unset: sessions then end with the process (README, SESSION_SECRET).
-      secret: config.sessionSecret ?? randomBytes(32).toString('hex'),
+      secret,
       resave: false,
       saveUninitialized: false,
       rolling: true,
@@ -72,6 +80,25 @@ export class WebSessionService implements OnApplicationShutdown {
         error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
       ),
     );
+  }
+
+  /**
+   * AES-256-GCM under a key derived from the session secret, so a secret kept in the session for
+   * the page after a POST (a new API key or client secret, shown once) is not in clear in
+   * `web_sessions`: keys and secrets are stored only as their hashes. Every instance that shares
+   * the session secret opens it.
+   */
+  seal(text: string): string {
+    return this.box.seal(text);
+  }
+
+  /** The text {@link seal} sealed, or null for anything else (another secret's, tampered with). */
+  open(sealed: string): string | null {
+    try {
+      return this.box.open(sealed);
+    } catch {
+      return null;
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
