@@ -98,7 +98,7 @@ SELECT "o"."created_at" AS "o_created_at", "o"."updated_at" AS "o_updated_at", "
 SELECT "o"."order_number", "o"."amount", "o"."currency", "o"."status", "o"."created_at", "o"."updated_at", "o"."customer_name", "o"."customer_mobile_number", "c"."name", "c"."email", "c"."mobile_number"
   FROM "orders" o
   JOIN "customers" c ON c.id = o.customer_id
-  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1)
+  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded')
   ORDER BY o.created_at DESC, o.id DESC
   LIMIT $3 OFFSET $4;
 
@@ -177,7 +177,7 @@ SELECT count(*)::int AS total
 
 SELECT count(*)::int AS total
   FROM orders o
-  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded') AND (o.subscription_period IS NULL OR o.subscription_period = 1);
+  WHERE o.plan_id = $1 AND o.store_id = $2 AND o.status IN ('approved', 'refunded');
 
 SELECT d.id
   FROM webhook_deliveries d

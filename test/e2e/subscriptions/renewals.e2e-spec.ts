@@ -122,10 +122,14 @@ describe('Subscriptions that renew: the sweep with the test clock', () => {
     // Every renewal was charged at once on the saved number: no "pay this renewal" email (renewal_due).
     expect(ofSubscription(events, s.subscriptionId)).toEqual([]);
 
-    // One subscriber, however many renewal orders.
-    const subscribers = (await t.http.get(`/v1/plans/${s.plan.planId}/subscribers`).set(seller.auth).expect(200)).body;
-    expect(subscribers.total).toBe(1);
-    expect(subscribers.subscribers.map((x: { order_number: string }) => x.order_number)).toEqual([s.orderNumber]);
+    // The plan's subscribers are its orders ever approved: the first and each paid renewal, newest first.
+    const subscribers = (
+      await t.http.get(`/v1/plans/${s.plan.planId}/subscribers?per_page=100`).set(seller.auth).expect(200)
+    ).body;
+    const sold = (await getSubscription(t, seller, s.subscriptionId)).orders as string[];
+    expect(subscribers.total).toBe(sold.length);
+    expect(subscribers.subscribers.map((x: { order_number: string }) => x.order_number)).toEqual([...sold].reverse());
+    expect(subscribers.subscribers.every((x: { status: string }) => x.status === 'approved')).toBe(true);
   });
 
   it('no renewal order before the lead time; a plan price change applies from the next period', async () => {

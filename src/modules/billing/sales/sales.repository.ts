@@ -19,13 +19,6 @@ const SALE_STATUSES: OrderStatus[] = ['approved', 'refunded'];
  */
 const IS_SALE = `status IN (${SALE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
-/**
- * (OpenAPI: `GET /v1/plans/{id}/subscribers`) lists subscribers, not payments: a subscription's renewal orders (period 2 on,
- * billing README, `subscriptions/`) are sales of the plan but not new subscribers, so each subscription shows once,
- * as the order that started it.
- */
-const NOT_A_RENEWAL = `(o.subscription_period IS NULL OR o.subscription_period = 1)`;
-
 export interface SubscriberRow {
   orderNumber: string;
   amount: Cents;
@@ -86,21 +79,22 @@ export class SalesRepository {
       order: tables.orders.pick(...SUBSCRIBER_COLUMNS.order),
       customer: tables.customers.pick(...SUBSCRIBER_COLUMNS.customer),
     });
-    // One page of the plan's sales with their customers. The sale's order and customer columns
+    // One page of the plan's sales with their customers: every order of the plan ever approved
+    // (approved or refunded), a renewal order too, as `GET /v1/plans/{id}/subscribers` is described. The sale's order and customer columns
     // are distinct names.
     this.subscribers = {
       page: new PreparedStatement(
         dataSource,
         `SELECT ${shown.order.select('o')}, ${shown.customer.select('c')} FROM ${tables.orders.table} o ` +
           `JOIN ${tables.customers.table} c ON c.id = o.customer_id ` +
-          `WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE} AND ${NOT_A_RENEWAL} ` +
+          `WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE} ` +
           `ORDER BY o.created_at DESC, o.id DESC LIMIT $3 OFFSET $4`,
       ),
       // Every order has its customer (created with it, never deleted), so the count needs no join
       // to customers: an index-only scan of the partial index of sales.
       count: new PreparedStatement(
         dataSource,
-        `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE} AND ${NOT_A_RENEWAL}`,
+        `SELECT count(*)::int AS total FROM orders o WHERE o.plan_id = $1 AND o.store_id = $2 AND o.${IS_SALE}`,
       ),
     };
     this.statements = {
