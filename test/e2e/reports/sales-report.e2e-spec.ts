@@ -106,7 +106,16 @@ describe('GET /v1/reports/sales', () => {
       const res = await report(seller, { from: bad }).expect(422);
       expect(res.body.errors).toEqual({ from: ['from must be a date in the form YYYY-MM-DD.'] });
     }
-  });
+    // The calendar's ends: a report of the last days of year 9999 is a report; year 0 is refused.
+    const last = await report(seller, { from: '9999-12-01', to: '9999-12-31' }).expect(200);
+    expect(last.body.report.days).toHaveLength(31);
+    expect(last.body.report.days.at(-1).date).toBe('9999-12-31');
+    await report(seller, { from: '9999-12-31', to: '9999-12-31' }).expect(200);
+    const early = await report(seller, { to: '0000-01-01' }).expect(422);
+    expect(early.body.errors).toEqual({ from: ['from must be on or after 1970-01-01.'] });
+    const before = await report(seller, { from: '1969-12-31', to: '1970-01-02' }).expect(422);
+    expect(before.body.errors).toEqual({ from: ['from must be on or after 1970-01-01.'] });
+  }, 30_000);
 
   it('needs a token (401) with orders.read (403)', async () => {
     await t.http.get('/v1/reports/sales').expect(401);

@@ -7,6 +7,7 @@ import { Clock, CLOCK } from '../../../common/time';
 import {
   addUtcDays,
   daysBetween,
+  daysFrom,
   DEFAULT_REPORT_DAYS,
   MAX_REPORT_DAYS,
   monthlyRecurringRevenue,
@@ -103,12 +104,23 @@ export class SalesReportService {
   }
 }
 
+/** No sale is older: a day before it is refused (a report of year 0 would reach before the calendar's start). */
+const EARLIEST_REPORT_DAY = '1970-01-01';
+
 /** Defaults: `to` today (UTC), `from` 29 days before `to`; `from` ≤ `to`, at most 366 days. */
 function resolveRange(range: { from?: string; to?: string }, now: Date): { from: string; to: string } {
   const to = range.to ?? utcDate(now);
   const from = range.from ?? addUtcDays(to, -(DEFAULT_REPORT_DAYS - 1));
-  if (from > to) throw ValidationError.field('from', 'from must not be after to.');
-  if (from < addUtcDays(to, -(MAX_REPORT_DAYS - 1)))
+  for (const [field, date] of [
+    ['from', from],
+    ['to', to],
+  ] as const)
+    if (date < EARLIEST_REPORT_DAY)
+      throw ValidationError.field(field, `${field} must be on or after ${EARLIEST_REPORT_DAY}.`);
+  // Compared as days, not as text: the text of a year past 9999 does not sort.
+  const span = daysFrom(from, to);
+  if (span < 0) throw ValidationError.field('from', 'from must not be after to.');
+  if (span > MAX_REPORT_DAYS - 1)
     throw ValidationError.field('to', `The range may cover at most ${MAX_REPORT_DAYS} days.`);
   return { from, to };
 }

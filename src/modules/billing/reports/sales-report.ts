@@ -22,11 +22,15 @@ export function addUtcDays(date: string, days: number): string {
   return utcDate(new Date(startOfUtcDay(date).getTime() + days * DAY_MS));
 }
 
+/** Days from `from` to `to` (`to` − `from`, in whole UTC days), counted on the calendar, not on the text. */
+export function daysFrom(from: string, to: string): number {
+  return Math.round((startOfUtcDay(to).getTime() - startOfUtcDay(from).getTime()) / DAY_MS);
+}
+
 /** Every `YYYY-MM-DD` from `from` to `to`, both included. */
 export function daysBetween(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let day = from; day <= to; day = addUtcDays(day, 1)) out.push(day);
-  return out;
+  const start = startOfUtcDay(from).getTime();
+  return Array.from({ length: Math.max(0, daysFrom(from, to) + 1) }, (_, i) => utcDate(new Date(start + i * DAY_MS)));
 }
 
 /** The length of one renewal interval in days, a month counting as 30 and a year as 12 months. */
