@@ -283,7 +283,7 @@ SELECT s.id
 
 SELECT s.id
   FROM subscriptions s
-  WHERE s.status = 'active' AND NOT s.cancel_at_period_end AND s.end_date <= $1 AND NOT EXISTS (SELECT 1
+  WHERE s.status IN ('active', 'past_due') AND NOT s.cancel_at_period_end AND s.end_date <= $1 AND NOT EXISTS (SELECT 1
   FROM orders o
   WHERE o.subscription_id = s.id AND o.subscription_period = s.periods + 1)
   ORDER BY s.end_date, s.id

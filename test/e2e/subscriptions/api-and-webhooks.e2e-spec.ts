@@ -327,9 +327,12 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
       paymentNumber: '841230001',
     });
     expect(ofSubscription(events, s.subscriptionId)).toEqual(['subscription.cancelled']);
-    // Still one subscriber row for this plan.
+    // The plan's subscribers are its orders ever approved: the refunded renewal too, newest first.
     const subscribers = (await t.http.get(`/v1/plans/${s.plan.planId}/subscribers`).set(seller.auth).expect(200)).body;
-    expect(subscribers.subscribers.map((x: any) => x.order_number)).toEqual([s.orderNumber]);
+    expect(subscribers.subscribers.map((x: any) => [x.order_number, x.status])).toEqual([
+      [renewal, 'refunded'],
+      [s.orderNumber, 'approved'],
+    ]);
   });
 
   it('GET /v1/subscriptions: filters, pagination, one subscription with its orders', async () => {

@@ -280,6 +280,28 @@ describe('Subscriptions that renew: the sweep with the test clock', () => {
     });
   });
 
+  it('a sweep that runs periods late renews each missed period in turn, and renews one left past due without its renewal', async () => {
+    const start = new Date('2036-02-02T10:00:00.000Z');
+    const weekly = await subscribe(t, seller, { at: start, interval: 'week' });
+    // Three weeks after its end_date: periods 2 to 5 are due (the last within the renewal lead).
+    const late = await sweepFor(t, weekly.subscriptionId, new Date(start.getTime() + 28 * DAY));
+    expect(late.renewal_orders).toHaveLength(4);
+    expect(late.attempts.map((a) => a.outcome)).toEqual(['approved', 'approved', 'approved', 'approved']);
+    expect(late).toMatchObject({ past_due: [], expired: [] });
+    const caughtUp = await getSubscription(t, seller, weekly.subscriptionId);
+    expect(caughtUp.status).toBe('active');
+    expect(caughtUp.orders).toHaveLength(5);
+    expect(new Date(caughtUp.end_date).getTime()).toBe(start.getTime() + 35 * DAY);
+
+    // What an earlier version's late sweep left: past due with no renewal of the next period.
+    const stuck = await subscribe(t, seller, { at: start, interval: 'week' });
+    await t.dataSource.query(`UPDATE subscriptions SET status = 'past_due' WHERE id = $1`, [stuck.subscriptionId]);
+    const again = await sweepFor(t, stuck.subscriptionId, new Date(start.getTime() + 8 * DAY));
+    expect(again.renewal_orders).toHaveLength(1);
+    expect(again).toMatchObject({ expired: [], attempts: [expect.objectContaining({ outcome: 'approved' })] });
+    expect((await getSubscription(t, seller, stuck.subscriptionId)).status).toBe('active');
+  });
+
   it('a failed renewal paid through the portal link: extended from the previous end_date, active again, and the link stops working', async () => {
     const start = new Date('2035-01-31T09:30:00.000Z');
     const s = await subscribe(t, seller, { at: start, paymentNumber: '841230003' });

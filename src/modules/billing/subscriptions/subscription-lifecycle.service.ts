@@ -74,7 +74,9 @@ export class SubscriptionLifecycle {
       const subscription = await this.subscriptions.lock(manager, subscriptionId);
       if (
         !subscription ||
-        subscription.status !== 'active' ||
+        // past_due without a renewal of the next period: a sweep that ran late let it lapse
+        // before renewing it (SubscriptionSweep's catch-up); it is renewed now.
+        (subscription.status !== 'active' && subscription.status !== 'past_due') ||
         subscription.cancelAtPeriodEnd ||
         subscription.endDate > before
       )

@@ -13,6 +13,8 @@ const DAY_MS = 24 * HOUR_MS;
 /** Automatic attempts again 1 and 3 days after end_date. */
 const RETRY_AFTER_DAYS = [1, 3];
 const MAX_ATTEMPTS = 1 + RETRY_AFTER_DAYS.length;
+/** Periods one sweep renews a subscription for at most; the next sweep goes on. */
+const CATCH_UP_ROUNDS = 24;
 /** Subscriptions looked at per step and sweep; the next sweep goes on with the rest. */
 const BATCH = 500;
 
@@ -89,23 +91,29 @@ export class SubscriptionSweep implements OnModuleInit {
     };
 
     const renewBefore = new Date(at.getTime() + renewalLeadHours * HOUR_MS);
-    await each('renewal', await this.subscriptions.dueForRenewal(renewBefore, BATCH), async (id) => {
-      const order = await this.lifecycle.createRenewal(id, renewBefore);
-      if (order) report.renewal_orders.push({ subscription_id: id, order_number: order.orderNumber });
-    });
-    // Charged before anything lapses: a sweep that runs late (the service was down) makes the
-    // attempt that was due before it decides past_due or expiry on an unpaid renewal.
-    await each('attempt', await this.subscriptions.withOpenRenewal(MAX_ATTEMPTS, BATCH), async (id) => {
-      const claimed = await this.lifecycle.claimAttempt(id, (s) => dueAttempts(s, at));
-      if (!claimed || !(await this.charger.canCharge(claimed.saved, claimed.order.storeId))) return;
-      const outcome = await this.charger.charge(claimed.order, claimed.saved);
-      report.attempts.push({
-        subscription_id: id,
-        order_number: claimed.order.orderNumber,
-        attempt: claimed.attempt,
-        outcome,
+    // A sweep that runs more than a period late catches up a period a round: a renewal paid at
+    // once moves end_date, and the next round renews the period after it, until none is due.
+    for (let round = 0; round < CATCH_UP_ROUNDS; round++) {
+      const renewed = report.renewal_orders.length;
+      await each('renewal', await this.subscriptions.dueForRenewal(renewBefore, BATCH), async (id) => {
+        const order = await this.lifecycle.createRenewal(id, renewBefore);
+        if (order) report.renewal_orders.push({ subscription_id: id, order_number: order.orderNumber });
       });
-    });
+      // Charged before anything lapses: a sweep that runs late (the service was down) makes the
+      // attempt that was due before it decides past_due or expiry on an unpaid renewal.
+      await each('attempt', await this.subscriptions.withOpenRenewal(MAX_ATTEMPTS, BATCH), async (id) => {
+        const claimed = await this.lifecycle.claimAttempt(id, (s) => dueAttempts(s, at));
+        if (!claimed || !(await this.charger.canCharge(claimed.saved, claimed.order.storeId))) return;
+        const outcome = await this.charger.charge(claimed.order, claimed.saved);
+        report.attempts.push({
+          subscription_id: id,
+          order_number: claimed.order.orderNumber,
+          attempt: claimed.attempt,
+          outcome,
+        });
+      });
+      if (report.renewal_orders.length === renewed) break;
+    }
     await each('cancel_at_period_end', await this.subscriptions.endedBy('active', at, BATCH, true), async (id) => {
       if (await this.lifecycle.endAtPeriodEnd(id, at)) report.cancelled.push(id);
     });
