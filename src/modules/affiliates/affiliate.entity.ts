@@ -20,4 +20,11 @@ export class Affiliate extends Timestamped {
   /** Percent in hundredths (12.5% → 1250), exact. */
   @Column({ type: 'numeric', precision: 5, scale: 2, transformer: centsColumn })
   commissionPercent: Cents;
+
+  /**
+   * Set by `DELETE /v1/affiliates/{id}`: gone from the API and from new orders, kept for the orders
+   * that name it, whose webhook payloads still say who referred them.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
 }

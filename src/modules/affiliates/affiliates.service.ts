@@ -22,6 +22,11 @@ export class AffiliatesService {
     return this.affiliates.findOfStore(storeId, affiliateId, manager);
   }
 
+  /** The affiliate an order names, deleted since or not: its payloads say who referred it. */
+  ofOrder(storeId: number, affiliateId: number, manager?: EntityManager): Promise<Affiliate | null> {
+    return this.affiliates.findEvenDeleted(storeId, affiliateId, manager);
+  }
+
   create(storeId: number, input: NewAffiliate): Promise<Affiliate> {
     return this.affiliates.create({
       storeId,
@@ -45,8 +50,8 @@ export class AffiliatesService {
   }
 
   /**
-   * Orders keep their `affiliate_id` and computed commission after the affiliate is deleted; the
-   * row is not referenced by a foreign key.
+   * Gone from the API and from new orders (422 for its `affiliate_id`); orders keep their
+   * `affiliate_id` and computed commission, and their payloads still name it ({@link ofOrder}).
    */
   async remove(storeId: number, rawId: string): Promise<void> {
     const id = parseIntId(rawId);

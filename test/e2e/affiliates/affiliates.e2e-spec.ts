@@ -1,5 +1,6 @@
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
+import { createOrder, insertProduct, orderBody, payJson, recordEvents } from '../billing/fixtures';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -206,6 +207,42 @@ describe('Affiliates API', () => {
       await t.http.get(`/v1/affiliates/${id}`).set(seller.auth).expect(404);
       await t.http.delete(`/v1/affiliates/${id}`).set(seller.auth).expect(404);
     });
+  });
+
+  it('a deleted affiliate leaves the API and new orders, and the orders it referred still name it', async () => {
+    const created = await t.http
+      .post('/v1/affiliates')
+      .set(seller.auth)
+      .send({ name: 'Rita Referrer', email: 'rita@example.com', commission_percent: 7.77 })
+      .expect(201);
+    const affiliateId = created.body.affiliate.id;
+    const product = await insertProduct(t, seller.storeId);
+    const order = await createOrder(t, seller, orderBody(product.pid, { amount: 123.45, affiliate_id: affiliateId }));
+    await payJson(t, order.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
+
+    await t.http.delete(`/v1/affiliates/${affiliateId}`).set(seller.auth).expect(200);
+    await t.http.get(`/v1/affiliates/${affiliateId}`).set(seller.auth).expect(404);
+    const list = await t.http.get('/v1/affiliates?per_page=100').set(seller.auth).expect(200);
+    expect(list.body.affiliates.map((a: { id: number }) => a.id)).not.toContain(affiliateId);
+    const refused = await t.http
+      .post('/v1/orders')
+      .set(seller.auth)
+      .send(orderBody(product.pid, { affiliate_id: affiliateId }))
+      .expect(422);
+    expect(Object.keys(refused.body.errors)).toEqual(['affiliate_id']);
+
+    const events = recordEvents(t);
+    await t.http.post(`/v1/orders/${order.order_number}/refund`).set(seller.auth).expect(200);
+    const refund = events.find((e) => e.kind === 'order_refund' && e.payload.order_number === order.order_number)!;
+    expect(refund.payload.affiliate).toEqual([
+      {
+        id: affiliateId,
+        name: 'Rita Referrer',
+        email: 'rita@example.com',
+        commission_percent: 7.77,
+        commission_amount: 9.59,
+      },
+    ]);
   });
 
   it('documents every route in OpenAPI with its scope', async () => {

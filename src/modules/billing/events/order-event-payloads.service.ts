@@ -25,7 +25,7 @@ export class OrderEventPayloads {
     const { order, product, plan, customer, store, subscription, bumps, licenseKeys, subscriptionPortal } =
       await this.rows.of(manager, orderId);
     const affiliate =
-      order.affiliateId !== null ? await this.affiliates.find(order.storeId, order.affiliateId, manager) : null;
+      order.affiliateId !== null ? await this.affiliates.ofOrder(order.storeId, order.affiliateId, manager) : null;
     if (!product || !customer || !store)
       throw new Error(`Order ${orderId} refers to a missing product, customer or store`);
     const payload = buildOrderEventPayload(kind, {
