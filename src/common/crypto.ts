@@ -70,7 +70,9 @@ export class SecretBox {
 
   open(sealed: string): string {
     const raw = Buffer.from(sealed, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+    if (raw.length < 28) throw new Error('Not a sealed value.');
+    // The tag's length fixed: GCM would otherwise accept a shorter (easier to forge) one.
+    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12), { authTagLength: 16 });
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
   }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppConfig } from './app-config';
 
@@ -25,18 +25,21 @@ export function deliverySecret(config: AppConfig): string {
 }
 
 function secretFromFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    try {
+      // `wx`: of several processes starting at once, one writes and the others read its secret.
+      writeFileSync(path, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+      logger.warn(`DELIVERY_SECRET is not set: created ${path} (keep it with the database's backups)`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
-  mkdirSync(dirname(path), { recursive: true });
-  try {
-    // `wx`: of several processes starting at once, one writes and the others read its secret.
-    writeFileSync(path, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-    logger.warn(`DELIVERY_SECRET is not set: created ${path} (keep it with the database's backups)`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  // Another process may have created the file and not written it yet: wait a moment for its secret.
+  for (let tries = 0; tries < 50; tries++) {
+    const secret = readFileSync(path, 'utf8').trim();
+    if (secret) return secret;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
   }
-  return readFileSync(path, 'utf8').trim();
+  throw new Error(`${path} is empty: remove it, or set DELIVERY_SECRET`);
 }

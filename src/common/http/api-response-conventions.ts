@@ -150,6 +150,13 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
     addError(
       controller,
       responses,
+      409,
+      'This idempotency key was already used; its answer cannot be replayed here.',
+      'the same `Idempotency-Key` was answered under another `DELIVERY_SECRET`, so it is neither replayed nor run again',
+    );
+    addError(
+      controller,
+      responses,
       422,
       'Idempotency key reused with a different request.',
       'the same `Idempotency-Key` came with another body',

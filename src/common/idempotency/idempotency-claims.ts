@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { IdempotencyClaim, IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
 
 const TTL_SECONDS = 24 * 60 * 60;
@@ -18,7 +18,7 @@ interface Held {
  * kept: after an error nothing was committed, so the client may retry with the same key.
  *
  * A claim is a lease of {@link leaseSeconds}, renewed every third of it while its request runs
- * and dropped when its reply closes. If the process stops mid-request, nothing settles the key:
+ * (until its answer is settled, whether or not the client still waits for it). If the process stops mid-request, nothing settles the key:
  * once the lease lapses, a retry of the same request takes it over and runs (README, *Choices
  * where the contract is silent*); until then it is 409, as any request still in flight.
  *
@@ -43,18 +43,23 @@ export class IdempotencyClaims implements OnModuleInit {
    * (false: the guard replays it or refuses). Expired records are also taken over on reuse; the
    * occasional sweep only keeps the table small.
    */
-  async claim(request: object, reply: FastifyReply, scope: IdempotencyScope, requestHash: string): Promise<boolean> {
+  async claim(request: object, scope: IdempotencyScope, requestHash: string): Promise<boolean> {
     if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
     const claim: IdempotencyClaim = { ...scope, leaseId: randomUUID() };
     if (!(await this.keys.claim(claim, requestHash, TTL_SECONDS, this.leaseSeconds))) return false;
     const leaseSeconds = this.leaseSeconds;
-    // A renewal that fails lets the lease lapse early; the request's own settle still decides.
+    // Renewed until the answer is settled, also after the client went away: the handler is still
+    // running, and a retry must not run beside it. A renewal that fails lets the lease lapse early;
+    // none goes on past the key's lifetime, should an answer never come.
+    let renewals = Math.floor((TTL_SECONDS * 3) / leaseSeconds);
     const renewal = setInterval(
-      () => void this.keys.renew(claim, leaseSeconds).catch(() => undefined),
+      () => {
+        if (--renewals < 0) return clearInterval(renewal);
+        void this.keys.renew(claim, leaseSeconds).catch(() => undefined);
+      },
       (leaseSeconds * 1000) / 3,
     ).unref();
     this.held.set(request, { claim, renewal });
-    reply.raw.once('close', () => clearInterval(renewal));
     return true;
   }
 

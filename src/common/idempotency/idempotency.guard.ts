@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { sha256Hex } from '../crypto';
 import { ConflictError, UnprocessableError, ValidationError } from '../errors/app-error';
 import { PresetResponse } from '../http/preset-response';
 import { IdempotencyClaims } from './idempotency-claims';
-import { IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
+import { IdempotencyRepository, IdempotencyScope, UNREADABLE_ANSWER } from './idempotency.repository';
 
 /**
  * What the guard needs of the authenticated caller (identity's `Principal` has it): the key is
@@ -19,6 +19,8 @@ export interface IdempotencyCaller {
 type CallerRequest = FastifyRequest & { principal?: IdempotencyCaller };
 
 const HEADER = 'idempotency-key';
+/** The 409 of a key whose request was answered under another `DELIVERY_SECRET` (IdempotencyRepository.find). */
+export const ANSWER_UNREADABLE_MESSAGE = 'This idempotency key was already used; its answer cannot be replayed here.';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 function canonical(value: unknown): string {
@@ -59,25 +61,20 @@ export class IdempotencyGuard implements CanActivate {
     if (key.length === 0 || key.length > 255) {
       throw ValidationError.field('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
     }
-    return this.claim(req, context.switchToHttp().getResponse<FastifyReply>(), req.principal, key);
+    return this.claim(req, req.principal, key);
   }
 
-  private async claim(
-    req: CallerRequest,
-    reply: FastifyReply,
-    principal: IdempotencyCaller,
-    key: string,
-  ): Promise<boolean> {
+  private async claim(req: CallerRequest, principal: IdempotencyCaller, key: string): Promise<boolean> {
     const scope: IdempotencyScope = {
       storeId: principal.storeId,
       principalKey: `${principal.tokenType}:${principal.tokenId}`,
       key,
     };
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl.split('?')[0]}\n${canonical(req.body ?? null)}`);
-    // Twice at most: a record freed (or purged, or unreadable) between the two statements is
+    // Twice at most: a record freed (or purged) between the two statements is
     // claimed again; should that fail too, the request runs as the first one.
     for (let tries = 0; tries < 2; tries++) {
-      if (await this.claims.claim(req, reply, scope, requestHash)) return true;
+      if (await this.claims.claim(req, scope, requestHash)) return true;
       const record = await this.keys.find(scope);
       if (!record) continue;
       if (record.requestHash !== requestHash) {
@@ -86,6 +83,7 @@ export class IdempotencyGuard implements CanActivate {
       if (record.state !== 'completed') {
         throw new ConflictError('A request with this idempotency key is still in progress.');
       }
+      if (record.responseBody === UNREADABLE_ANSWER) throw new ConflictError(ANSWER_UNREADABLE_MESSAGE);
       // complete() always stores the status; 201 is Nest's default for a POST.
       throw new PresetResponse(record.responseStatus ?? HttpStatus.CREATED, record.responseBody, {
         'Idempotent-Replayed': 'true',

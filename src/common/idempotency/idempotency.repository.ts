@@ -14,6 +14,9 @@ export interface IdempotencyScope {
   key: string;
 }
 
+/** The stored answer of a completed request that this process cannot open (see `find`). */
+export const UNREADABLE_ANSWER = Symbol('unreadable answer');
+
 /** A key held by one running request: its scope and the lease id only that request knows. */
 export interface IdempotencyClaim extends IdempotencyScope {
   leaseId: string;
@@ -112,12 +115,12 @@ export class IdempotencyRepository {
     if (typeof record?.responseBody !== 'string') return record;
     try {
       record.responseBody = JSON.parse(this.box.open(record.responseBody));
-      return record;
     } catch {
-      // Sealed under a `DELIVERY_SECRET` since changed: the answer is lost, the key starts anew.
-      await this.dataSource.manager.delete(IdempotencyKey, { id: record.id });
-      return null;
+      // Sealed under another `DELIVERY_SECRET` (changed since, or another host's): the request was
+      // answered, so it must not run again; the guard refuses the key instead of replaying it.
+      record.responseBody = UNREADABLE_ANSWER;
     }
+    return record;
   }
 
   /** Extends a running request's claim; nothing once it was completed, released or taken over. */

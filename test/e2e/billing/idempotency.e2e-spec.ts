@@ -252,4 +252,48 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
     expect((await post().expect(201)).headers['idempotent-replayed']).toBe('true');
     expect(await productsNamed('Slow to answer')).toBe(1);
   });
+
+  it('keeps renewing the claim after the client went away: a retry cannot run beside the first', async () => {
+    const claims = t.app.get(IdempotencyClaims);
+    const repo = t.app.get(IdempotencyRepository);
+    const original = repo.complete.bind(repo);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let settled!: () => void;
+    const done = new Promise<void>((resolve) => (settled = resolve));
+    claims.leaseSeconds = 0.6;
+    repo.complete = async (...args) => {
+      await gate;
+      try {
+        return await original(...args);
+      } finally {
+        settled();
+      }
+    };
+    const body = { name: 'Client gone', price: 30 };
+    try {
+      const first = t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'gone-1').send(body);
+      first.end(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      first.abort();
+      // Three leases after the client left, the request still holds its key.
+      await new Promise((r) => setTimeout(r, 1800));
+      const leases: Array<{ live: boolean }> = await t.dataSource.query(
+        `SELECT lease_expires_at > now() AS live FROM idempotency_keys WHERE key = 'gone-1'`,
+      );
+      expect(leases).toEqual([{ live: true }]);
+      await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'gone-1').send(body).expect(409);
+      release();
+      await done;
+    } finally {
+      repo.complete = original;
+      claims.leaseSeconds = 60;
+      release();
+    }
+    expect(
+      (await t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'gone-1').send(body).expect(201))
+        .headers['idempotent-replayed'],
+    ).toBe('true');
+    expect(await productsNamed('Client gone')).toBe(1);
+  });
 });
