@@ -302,6 +302,32 @@ describe('Subscriptions that renew: the sweep with the test clock', () => {
     expect((await getSubscription(t, seller, stuck.subscriptionId)).status).toBe('active');
   });
 
+  it('expiry waits while the renewal has a payment still to be answered, then expires it', async () => {
+    const s = await subscribe(t, seller, { at: new Date('2037-03-03T10:00:00.000Z'), paymentNumber: '841230003' });
+    const end = new Date(s.subscription.end_date);
+    const renewal = (await sweepFor(t, s.subscriptionId, new Date(end.getTime() - 72 * HOUR))).renewal_orders[0];
+    expect((await sweepFor(t, s.subscriptionId, end)).past_due).toEqual([s.subscriptionId]);
+    // As an M-Pesa prompt on the customer's phone leaves it: the attempt not answered yet.
+    await t.dataSource.query(
+      `UPDATE payment_attempts SET status = 'processing', finished_at = NULL
+        WHERE order_id = (SELECT id FROM orders WHERE order_number = $1)`,
+      [renewal.order_number],
+    );
+    expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 8 * DAY))).expired).toEqual([]);
+    expect((await getOrder(t, seller, renewal.order_number)).status).toBe('pending');
+    expect((await getSubscription(t, seller, s.subscriptionId)).status).toBe('past_due');
+
+    await t.dataSource.query(
+      `UPDATE payment_attempts SET status = 'failed', finished_at = now()
+        WHERE order_id = (SELECT id FROM orders WHERE order_number = $1)`,
+      [renewal.order_number],
+    );
+    expect((await sweepFor(t, s.subscriptionId, new Date(end.getTime() + 8 * DAY))).expired).toEqual([
+      s.subscriptionId,
+    ]);
+    expect((await getOrder(t, seller, renewal.order_number)).status).toBe('cancelled');
+  });
+
   it('a failed renewal paid through the portal link: extended from the previous end_date, active again, and the link stops working', async () => {
     const start = new Date('2035-01-31T09:30:00.000Z');
     const s = await subscribe(t, seller, { at: start, paymentNumber: '841230003' });

@@ -205,6 +205,11 @@ export class PaymentAttemptsRepository {
     return this.columns.findOneBy({ orderId, status: 'processing' }, manager);
   }
 
+  /** Whether a payment of the order is still to be answered (an attempt processing or unknown). */
+  async isPaying(orderId: number, manager?: EntityManager): Promise<boolean> {
+    return this.m(manager).exists(PaymentAttempt, { where: { orderId, status: In(['processing', 'unknown']) } });
+  }
+
   /** The order's newest attempt still open (processing or unknown) with this provider. */
   findOpenOfOrder(orderId: number, provider: string, manager?: EntityManager): Promise<PaymentAttempt | null> {
     return this.m(manager).findOne(PaymentAttempt, {

@@ -10,6 +10,7 @@ import { OrdersRepository } from '../orders/orders.repository';
 import { newPayToken } from '../orders/orders.service';
 import { OrderFactory } from '../orders/order-factory';
 import { RenewalCharger } from './renewal-charger';
+import { PaymentAttemptsRepository } from '../payments/payment-attempts.repository';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent } from './subscription-events';
 import { Subscription } from './subscription.entity';
 import { SavedPaymentMethod, SubscriptionsRepository } from './subscriptions.repository';
@@ -38,6 +39,7 @@ export class SubscriptionLifecycle {
     private readonly catalog: CatalogReads,
     private readonly events: DomainEvents,
     private readonly charger: RenewalCharger,
+    private readonly attempts: PaymentAttemptsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -106,7 +108,10 @@ export class SubscriptionLifecycle {
     return this.dataSource.transaction((manager) => this.service.markPastDue(manager, subscriptionId, at));
   }
 
-  /** Step 3: still `past_due` `graceDays` after `end_date` → `expired`, its renewal order cancelled. */
+  /**
+   * Step 3: still `past_due` `graceDays` after `end_date` → `expired`, its renewal order cancelled;
+   * not while that order's payment is still to be answered.
+   */
   expire(subscriptionId: number, at: Date, graceMs: number): Promise<Subscription | null> {
     return this.dataSource.transaction((manager) =>
       this.service.end(
@@ -115,6 +120,7 @@ export class SubscriptionLifecycle {
         'expired',
         at,
         (s) => s.status === 'past_due' && s.endDate.getTime() + graceMs <= at.getTime(),
+        true,
       ),
     );
   }
@@ -145,7 +151,8 @@ export class SubscriptionLifecycle {
       const attempt = dueAttempts(subscription);
       if (subscription.renewalAttempts >= attempt) return null;
       const order = await this.subscriptions.openRenewal(manager, subscription);
-      if (!order) return null;
+      // No second charge while one is still to be answered: a later sweep makes it, if still due.
+      if (!order || (await this.attempts.isPaying(order.id, manager))) return null;
       const saved = await this.subscriptions.savedPaymentMethod(manager, subscription.id);
       if (!(await this.charger.canCharge(saved, subscription.storeId, manager))) return null;
       subscription.renewalAttempts = attempt;

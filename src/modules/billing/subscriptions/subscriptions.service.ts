@@ -11,6 +11,7 @@ import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { newCancellationId } from '../payments/cancellation-id';
 import { LicensesService } from '../licenses/licenses.service';
 import { OrdersRepository } from '../orders/orders.repository';
+import { PaymentAttemptsRepository } from '../payments/payment-attempts.repository';
 import { SUBSCRIPTION_EVENTS, subscriptionEvent, SubscriptionEventType } from './subscription-events';
 import { Subscription } from './subscription.entity';
 import { periodEnd } from './subscription-period';
@@ -35,6 +36,7 @@ export class SubscriptionsService {
     private readonly customers: CustomersRepository,
     private readonly transitions: OrderTransitionsService,
     private readonly licenses: LicensesService,
+    private readonly attempts: PaymentAttemptsRepository,
   ) {}
 
   /** `GET /v1/subscriptions`: the store's subscriptions, newest first. */
@@ -122,8 +124,9 @@ export class SubscriptionsService {
   /**
    * Ends the subscription now as `to` (`cancelled`: API, portal, refund; `expired`: the sweep),
    * cancelling its open renewal order, and publishes `subscription.<to>` with its latest order.
-   * `stillDue` re-checks the sweep's condition under the lock. Null when nothing changed (already
-   * ended, or no longer due).
+   * `stillDue` re-checks the sweep's condition under the lock; with `waitForPayment` a renewal whose
+   * payment is still to be answered keeps it as it is. Null when nothing changed (already ended, no
+   * longer due, or a payment to wait for).
    */
   async end(
     manager: EntityManager,
@@ -131,10 +134,14 @@ export class SubscriptionsService {
     to: 'cancelled' | 'expired',
     now: Date,
     stillDue: (s: Subscription) => boolean = () => true,
+    waitForPayment = false,
   ): Promise<Subscription | null> {
     const subscription = await this.lockWithOpenRenewal(manager, subscriptionId);
     if (!subscription || isEnded(subscription) || !stillDue(subscription)) return null;
     const open = await this.subscriptions.openRenewal(manager, subscription);
+    // The sweep does not cancel a renewal whose payment is still to be answered (an M-Pesa prompt
+    // on the customer's phone): the customer could pay a cancelled order. A later sweep decides.
+    if (waitForPayment && open && (await this.attempts.isPaying(open.id, manager))) return null;
     const from = subscription.status;
     subscription.status = to;
     if (to === 'cancelled' && now < subscription.endDate) {
