@@ -37,6 +37,7 @@ export { OAuthAppsService } from './oauth/oauth-apps.service';
 export { SellerMail, type PasswordResetEmail, type SellerMailSender } from './password-reset/seller-mail';
 // Rate limiters (in memory, or shared through REDIS_URL): billing's public license API counts per IP.
 export { RateLimiterFactory } from './rate-limit/rate-limiter.factory';
+export { countRequest, setRateLimitHeaders } from './rate-limit/rate-limit-state';
 
 // Nest modules, last: they load the rest.
 export { IdentityModule } from './identity.module';

@@ -8,7 +8,7 @@ import { SellersService } from '../../identity';
 import type { Store } from '../../identity';
 import { bumpsTotal, portalUrl, UTM_KEYS } from '../events/order-event-payload';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
-import type { Order } from '../orders/order.entity';
+import { isRenewalOrder, type Order } from '../orders/order.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service';
 import type { PaymentMode } from '../payments/payment-gateway.registry';
@@ -57,15 +57,6 @@ export interface PayChoices {
   method: string | null;
   paymentNumber: string;
   bumpIds: number[] | null;
-}
-
-/**
- * Whether an order renews a subscription (billing README, `subscriptions/`): renewal orders are
- * created with a period of 2 or more; the order that started the subscription gets period 1 (and
- * its subscription id) on approval, so `subscriptionId` alone does not tell them apart.
- */
-export function isRenewalOrder(order: Pick<Order, 'subscriptionId' | 'subscriptionPeriod'>): boolean {
-  return order.subscriptionId !== null && (order.subscriptionPeriod ?? 1) > 1;
 }
 
 /** The 409 of the cancel button on a renewal, which stays open until its subscription ends (billing README, `checkout/`). */
@@ -231,13 +222,10 @@ export class CheckoutService {
    * number as typed, the add-ons ticked (ids that are not numbers are left out).
    */
   submittedChoices(body: Record<string, unknown>): PayChoices {
-    const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
     return {
       method: typeof body.payment_method === 'string' ? body.payment_method : null,
       paymentNumber: typeof body.payment_number === 'string' ? body.payment_number : '',
-      bumpIds: raw.flatMap((v) =>
-        typeof v === 'number' ? [v] : typeof v === 'string' && /^\d{1,9}$/.test(v) ? [Number(v)] : [],
-      ),
+      bumpIds: postedBumpIds(body).filter(Number.isInteger),
     };
   }
 
@@ -290,10 +278,7 @@ export class CheckoutService {
       );
       if (refused) errors.payment_number = [refused];
     }
-    const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
-    const bumpIds = raw.map((v) =>
-      typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN,
-    );
+    const bumpIds = postedBumpIds(body);
     if (bumpIds.some((id) => !Number.isInteger(id))) errors.bumps = ['bumps must be a list of order bump ids.'];
     if (Object.keys(errors).length) return { errors };
     return { attempt: { method: method as string, paymentNumber: numberGiven ? (number as string) : null, bumpIds } };
@@ -360,4 +345,13 @@ export class CheckoutService {
     }
     return order;
   }
+}
+
+/**
+ * The add-on ids a pay form posted (one value or a list; none when absent or empty), each a number,
+ * or `NaN` for a value that is no id.
+ */
+function postedBumpIds(body: Record<string, unknown>): number[] {
+  const raw = body.bumps === undefined || body.bumps === null || body.bumps === '' ? [] : [body.bumps].flat();
+  return raw.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN));
 }

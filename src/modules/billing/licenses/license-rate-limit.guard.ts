@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../../common/errors/app-error';
-import { RateLimiterFactory } from '../../identity';
+import { countRequest, RateLimiterFactory, setRateLimitHeaders } from '../../identity';
 
 /** the public license API takes 60 requests a minute per IP. */
 export const LICENSE_REQUESTS_PER_MINUTE = 60;
@@ -23,25 +23,9 @@ export class LicenseRateLimitGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    let counted: RateLimiterRes;
-    try {
-      counted = await this.limiter.consume(req.ip);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw new TooManyRequestsError(withHeaders(reply, rejection));
-    }
-    withHeaders(reply, counted);
+    const limit = await countRequest(this.limiter, LICENSE_REQUESTS_PER_MINUTE, req.ip);
+    setRateLimitHeaders(context.switchToHttp().getResponse<FastifyReply>(), limit);
+    if (!limit.allowed) throw new TooManyRequestsError(limit.resetSeconds);
     return true;
   }
-}
-
-/** Sets the `RateLimit-*` headers of this count; returns the seconds until the window resets. */
-function withHeaders(reply: FastifyReply, counted: RateLimiterRes): number {
-  const resetSeconds = Math.max(1, Math.ceil(counted.msBeforeNext / 1000));
-  reply
-    .header('RateLimit-Limit', String(LICENSE_REQUESTS_PER_MINUTE))
-    .header('RateLimit-Remaining', String(Math.max(0, counted.remainingPoints)))
-    .header('RateLimit-Reset', String(resetSeconds));
-  return resetSeconds;
 }

@@ -7,7 +7,7 @@ import { PageRequest } from '../../../common/pagination/pagination';
 import { formatTimestamp } from '../../../common/time';
 import { inTransaction } from '../../../database/transaction';
 import { DeliveryKeys } from '../delivery/delivery-keys';
-import type { Order } from '../orders/order.entity';
+import { isRenewalOrder, type Order } from '../orders/order.entity';
 import type { OrderBumpItem } from '../orders/order-bump-item.entity';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
@@ -70,7 +70,7 @@ export class LicensesService {
   async onApproved(manager: EntityManager, order: Order, bumpsOf: () => Promise<OrderBumpItem[]>): Promise<void> {
     const subscription =
       order.subscriptionId !== null ? await this.subscriptions.findById(order.subscriptionId, manager) : null;
-    if (subscription && (order.subscriptionPeriod ?? 1) > 1) {
+    if (subscription && isRenewalOrder(order)) {
       await this.licenses.renew(manager, subscription.id, subscription.endDate);
       return;
     }

@@ -145,3 +145,12 @@ export class Order extends Timestamped {
   @Column({ type: 'timestamptz', nullable: true })
   refundedAt: Date | null;
 }
+
+/**
+ * Whether an order renews a subscription (billing README, `subscriptions/`): renewal orders are
+ * created with a period of 2 or more; the order that started the subscription gets period 1 (and
+ * its subscription id) on approval, so `subscriptionId` alone does not tell them apart.
+ */
+export function isRenewalOrder(order: Pick<Order, 'subscriptionId' | 'subscriptionPeriod'>): boolean {
+  return order.subscriptionId !== null && (order.subscriptionPeriod ?? 1) > 1;
+}

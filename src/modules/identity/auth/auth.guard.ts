@@ -3,6 +3,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../common/errors/app-error';
+import { setRateLimitHeaders } from '../rate-limit/rate-limit-state';
 import { TokenRateLimitService } from '../rate-limit/token-rate-limit.service';
 import { Scope } from '../scopes';
 import { ANY_TOKEN_KEY, AuthenticatedRequest, PUBLIC_KEY, SCOPES_KEY } from './auth.decorators';
@@ -37,10 +38,7 @@ export class AuthGuard implements CanActivate {
     // Counted per token once it is known to be valid; the headers go on every answer,
     // the 403 and 429 included.
     const limit = await this.rateLimit.consume(match[1]);
-    reply
-      .header('RateLimit-Limit', String(limit.limit))
-      .header('RateLimit-Remaining', String(limit.remaining))
-      .header('RateLimit-Reset', String(limit.resetSeconds));
+    setRateLimitHeaders(reply, limit);
     if (!limit.allowed) throw new TooManyRequestsError(limit.resetSeconds);
 
     if (this.reflector.getAllAndOverride<boolean>(ANY_TOKEN_KEY, targets)) return true;
