@@ -62,6 +62,7 @@ export type {
   ChargeRequest,
   GatewayOutcome,
   PaymentGateway,
+  RefundLookup,
   RefundOutcome,
   RefundRequest,
 } from '../modules/billing';

@@ -36,6 +36,7 @@ export {
   type ChargeRequest,
   type GatewayOutcome,
   type PaymentGateway,
+  type RefundLookup,
   type RefundOutcome,
   type RefundRequest,
 } from './payments/payment-gateway';

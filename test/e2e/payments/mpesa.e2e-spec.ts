@@ -247,7 +247,7 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(409);
   });
 
-  it('refund refused or unreachable: 502 Payment provider error. with the provider code, nothing changes', async () => {
+  it('refund refused: 502 Payment provider error. with the provider code, nothing changes', async () => {
     const created = await newOrder();
     await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234569' }).expect(200);
     const events = recordEvents(t);
@@ -263,17 +263,98 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     } finally {
       fake.refuseReversals = null;
     }
-    fake.dropReversals = true;
-    try {
-      const unreachable = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(502);
-      expect(unreachable.body).toMatchObject({ message: 'Payment provider error.', provider_code: 'unreachable' });
-    } finally {
-      fake.dropReversals = false;
-    }
     expect((await order(created.order_number)).status).toBe('approved');
     expect(events).toEqual([]);
     // And once the gateway takes it, it goes through.
     await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(200);
+  });
+
+  /** A refund whose answer was lost, then a reconciliation round ten minutes later. */
+  async function refundLostThenReconciled(orderNumber: string) {
+    const lost = await t.http.post(`/v1/orders/${orderNumber}/refund`).set(seller.auth).expect(502);
+    expect(lost.body).toEqual({
+      status: 'error',
+      message: 'Payment provider error.',
+      provider_code: 'unknown',
+      provider_message: 'The payment provider did not answer; the refund is checked with it within minutes.',
+    });
+    // Claimed until the gateway is asked: a second refund never reverses the payment twice.
+    const again = await t.http.post(`/v1/orders/${orderNumber}/refund`).set(seller.auth).expect(409);
+    expect(again.body).toEqual({ status: 'error', message: 'A refund is already in progress.' });
+    expect((await order(orderNumber)).status).toBe('approved');
+    // Not asked while the answer may still come.
+    expect((await reconcile()).refunds).toBe(0);
+    t.clock.advance(10 * 60_000);
+    try {
+      return await reconcile();
+    } finally {
+      t.clock.advance(-10 * 60_000);
+    }
+  }
+
+  it('a reversal made whose answer was lost: 502 unknown and 409 meanwhile; reconciliation finds it by its reference and refunds the order once', async () => {
+    const created = await newOrder();
+    await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234570' }).expect(200);
+    const tx = fake.transactionOf(created.order_number)!;
+    const events = recordEvents(t);
+    fake.loseReversalAnswers = true;
+    let report;
+    try {
+      report = await refundLostThenReconciled(created.order_number);
+    } finally {
+      fake.loseReversalAnswers = false;
+    }
+    expect(report.refunds).toBe(1);
+    const reversals = fake.requests.filter(
+      (r) => r.path === REVERSAL_PATH && r.fields.input_TransactionID === tx.transactionId,
+    );
+    expect(reversals).toHaveLength(1);
+    const reference = reversals[0].fields.input_ThirdPartyReference;
+    const query = fake.requests.filter((r) => r.path === QUERY_PATH && r.fields.input_QueryReference === reference);
+    expect(query).toHaveLength(1);
+    expect((await order(created.order_number)).status).toBe('refunded');
+    expect(events.map((e) => e.kind)).toEqual(['order_refund']);
+    const [attempt] = await t.dataSource.query(
+      'SELECT refund_reference FROM payment_attempts WHERE transaction_id = $1',
+      [tx.transactionId],
+    );
+    // The query's answer carries the reversal's conversation id, not its transaction id.
+    expect(attempt.refund_reference).toBe(fake.reversals.get(reference)!.conversationId);
+    // Nothing left to reconcile, and the order stays refunded.
+    t.clock.advance(10 * 60_000);
+    try {
+      expect((await reconcile()).refunds).toBe(0);
+    } finally {
+      t.clock.advance(-10 * 60_000);
+    }
+    await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(409);
+  });
+
+  it('a reversal dropped before it was made: reconciliation finds none by its reference and frees the refund for the seller', async () => {
+    const created = await newOrder();
+    await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234571' }).expect(200);
+    const tx = fake.transactionOf(created.order_number)!;
+    const events = recordEvents(t);
+    fake.dropReversals = true;
+    let report;
+    try {
+      report = await refundLostThenReconciled(created.order_number);
+    } finally {
+      fake.dropReversals = false;
+    }
+    expect(report.refunds).toBe(1);
+    expect(tx.reversed).toBe(false);
+    expect((await order(created.order_number)).status).toBe('approved');
+    expect(events).toEqual([]);
+    // A new request, under a new reference, goes through.
+    await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(200);
+    const references = fake.requests
+      .filter((r) => r.path === REVERSAL_PATH && r.fields.input_TransactionID === tx.transactionId)
+      .map((r) => r.fields.input_ThirdPartyReference);
+    expect(references).toHaveLength(2);
+    expect(new Set(references).size).toBe(2);
+    expect(tx.reversed).toBe(true);
+    expect(events.map((e) => e.kind)).toEqual(['order_refund']);
   });
 
   it('offers only mpesa (no sandbox): no test notice; another method or a foreign number is 422', async () => {

@@ -1,7 +1,7 @@
 import { PaymentReconciler } from '../../../src/modules/billing/payments/payment-reconciler';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
-import { createOrder, insertProduct, orderBody } from '../billing/fixtures';
+import { createOrder, insertProduct, orderBody, payJson } from '../billing/fixtures';
 
 /**
  * An attempt the sandbox was paying when its process died (left `processing`) is settled by the
@@ -37,7 +37,7 @@ describe('the sandbox after a crash mid-payment', () => {
     }
 
     const report = await t.app.get(PaymentReconciler).runOnce();
-    expect(report).toEqual({ looked: 2, settled: 2 });
+    expect(report).toEqual({ looked: 2, settled: 2, refunds: 0 });
 
     const statusOf = async (orderNumber: string) =>
       (await t.http.get(`/v1/orders/${orderNumber}`).set(seller.auth).expect(200)).body.order.status;
@@ -50,5 +50,22 @@ describe('the sandbox after a crash mid-payment', () => {
       { reference: 'att_crash_approved', status: 'succeeded', error_code: null },
       { reference: 'att_crash_declined', status: 'failed', error_code: 'declined' },
     ]);
+  });
+
+  it('frees a refund its process died in (the sandbox moved no money), so the seller can refund again', async () => {
+    const seller = await createSeller(t);
+    const product = await insertProduct(t, seller.storeId);
+    const paid = await createOrder(t, seller, orderBody(product.pid));
+    await payJson(t, paid.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
+    // What a process killed inside the refund's gateway call leaves behind: the claim, eleven minutes old.
+    await t.dataSource.query(
+      `UPDATE payment_attempts a SET refund_started_at = now() - interval '11 minutes', refund_request_reference = 'ref_crash'
+         FROM orders o WHERE o.id = a.order_id AND o.order_number = $1`,
+      [paid.order_number],
+    );
+    await t.http.post(`/v1/orders/${paid.order_number}/refund`).set(seller.auth).expect(409);
+    expect(await t.app.get(PaymentReconciler).runOnce()).toEqual({ looked: 0, settled: 0, refunds: 1 });
+    const refunded = await t.http.post(`/v1/orders/${paid.order_number}/refund`).set(seller.auth).expect(200);
+    expect(refunded.body.order.status).toBe('refunded');
   });
 });

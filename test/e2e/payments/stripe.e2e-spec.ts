@@ -177,6 +177,47 @@ describe('Stripe Checkout through the official SDK', () => {
     expect((await order(created.order_number)).status).toBe('refunded');
   });
 
+  it("a refund whose answers were all lost: 502 unknown, 409 meanwhile; reconciliation lists the PaymentIntent's refunds and records it once", async () => {
+    const { created, session } = await atStripe();
+    fake.complete(session);
+    const completed = fake.event('checkout.session.completed', session);
+    await webhook(completed, signed(completed)).expect(200);
+    expect((await order(created.order_number)).status).toBe('approved');
+    const events = recordEvents(t);
+    fake.loseRefundAnswers = true;
+    try {
+      const lost = await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(502);
+      expect(lost.body).toMatchObject({ message: 'Payment provider error.', provider_code: 'unknown' });
+      await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(409);
+    } finally {
+      fake.loseRefundAnswers = false;
+    }
+    // The SDK's retry carried the same idempotency key: one refund at Stripe.
+    const made = fake.refunds.filter((r) => r.payment_intent === session.payment_intent);
+    expect(made).toHaveLength(1);
+    const keys = fake.requests
+      .filter(
+        (r) => r.method === 'POST' && r.path === '/v1/refunds' && r.body.payment_intent === session.payment_intent,
+      )
+      .map((r) => r.headers['idempotency-key']);
+    expect(keys.length).toBe(2);
+    expect(new Set(keys).size).toBe(1);
+    t.clock.advance(10 * 60_000);
+    try {
+      expect((await t.app.get(PaymentReconciler).runOnce()).refunds).toBe(1);
+    } finally {
+      t.clock.advance(-10 * 60_000);
+    }
+    expect(fake.requests.some((r) => r.method === 'GET' && r.path === '/v1/refunds')).toBe(true);
+    expect((await order(created.order_number)).status).toBe('refunded');
+    expect(events.map((e) => e.kind)).toEqual(['order_refund']);
+    const [attempt] = await t.dataSource.query(
+      'SELECT refund_reference FROM payment_attempts WHERE transaction_id = $1',
+      [session.payment_intent],
+    );
+    expect(attempt.refund_reference).toBe(made[0].id);
+  });
+
   it('the checkout offers card next to the sandbox methods, with the test notice', async () => {
     const created = await createOrder(t, seller, orderBody(product.pid));
     const page = await t.http.get(`/pay/token/${created.pay_token}`).expect(200);

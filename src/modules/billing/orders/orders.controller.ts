@@ -90,7 +90,9 @@ export class OrdersController {
   @ApiResponse({
     status: 502,
     description:
-      '`Payment provider error.` — the gateway that took the payment refused the refund or could not be reached; nothing changed.',
+      '`Payment provider error.` — the gateway that took the payment refused the refund or could not be reached; nothing changed. ' +
+      'With `provider_code: "unknown"` the gateway did not answer and may have refunded: the refund stays in progress (409) until ' +
+      'reconciliation asks the gateway, within minutes, and either refunds the order (`order_refund`) or frees it to be tried again.',
     schema: {
       type: 'object',
       required: ['status', 'message', 'provider_code', 'provider_message'],

@@ -70,9 +70,16 @@ export class PaymentAttempt {
   @Column({ type: 'varchar', length: 500, nullable: true })
   errorMessage: string | null;
 
-  /** Set while a refund is with the gateway (so two refunds never both call it), cleared on refusal. */
+  /**
+   * Set while a refund is with the gateway (so two refunds never both call it), cleared on refusal;
+   * one whose outcome is unknown stays set until reconciliation asks the gateway (README, *Taking payments*).
+   */
   @Column({ type: 'timestamptz', nullable: true })
   refundStartedAt: Date | null;
+
+  /** The refund request's own reference, new per claim: what the gateway is asked about it by (`lookupRefund`). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  refundRequestReference: string | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   refundedAt: Date | null;

@@ -239,25 +239,62 @@ export class PaymentAttemptsRepository {
     });
   }
 
-  /** Takes the refund of an attempt for this caller: false while another refund of it is with the gateway. */
-  async claimRefund(id: number, now: Date, staleBefore: Date): Promise<boolean> {
+  /**
+   * Takes the refund of an attempt for this caller under a new request reference: false while another
+   * refund of it is with the gateway or waits for reconciliation.
+   */
+  async claimRefund(id: number, now: Date, requestReference: string): Promise<boolean> {
     const result = await this.m()
       .createQueryBuilder()
       .update(PaymentAttempt)
-      .set({ refundStartedAt: now })
-      .where('id = :id AND refunded_at IS NULL AND (refund_started_at IS NULL OR refund_started_at < :staleBefore)', {
-        id,
-        staleBefore,
-      })
+      .set({ refundStartedAt: now, refundRequestReference: requestReference })
+      .where('id = :id AND refunded_at IS NULL AND refund_started_at IS NULL', { id })
       .execute();
     return (result.affected ?? 0) > 0;
   }
 
-  async releaseRefund(id: number): Promise<void> {
-    await this.m().update(PaymentAttempt, { id }, { refundStartedAt: null });
+  /**
+   * Frees the refund claimed under `requestReference` (a refusal, or nothing done at the gateway);
+   * null for a claim made before requests had references.
+   */
+  async releaseRefund(id: number, requestReference: string | null): Promise<void> {
+    await this.m()
+      .createQueryBuilder()
+      .update(PaymentAttempt)
+      .set({ refundStartedAt: null })
+      .where('id = :id AND refunded_at IS NULL AND refund_request_reference IS NOT DISTINCT FROM :requestReference', {
+        id,
+        requestReference,
+      })
+      .execute();
   }
 
-  async recordRefund(manager: EntityManager, id: number, now: Date, reference: string | null): Promise<void> {
-    await manager.update(PaymentAttempt, { id }, { refundedAt: now, refundReference: reference, updatedAt: now });
+  /** Refunds claimed before `before` and never settled, oldest first (reconciliation). */
+  findRefundsClaimedBefore(before: Date, limit: number): Promise<PaymentAttempt[]> {
+    return this.m().find(PaymentAttempt, {
+      where: { refundedAt: IsNull(), refundStartedAt: LessThan(before) },
+      order: { refundStartedAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** Records the gateway's refund of the claim `requestReference`: false when it was recorded already. */
+  async recordRefund(
+    manager: EntityManager,
+    id: number,
+    requestReference: string,
+    now: Date,
+    reference: string | null,
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(PaymentAttempt)
+      .set({ refundedAt: now, refundReference: reference, updatedAt: now })
+      .where('id = :id AND refunded_at IS NULL AND refund_request_reference = :requestReference', {
+        id,
+        requestReference,
+      })
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 }

@@ -47,8 +47,20 @@ export interface PaymentGateway {
   /** Asks the gateway what became of an attempt with no final outcome (reconciliation). */
   lookup(attempt: AttemptReference): Promise<GatewayOutcome>;
 
-  /** Refunds a succeeded payment in full. Throws when the gateway cannot be reached. */
+  /**
+   * Refunds a succeeded payment in full. Throws {@link GatewayUnreachableError} when nothing reached
+   * the gateway (the refund is free to be asked again at once); any other throw (a timeout, a
+   * connection lost after sending) means the gateway may have refunded: the refund stays claimed
+   * until reconciliation asks {@link lookupRefund}.
+   */
   refund(request: RefundRequest): Promise<RefundOutcome>;
+
+  /**
+   * Asks the gateway what became of a refund request whose answer was lost (by its
+   * `requestReference`), at least ten minutes after it was sent. A gateway without it has such a
+   * refund freed after those ten minutes, as if the gateway never got it.
+   */
+  lookupRefund?(request: RefundRequest): Promise<RefundLookup>;
 
   /**
    * Reads a callback at `POST /v1/payments/{provider}/callback`: its content when the gateway's
@@ -109,10 +121,21 @@ export interface AttemptReference {
 export interface RefundRequest extends AttemptReference {
   /** The gateway's id of the payment to refund (M-Pesa transaction id, Stripe PaymentIntent id). */
   transactionId: string;
+  /**
+   * This refund request's own reference, new for each request and the same when it is looked up:
+   * M-Pesa's third-party reference, Stripe's idempotency key.
+   */
+  requestReference: string;
 }
 
 export type RefundOutcome =
   { accepted: true; reference: string | null } | { accepted: false; code: string; message: string };
+
+/** What a gateway knows of a refund request (reconciliation): made, never made, or not known yet. */
+export type RefundLookup =
+  | { status: 'refunded'; reference: string | null }
+  | { status: 'not_refunded' }
+  | { status: 'unknown'; message: string };
 
 /** A verified callback. `outcome: null` acknowledges an event that changes nothing (another event type). */
 export interface CallbackNotification {
@@ -122,5 +145,5 @@ export interface CallbackNotification {
   outcome: Extract<GatewayOutcome, { status: 'succeeded' | 'failed' }> | null;
 }
 
-/** Thrown by a gateway's `refund` (or by the core for it) when the provider cannot be reached. */
+/** Thrown by a gateway's `refund` when the provider could not be reached: nothing was sent to it. */
 export class GatewayUnreachableError extends Error {}

@@ -11,17 +11,22 @@ import { PaymentsService } from './payments.service';
 export const RECONCILE_QUEUE = 'payment-reconcile';
 /** An attempt nobody can confirm within an hour is failed with `unconfirmed`. */
 export const UNCONFIRMED_AFTER_MS = 60 * 60_000;
+/** A refund claimed this long ago and not settled lost its answer (every gateway call ends sooner): asked about. */
+export const REFUND_LOOKUP_AFTER_MS = 10 * 60_000;
 const BATCH = 100;
 
 export interface ReconcileReport {
   looked: number;
   settled: number;
+  /** Refunds whose answer was lost, recorded as made or freed as never made. */
+  refunds: number;
 }
 
 /**
  * Reconciliation (README, *Taking payments*): every `PAYMENT_RECONCILE_SECONDS` (30) the open attempts whose
  * answer is missing are looked up at their gateway; an hour after the start an attempt still not
- * confirmed is failed (`unconfirmed`). A periodic queue of the durable job queue
+ * confirmed is failed (`unconfirmed`). Refunds claimed ten minutes ago and never settled (their
+ * answer was lost) are asked about at their gateway the same way. A periodic queue of the durable job queue
  * ({@link JobQueue.every}): one process runs each round however many instances run. Each outcome
  * is applied through {@link PaymentsService.apply}, so a round racing an answer or a callback
  * changes nothing twice.
@@ -56,12 +61,25 @@ export class PaymentReconciler implements OnModuleInit {
   async runOnce(): Promise<ReconcileReport> {
     const now = this.clock.now();
     const open = await this.attempts.findOpenStartedBefore(now, BATCH);
-    const report: ReconcileReport = { looked: 0, settled: 0 };
+    const report: ReconcileReport = { looked: 0, settled: 0, refunds: 0 };
     for (const attempt of open) {
       try {
         if (await this.reconcile(attempt, now, report)) report.settled++;
       } catch (error) {
         this.logger.warn({ err: error, attempt: attempt.reference }, 'Reconciling a payment attempt failed');
+      }
+    }
+    const refunds = await this.attempts.findRefundsClaimedBefore(
+      new Date(now.getTime() - REFUND_LOOKUP_AFTER_MS),
+      BATCH,
+    );
+    for (const attempt of refunds) {
+      try {
+        const done = await this.payments.reconcileRefund(attempt);
+        if (done !== 'waiting') report.refunds++;
+        this.logger.log({ attempt: attempt.reference, outcome: done }, 'Refund with a lost answer reconciled');
+      } catch (error) {
+        this.logger.warn({ err: error, attempt: attempt.reference }, 'Reconciling a refund failed');
       }
     }
     return report;

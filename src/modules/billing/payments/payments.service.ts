@@ -17,7 +17,14 @@ import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { PaymentProviderError } from './payment-errors';
-import { AttemptReference, ChargeRequest, GatewayOutcome, PaymentGateway } from './payment-gateway';
+import {
+  AttemptReference,
+  ChargeRequest,
+  GatewayOutcome,
+  GatewayUnreachableError,
+  PaymentGateway,
+  RefundRequest,
+} from './payment-gateway';
 import { PaymentGatewayRegistry, PaymentMode } from './payment-gateway.registry';
 import { StoreModes } from '../../identity';
 import { GroupCommit } from '../../../database/group-commit';
@@ -56,8 +63,6 @@ export interface StartAttemptOptions {
 
 /** The pay route waits this long for an outcome before showing the waiting page. */
 export const PAY_WAIT_MS = 5_000;
-/** A refund claimed by a process that died is free again after this long. */
-const REFUND_CLAIM_STALE_MS = 10 * 60_000;
 
 const newReference = (): string => randomBase62(20);
 
@@ -223,8 +228,10 @@ export class PaymentsService implements OnApplicationBootstrap {
    * Refunds an approved order through the gateway that took its payment (README, *Taking payments*): only when
    * the gateway accepts does the order become `refunded` (with `order_refund`); a refusal or an
    * unreachable gateway is the 502 (the errors of the OpenAPI description) and changes nothing. No lock is held across the
-   * gateway call; a refund of the attempt already with the gateway is a 409. An approved order with
-   * no recorded payment (approved before payment attempts existed) is refunded without a gateway.
+   * gateway call; a refund of the attempt already with the gateway is a 409. A refund whose answer
+   * was lost (a timeout, a connection dropped after sending) is a 502 `unknown` and stays claimed
+   * (409 meanwhile) until reconciliation asks the gateway ({@link reconcileRefund}). An approved
+   * order with no recorded payment (approved before payment attempts existed) is refunded without a gateway.
    */
   async refund(order: Order): Promise<Order | null> {
     const attempt = await this.attempts.findRefundable(order.id);
@@ -232,29 +239,76 @@ export class PaymentsService implements OnApplicationBootstrap {
     const gateway = this.registry.forProvider(attempt.provider, await this.modeOf(order.storeId));
     if (!gateway)
       throw new PaymentProviderError('not_configured', `The ${attempt.provider} gateway is not configured.`);
-    const now = this.clock.now();
-    if (!(await this.attempts.claimRefund(attempt.id, now, new Date(now.getTime() - REFUND_CLAIM_STALE_MS)))) {
+    const request = { ...this.refundRequestOf(attempt), requestReference: newReference() };
+    if (!(await this.attempts.claimRefund(attempt.id, this.clock.now(), request.requestReference))) {
       throw new ConflictError('A refund is already in progress.');
     }
     let outcome;
     try {
-      outcome = await gateway.refund({ ...this.referenceOf(attempt), transactionId: attempt.transactionId ?? '' });
+      outcome = await gateway.refund(request);
     } catch (error) {
-      await this.attempts.releaseRefund(attempt.id);
-      this.logger.warn(
-        { err: error, provider: gateway.provider, attempt: attempt.reference },
-        'Refund: payment provider unreachable',
+      const log = { err: error, provider: gateway.provider, attempt: attempt.reference };
+      if (error instanceof GatewayUnreachableError) {
+        await this.attempts.releaseRefund(attempt.id, request.requestReference);
+        this.logger.warn(log, 'Refund: payment provider unreachable');
+        throw new PaymentProviderError('unreachable', 'The payment provider could not be reached.');
+      }
+      this.logger.warn(log, 'Refund: no answer from the payment provider; reconciliation will ask it');
+      throw new PaymentProviderError(
+        'unknown',
+        'The payment provider did not answer; the refund is checked with it within minutes.',
       );
-      throw new PaymentProviderError('unreachable', 'The payment provider could not be reached.');
     }
     if (!outcome.accepted) {
-      await this.attempts.releaseRefund(attempt.id);
+      await this.attempts.releaseRefund(attempt.id, request.requestReference);
       throw new PaymentProviderError(outcome.code, outcome.message);
     }
+    const settled = await this.settleRefund(attempt, request.requestReference, outcome.reference);
+    return settled === false ? null : settled;
+  }
+
+  /**
+   * Reconciliation of a refund claimed before `before` and never settled: the gateway is asked
+   * about the request (`lookupRefund`); a refund it made is recorded as the answer would have been
+   * (the order `refunded`, `order_refund`), one it never made is freed for the seller to ask again,
+   * and one it cannot tell of yet waits for the next round. Returns what was done.
+   */
+  async reconcileRefund(attempt: PaymentAttempt): Promise<'refunded' | 'released' | 'waiting'> {
+    const requestReference = attempt.refundRequestReference;
+    const gateway = await this.gatewayOf(attempt);
+    if (!gateway) return 'waiting';
+    // A gateway that cannot be asked, or a claim made before requests had references: freed, as before.
+    const found =
+      gateway.lookupRefund && requestReference
+        ? await gateway.lookupRefund({ ...this.refundRequestOf(attempt), requestReference })
+        : ({ status: 'not_refunded' } as const);
+    if (found.status === 'unknown') return 'waiting';
+    if (found.status === 'not_refunded') {
+      await this.attempts.releaseRefund(attempt.id, requestReference);
+      return 'released';
+    }
+    const settled = await this.settleRefund(attempt, requestReference!, found.reference);
+    return settled === false ? 'waiting' : 'refunded';
+  }
+
+  /**
+   * The refund recorded and the order refunded (null when the order's state does not allow it), in
+   * one transaction; false when this request's refund was recorded already.
+   */
+  private settleRefund(
+    attempt: PaymentAttempt,
+    requestReference: string,
+    reference: string | null,
+  ): Promise<Order | null | false> {
     return this.dataSource.transaction(async (manager) => {
-      await this.attempts.recordRefund(manager, attempt.id, this.clock.now(), outcome.reference);
-      return this.transitions.transition(order.id, 'refunded', {}, manager);
+      if (!(await this.attempts.recordRefund(manager, attempt.id, requestReference, this.clock.now(), reference)))
+        return false;
+      return this.transitions.transition(attempt.orderId, 'refunded', {}, manager);
     });
+  }
+
+  private refundRequestOf(attempt: PaymentAttempt): Omit<RefundRequest, 'requestReference'> {
+    return { ...this.referenceOf(attempt), transactionId: attempt.transactionId ?? '' };
   }
 
   /**

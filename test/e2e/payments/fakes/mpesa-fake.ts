@@ -5,7 +5,7 @@ import forge from 'node-forge';
 
 /**
  * A local M-Pesa Mozambique OpenAPI for the tests, speaking the wire protocol Vodacom documents:
- * C2B single stage (POST), transaction status query (GET) and reversal (PUT), each checking the
+ * C2B single stage (POST), transaction status query (GET, of payments and of reversals) and reversal (PUT), each checking the
  * bearer token (the API key RSA-encrypted with our public key, PKCS#1 v1.5, decrypted here with the
  * private key), the `Origin` header and every `input_*` field, and answering with `output_*` fields
  * and `INS-` codes under the HTTP statuses the portal lists for them.
@@ -68,8 +68,12 @@ export class FakeMpesa {
   readonly scenarios = new Map<string, Scenario>();
   /** When set, every reversal is refused with this code and description. */
   refuseReversals: { code: string; description: string } | null = null;
-  /** When set, reversals get their connection dropped (an unreachable gateway). */
+  /** When set, reversals get their connection dropped before anything is reversed. */
   dropReversals = false;
+  /** When set, reversals are made and then their connection dropped: the answer is lost. */
+  loseReversalAnswers = false;
+  /** The reversals made, by their third-party reference (the status query finds them by it). */
+  readonly reversals = new Map<string, { transactionId: string; conversationId: string; reversed: string }>();
   /** Errors found in requests (a wrong field or header): tests assert this stays empty. */
   readonly violations: string[] = [];
 
@@ -278,6 +282,16 @@ export class FakeMpesa {
       [...this.transactions.values()].find(
         (t) => t.transactionId === fields.input_QueryReference || t.conversationId === fields.input_QueryReference,
       );
+    const reversal = this.reversals.get(fields.input_QueryReference);
+    if (!tx && reversal) {
+      return this.answer(res, 200, {
+        output_ConversationID: reversal.conversationId,
+        output_ResponseCode: 'INS-0',
+        output_ResponseDesc: 'Request processed successfully',
+        output_ResponseTransactionStatus: 'Completed',
+        output_ThirdPartyReference: fields.input_ThirdPartyReference,
+      });
+    }
     if (!tx) {
       return this.answer(res, 400, {
         output_ResponseCode: 'INS-18',
@@ -336,11 +350,21 @@ export class FakeMpesa {
       });
     }
     tx.reversed = true;
+    const reversal = {
+      transactionId: randomBytes(5).toString('hex').toUpperCase(),
+      conversationId: randomBytes(16).toString('hex'),
+      reversed: tx.transactionId,
+    };
+    this.reversals.set(fields.input_ThirdPartyReference, reversal);
+    if (this.loseReversalAnswers) {
+      req.socket.destroy();
+      return;
+    }
     return this.answer(res, 200, {
-      output_ConversationID: randomBytes(16).toString('hex'),
+      output_ConversationID: reversal.conversationId,
       output_ResponseCode: 'INS-0',
       output_ResponseDesc: 'Request processed successfully',
-      output_TransactionID: randomBytes(5).toString('hex').toUpperCase(),
+      output_TransactionID: reversal.transactionId,
       output_ThirdPartyReference: fields.input_ThirdPartyReference,
     });
   }

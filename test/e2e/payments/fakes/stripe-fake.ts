@@ -5,7 +5,7 @@ import { parse } from 'qs';
 
 /**
  * The few Stripe API endpoints the gateway uses, for the real `stripe` SDK pointed here with
- * `STRIPE_API_URL`: create and retrieve a Checkout Session, create a refund. Form-encoded bodies
+ * `STRIPE_API_URL`: create and retrieve a Checkout Session, create and list refunds. Form-encoded bodies
  * with bracketed keys, JSON answers, `Idempotency-Key` replays the first answer.
  */
 export interface FakeSession {
@@ -36,8 +36,10 @@ export class FakeStripe {
   readonly webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   readonly sessions = new Map<string, FakeSession>();
   readonly requests: StripeRequest[] = [];
-  readonly refunds: Array<{ id: string; payment_intent: string }> = [];
+  readonly refunds: Array<{ id: string; object: 'refund'; status: string; payment_intent: string }> = [];
   refuseRefunds = false;
+  /** When set, refunds are made and then their connection dropped, on every try: the answer is lost. */
+  loseRefundAnswers = false;
   private readonly replies = new Map<string, string>();
   private server: Server = createServer((req, res) => void this.handle(req, res));
   url = '';
@@ -96,6 +98,8 @@ export class FakeStripe {
     }
     const key = req.headers['idempotency-key'];
     if (typeof key === 'string' && this.replies.has(`${path}:${key}`)) {
+      // The refund was made; its answer is lost again on the retry.
+      if (this.loseRefundAnswers && path === '/v1/refunds') return void req.socket.destroy();
       res
         .writeHead(200, { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' })
         .end(this.replies.get(`${path}:${key}`));
@@ -141,12 +145,20 @@ export class FakeStripe {
       }
       const refund = {
         id: `re_${randomBytes(10).toString('hex')}`,
-        object: 'refund',
+        object: 'refund' as const,
         status: 'succeeded',
         payment_intent: body.payment_intent as string,
       };
       this.refunds.push(refund);
+      if (this.loseRefundAnswers) {
+        if (typeof key === 'string') this.replies.set(`${path}:${key}`, JSON.stringify(refund));
+        return void req.socket.destroy();
+      }
       answer = refund;
+    } else if (req.method === 'GET' && path === '/v1/refunds') {
+      const intent = new URL(req.url ?? '/', 'http://fake').searchParams.get('payment_intent');
+      const data = this.refunds.filter((r) => !intent || r.payment_intent === intent);
+      answer = { object: 'list', url: '/v1/refunds', has_more: false, data };
     } else {
       status = 404;
       answer = {

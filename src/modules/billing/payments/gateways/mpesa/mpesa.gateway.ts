@@ -8,9 +8,11 @@ import type {
   ChargeRequest,
   GatewayOutcome,
   PaymentGateway,
+  RefundLookup,
   RefundOutcome,
   RefundRequest,
 } from '../../payment-gateway';
+import { GatewayUnreachableError } from '../../payment-gateway';
 import { PaymentGatewayRegistry } from '../../payment-gateway.registry';
 import {
   MPESA_SUCCESS,
@@ -25,6 +27,8 @@ import {
 const SHORT_CALL_MS = 30_000;
 /** `output_ResponseTransactionStatus` values that end a payment without money moving. */
 const FAILED_STATUSES = ['cancelled', 'failed', 'expired', 'declined', 'rejected', 'reversed'];
+/** The status query's answers for a reference M-Pesa does not know (invalid transaction id, invalid third-party reference). */
+const UNKNOWN_REFERENCE = ['INS-18', 'INS-19'];
 
 type Sent =
   | { kind: 'answer'; httpStatus: number; body: MpesaResponse | null }
@@ -160,7 +164,11 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
     };
   }
 
-  /** The reversal of `output_TransactionID` for the full amount. */
+  /**
+   * The reversal of `output_TransactionID` for the full amount, under the request's reference as its
+   * third-party reference. A connection refused sent nothing (`GatewayUnreachableError`); a timeout
+   * or a connection lost may have reversed it: thrown as such, for reconciliation to ask about.
+   */
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const { initiatorIdentifier, securityCredential } = this.config;
     if (!initiatorIdentifier || !securityCredential) {
@@ -174,10 +182,11 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
       input_TransactionID: request.transactionId,
       input_SecurityCredential: securityCredential,
       input_InitiatorIdentifier: initiatorIdentifier,
-      input_ThirdPartyReference: randomBase62(20),
+      input_ThirdPartyReference: request.requestReference,
       input_ServiceProviderCode: this.config.serviceProviderCode,
       input_ReversalAmount: mpesaAmount(request.amount),
     });
+    if (sent.kind === 'refused') throw new GatewayUnreachableError('M-Pesa reversal: refused');
     if (sent.kind !== 'answer') throw new Error(`M-Pesa reversal: ${sent.kind}`);
     const body = sent.body;
     if (body?.output_ResponseCode === MPESA_SUCCESS)
@@ -187,6 +196,30 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
       code: body?.output_ResponseCode ?? `http_${sent.httpStatus}`,
       message: body?.output_ResponseDesc ?? body?.output_error ?? 'Refused by M-Pesa.',
     };
+  }
+
+  /**
+   * A reversal whose answer was lost, by the status query of its third-party reference: `Completed`
+   * is a reversal made; a final failure status, or a reference M-Pesa does not know (the reversal
+   * answers at once, so minutes later it would know it), is none made; anything else is not known yet.
+   */
+  async lookupRefund(request: RefundRequest): Promise<RefundLookup> {
+    const url = new URL(this.config.urls.query);
+    url.searchParams.set('input_ThirdPartyReference', randomBase62(20));
+    url.searchParams.set('input_QueryReference', request.requestReference);
+    url.searchParams.set('input_ServiceProviderCode', this.config.serviceProviderCode);
+    const sent = await this.send('GET', url.toString(), SHORT_CALL_MS);
+    if (sent.kind !== 'answer') return { status: 'unknown', message: `The M-Pesa status query: ${sent.kind}.` };
+    const code = sent.body?.output_ResponseCode;
+    const status = (sent.body?.output_ResponseTransactionStatus ?? '').toLowerCase();
+    if (code === MPESA_SUCCESS && status === 'completed')
+      return {
+        status: 'refunded',
+        reference: sent.body?.output_TransactionID || sent.body?.output_ConversationID || null,
+      };
+    if ((code === MPESA_SUCCESS && FAILED_STATUSES.includes(status)) || (code && UNKNOWN_REFERENCE.includes(code)))
+      return { status: 'not_refunded' };
+    return { status: 'unknown', message: sent.body?.output_ResponseDesc ?? `M-Pesa answered HTTP ${sent.httpStatus}.` };
   }
 
   /** One HTTP call; M-Pesa answers errors with their INS- code in a JSON body on a 4xx/5xx too. */

@@ -11,6 +11,7 @@ import type {
   ChargeRequest,
   GatewayOutcome,
   PaymentGateway,
+  RefundLookup,
   RefundOutcome,
 } from '../../payment-gateway';
 import { PaymentGatewayRegistry } from '../../payment-gateway.registry';
@@ -67,6 +68,11 @@ export class SandboxGateway implements PaymentGateway, OnModuleInit {
 
   refund(): Promise<RefundOutcome> {
     return Promise.resolve({ accepted: true, reference: this.newTransactionId() });
+  }
+
+  /** No money moves and the sandbox keeps nothing: a refund whose answer was lost is free to be asked again. */
+  lookupRefund(): Promise<RefundLookup> {
+    return Promise.resolve({ status: 'not_refunded' });
   }
 
   cancellationTransactionId(): string {

@@ -11,6 +11,7 @@ import type {
   ChargeRequest,
   GatewayOutcome,
   PaymentGateway,
+  RefundLookup,
   RefundOutcome,
   RefundRequest,
 } from '../../payment-gateway';
@@ -141,7 +142,8 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
     try {
       const refund = await this.client.refunds.create(
         { payment_intent: request.transactionId },
-        { idempotencyKey: `refund-${request.reference}` },
+        // One key per refund request: a retry of the request replays it, a new request is a new refund.
+        { idempotencyKey: `refund-${request.requestReference}` },
       );
       if (refund.status === 'failed' || refund.status === 'canceled') {
         return {
@@ -152,12 +154,23 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
       }
       return { accepted: true, reference: refund.id };
     } catch (error) {
-      // Stripe refused it (an answer); a connection error is thrown on as "unreachable".
+      // Stripe refused it (an answer); a connection error is thrown on: the refund may have been made.
       if (error instanceof Stripe.errors.StripeError && !(error instanceof Stripe.errors.StripeConnectionError)) {
         return { accepted: false, code: error.code ?? error.type, message: error.message };
       }
       throw error;
     }
+  }
+
+  /**
+   * A refund whose answer was lost: the PaymentIntent's refunds as Stripe lists them. One not failed
+   * or cancelled was made (by this request, or by the seller in Stripe's dashboard: the money is
+   * back either way); none is none made.
+   */
+  async lookupRefund(request: RefundRequest): Promise<RefundLookup> {
+    const refunds = await this.client.refunds.list({ payment_intent: request.transactionId, limit: 100 });
+    const made = refunds.data.find((refund) => refund.status !== 'failed' && refund.status !== 'canceled');
+    return made ? { status: 'refunded', reference: made.id } : { status: 'not_refunded' };
   }
 
   /** The webhook, verified by the SDK over the exact raw body; a bad signature is a 400. */
