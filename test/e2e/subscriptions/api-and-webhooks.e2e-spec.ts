@@ -118,7 +118,8 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
     const end = new Date(s.subscription.end_date);
     expect(end.toISOString()).toBe('2031-08-20T15:00:00.000Z');
 
-    const renewalRun = await cli(t, ['subscriptions:sweep', '--at', new Date(end.getTime() - 72 * HOUR).toISOString()]);
+    const renewalAt = end.getTime() - 72 * HOUR;
+    const renewalRun = await cli(t, ['subscriptions:sweep', '--at', new Date(renewalAt).toISOString()]);
     expect(renewalRun.code).toBe(0);
     expect(renewalRun.json).toMatchObject({ at: '2031-08-17T15:00:00.000000Z', errors: [] });
     const renewal = renewalRun.json.renewal_orders.find((r: any) => r.subscription_id === s.subscriptionId);
@@ -129,6 +130,16 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
       attempt: 1,
       outcome: 'declined',
     });
+    // What the sweep wrote is dated as of --at (and the moments after it), not by the machine's clock.
+    const [written] = (await t.dataSource.query(
+      `SELECT o.created_at AS order_at, a.created_at AS attempt_at
+         FROM orders o JOIN payment_attempts a ON a.order_id = o.id WHERE o.order_number = $1`,
+      [renewal.order_number],
+    )) as Array<{ order_at: Date; attempt_at: Date }>;
+    for (const at of [written.order_at, written.attempt_at]) {
+      expect(at.getTime() - renewalAt).toBeGreaterThanOrEqual(0);
+      expect(at.getTime() - renewalAt).toBeLessThan(60_000);
+    }
 
     const dueRun = await cli(t, ['subscriptions:sweep', '--at', end.toISOString()]);
     expect(dueRun.code).toBe(0);

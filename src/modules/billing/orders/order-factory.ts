@@ -244,16 +244,19 @@ export class OrderFactory {
     period: number,
     payToken: string,
   ): Promise<Order> {
-    return this.orders.insert(
-      manager,
-      this.newOrder(subscription.storeId, first.currency, payToken, plan.price, {
+    // Dated by the application's clock, as the sweep that creates it sees time (`subscriptions:sweep --at`).
+    const now = this.clock.now();
+    return this.orders.insert(manager, {
+      ...this.newOrder(subscription.storeId, first.currency, payToken, plan.price, {
         productId: plan.productId,
         planId: plan.id,
         customerId: subscription.customerId,
         subscriptionId: subscription.id,
         subscriptionPeriod: period,
       }),
-    );
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 }
 
