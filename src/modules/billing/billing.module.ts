@@ -19,6 +19,7 @@ import { PublicLicensesController } from './licenses/public-licenses.controller'
 import { OrderEventPayloads } from './events/order-event-payloads.service';
 import { IdempotencyModule } from '../../common/idempotency/idempotency.module';
 import { CheckoutRules } from './orders/checkout-rules';
+import { CatalogDeletionsHook } from './orders/catalog-deletions.hook';
 import { CouponReuseHook } from './orders/coupon-reuse.hook';
 import { OrderFactory } from './orders/order-factory';
 import { OrderEventRows } from './events/order-event-rows';
@@ -82,6 +83,7 @@ import { SubscriptionOrderHooks } from './subscriptions/subscription-order.hooks
     CheckoutRules,
     OrderTransitionsService,
     CouponReuseHook,
+    CatalogDeletionsHook,
     CustomersService,
     SubscriptionsService,
     SubscriptionOrderHooks,

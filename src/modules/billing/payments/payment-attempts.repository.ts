@@ -210,6 +210,14 @@ export class PaymentAttemptsRepository {
     return this.m(manager).exists(PaymentAttempt, { where: { orderId, status: In(['processing', 'unknown']) } });
   }
 
+  /** Whether a payment of any of the orders is still to be answered (an attempt processing or unknown). */
+  async anyPaying(orderIds: number[], manager?: EntityManager): Promise<boolean> {
+    if (!orderIds.length) return false;
+    return this.m(manager).exists(PaymentAttempt, {
+      where: { orderId: In(orderIds), status: In(['processing', 'unknown']) },
+    });
+  }
+
   /** The order's newest attempt still open (processing or unknown) with this provider. */
   findOpenOfOrder(orderId: number, provider: string, manager?: EntityManager): Promise<PaymentAttempt | null> {
     return this.m(manager).findOne(PaymentAttempt, {

@@ -81,7 +81,11 @@ export class PlansController {
   @ApiOperation({ summary: 'Delete a plan (not when it has approved or refunded sales)' })
   @ApiCatalogId('plan')
   @ApiOkResponse({ type: PlanDeletedResponseDto })
-  @ApiConflict('This plan has one or more sales and cannot be deleted.')
+  @ApiConflict(
+    'This plan has one or more sales and cannot be deleted.',
+    '`This plan has one or more sales and cannot be deleted.`, or `A payment is already in progress.` while one of its ' +
+      'open checkouts is being paid. Its other open checkouts (pending orders) are cancelled with it, each with `order_cancelled`.',
+  )
   async delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<PlanDeletedResponseDto> {
     await this.plans.delete(principal.storeId, id);
     return { status: 'success', message: 'Plan deleted successfully.' };

@@ -2,14 +2,17 @@ import { forwardRef, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { DomainEvents } from '../../../common/events/domain-events';
 import { toCents } from '../../../common/money';
 import { PageRequest } from '../../../common/pagination/pagination';
+import { Clock, CLOCK } from '../../../common/time';
 import { inTransaction } from '../../../database/transaction';
 import { CatalogRef, newPlanId, parseRef } from '../catalog-refs';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { SalesRepository, SubscribedPlan, SubscriberRow } from '../../billing';
 import { CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
+import { planDeletedEvent } from './plan-deleted.event';
 import { Plan } from './plan.entity';
 import { PlansRepository } from './plans.repository';
 
@@ -27,6 +30,8 @@ export class PlansService {
     private readonly plans: PlansRepository,
     private readonly products: ProductsService,
     @Inject(forwardRef(() => SalesRepository)) private readonly sales: SalesRepository,
+    private readonly events: DomainEvents,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** A plan of the store by `plan_id` (or numeric id), or null. For order creation. */
@@ -85,7 +90,10 @@ export class PlansService {
     return this.view(storeId, await this.plans.save(plan));
   }
 
-  /** A plan that was ever sold (approved or refunded) stays. */
+  /**
+   * A plan that was ever sold (approved or refunded) stays. Its deletion publishes `plan.deleted` in
+   * its transaction: billing cancels the plan's open checkouts, or refuses while one is being paid.
+   */
   async delete(storeId: number, ref: string): Promise<Plan> {
     return inTransaction(this.dataSource, async (manager) => {
       const plan = await this.plans.lockByRef(storeId, parseRef(ref), manager);
@@ -93,6 +101,7 @@ export class PlansService {
       if (await this.sales.planHasSales(storeId, plan.id, manager)) {
         throw new ConflictError('This plan has one or more sales and cannot be deleted.');
       }
+      await this.events.publish(planDeletedEvent(storeId, plan.id, this.clock.now()), manager);
       await this.plans.delete(plan, manager);
       return plan;
     });
