@@ -1,3 +1,4 @@
+
 // The checkout's Total follows the add-ons ticked (billing README, `checkout/`). Amounts are integer
 // cents from the page (`data-base-cents`, each add-on's `data-cents`), added as integers and shown
 // as the server shows them (`1,234.50`); without this script each add-on states its own price.
