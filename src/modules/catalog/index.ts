@@ -10,8 +10,7 @@ export { Product } from './products/product.entity';
 export { Plan, type PlanInterval } from './plans/plan.entity';
 export { ProductFile } from './files/product-file.entity';
 export { OrderBump } from './order-bumps/order-bump.entity';
-export { PRODUCT_DELETED, productDeletedEvent } from './products/product-deleted.event';
-export { PLAN_DELETED, planDeletedEvent } from './plans/plan-deleted.event';
+export { PLAN_DELETED, planDeletedEvent, PRODUCT_DELETED, productDeletedEvent } from './deletion-events';
 export { PRODUCT_REVIEWED } from './products/product-reviewed.event';
 export { fileLink } from './files/product-file.mapper';
 export {

@@ -12,7 +12,7 @@ import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { SalesRepository, SubscribedPlan, SubscriberRow } from '../../billing';
 import { CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
-import { planDeletedEvent } from './plan-deleted.event';
+import { planDeletedEvent } from '../deletion-events';
 import { Plan } from './plan.entity';
 import { PlansRepository } from './plans.repository';
 

@@ -13,7 +13,7 @@ import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
 import { PlansRepository } from '../plans/plans.repository';
 import { SalesRepository } from '../../billing';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
-import { productDeletedEvent } from './product-deleted.event';
+import { productDeletedEvent } from '../deletion-events';
 import { productReviewedEvent } from './product-reviewed.event';
 import { OrderBumpsService } from '../order-bumps/order-bumps.service';
 import { productChanges } from './product.mapper';

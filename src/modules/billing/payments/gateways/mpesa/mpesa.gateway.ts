@@ -135,11 +135,7 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
    * an error code) leaves it unknown. An `INS-0` answer only says the query itself worked.
    */
   async lookup(attempt: AttemptReference): Promise<GatewayOutcome> {
-    const url = new URL(this.config.urls.query);
-    url.searchParams.set('input_ThirdPartyReference', randomBase62(20));
-    url.searchParams.set('input_QueryReference', attempt.reference);
-    url.searchParams.set('input_ServiceProviderCode', this.config.serviceProviderCode);
-    const sent = await this.send('GET', url.toString(), SHORT_CALL_MS);
+    const sent = await this.queryStatus(attempt.reference);
     if (sent.kind !== 'answer')
       return { status: 'unknown', code: sent.kind, message: 'The M-Pesa status query got no answer.' };
     const body = sent.body;
@@ -204,11 +200,7 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
    * answers at once, so minutes later it would know it), is none made; anything else is not known yet.
    */
   async lookupRefund(request: RefundRequest): Promise<RefundLookup> {
-    const url = new URL(this.config.urls.query);
-    url.searchParams.set('input_ThirdPartyReference', randomBase62(20));
-    url.searchParams.set('input_QueryReference', request.requestReference);
-    url.searchParams.set('input_ServiceProviderCode', this.config.serviceProviderCode);
-    const sent = await this.send('GET', url.toString(), SHORT_CALL_MS);
+    const sent = await this.queryStatus(request.requestReference);
     if (sent.kind !== 'answer') return { status: 'unknown', message: `The M-Pesa status query: ${sent.kind}.` };
     const code = sent.body?.output_ResponseCode;
     const status = (sent.body?.output_ResponseTransactionStatus ?? '').toLowerCase();
@@ -220,6 +212,15 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
     if ((code === MPESA_SUCCESS && FAILED_STATUSES.includes(status)) || (code && UNKNOWN_REFERENCE.includes(code)))
       return { status: 'not_refunded' };
     return { status: 'unknown', message: sent.body?.output_ResponseDesc ?? `M-Pesa answered HTTP ${sent.httpStatus}.` };
+  }
+
+  /** The transaction status query of a payment's or a reversal's third-party reference. */
+  private queryStatus(reference: string): Promise<Sent> {
+    const url = new URL(this.config.urls.query);
+    url.searchParams.set('input_ThirdPartyReference', randomBase62(20));
+    url.searchParams.set('input_QueryReference', reference);
+    url.searchParams.set('input_ServiceProviderCode', this.config.serviceProviderCode);
+    return this.send('GET', url.toString(), SHORT_CALL_MS);
   }
 
   /** One HTTP call; M-Pesa answers errors with their INS- code in a JSON body on a 4xx/5xx too. */
