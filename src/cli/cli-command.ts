@@ -1,5 +1,4 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { Clock } from '../common/time';
 
 /** Parsed `--flag value` pairs; a repeated flag collects every value. */
 export type CliFlags = Record<string, string[]>;
@@ -17,11 +16,5 @@ export interface CliCommand {
   flags: Record<string, string>;
   /** Flags that take no value (`--json`). */
   switches?: string[];
-  /**
-   * The clock the command's application runs on, when the command moves time (`subscriptions:sweep
-   * --at`): everything it writes is dated by it. Called before the application starts; throws
-   * `CliUsageError` for a bad flag.
-   */
-  clock?(flags: CliFlags): Clock | undefined;
   run(app: INestApplicationContext, flags: CliFlags): Promise<unknown>;
 }

@@ -61,20 +61,16 @@ async function run(argv: string[], plugins: ReadonlyArray<Type | DynamicModule>)
     names: Object.keys(command.flags),
     switches: command.switches,
   });
-  const clock = command.clock?.(flags);
   const loaded = loadConfig();
   // Logs would corrupt the JSON on stdout, and webhook delivery belongs to the server.
   const config: AppConfig = { ...loaded, logLevel: 'silent', webhooks: { ...loaded.webhooks, runWorker: false } };
   const connection = await openCliDatabase(config);
   let app;
   try {
-    app = await NestFactory.createApplicationContext(
-      AppModule.forRoot(config, connection, { plugins: [...plugins], clock }),
-      {
-        logger: false,
-        abortOnError: false,
-      },
-    );
+    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, connection, { plugins: [...plugins] }), {
+      logger: false,
+      abortOnError: false,
+    });
   } catch (error) {
     await connection.close();
     throw error;

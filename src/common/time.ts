@@ -18,21 +18,3 @@ export interface Clock {
 export const CLOCK = Symbol('CLOCK');
 
 export const systemClock: Clock = { now: () => new Date() };
-
-/**
- * A clock set to an instant of the operator's choosing (`subscriptions:sweep --at`): it reads
- * `from` until {@link start}, then moves on from there at the system clock's pace.
- */
-export class ClockFrom implements Clock {
-  private offsetMs: number | null = null;
-
-  constructor(private readonly from: Date) {}
-
-  start(): void {
-    this.offsetMs ??= this.from.getTime() - Date.now();
-  }
-
-  now(): Date {
-    return new Date(this.offsetMs === null ? this.from.getTime() : Date.now() + this.offsetMs);
-  }
-}

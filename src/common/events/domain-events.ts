@@ -43,8 +43,14 @@ export class DomainEvents {
 
   constructor(private readonly jobs: JobQueue) {}
 
-  inTransaction(types: EventTypes, handler: InTransactionHandler): void {
-    this.inTransactionHandlers.push({ types, handler });
+  /**
+   * `first`: the handler runs before those registered without it. For one that locks rows which other
+   * transactions lock before the rows another handler changes (billing's orders, locked ahead of
+   * discounts' rows on a product's deletion, as a payment locks its order before its coupon).
+   */
+  inTransaction(types: EventTypes, handler: InTransactionHandler, options: { first?: boolean } = {}): void {
+    if (options.first) this.inTransactionHandlers.unshift({ types, handler });
+    else this.inTransactionHandlers.push({ types, handler });
   }
 
   /** `name` names the listener's durable queue (`event:<name>`); keep it stable across releases. */

@@ -182,6 +182,28 @@ describe('license keys', () => {
     });
   });
 
+  it('validate takes instance_id as deactivate does: a string or a fraction is 422, never converted', async () => {
+    const order = await buy();
+    const key: string = order.license_keys[0].key;
+    const activated = await post('activate', { license_key: key, instance_name: 'Laptop' }).expect(200);
+    const id: number = activated.body.instance.id;
+    // decisions §5: a value of the wrong type is a 422 field error.
+    for (const instanceId of [String(id), `${id}e0`, ` ${id} `, `${id}.0`, id + 0.5, true, [id], { id }]) {
+      for (const path of ['validate', 'deactivate']) {
+        const res = await post(path, { license_key: key, instance_id: instanceId }).expect(422);
+        expect(res.body).toEqual({
+          status: 'error',
+          message: 'Validation failed.',
+          errors: { instance_id: ['instance_id must be an integer.'] },
+        });
+      }
+    }
+    expect((await post('validate', { license_key: key, instance_id: id }).expect(200)).body).toMatchObject({
+      valid: true,
+      reason: null,
+    });
+  });
+
   it('two activations racing for the last free slot: exactly one wins', async () => {
     const order = await buy();
     const key: string = order.license_keys[0].key;

@@ -292,6 +292,35 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     }
   }
 
+  it.each([
+    ['INS-9', 'ins9', '841234572'],
+    ["a proxy's 502 page", 'bad-gateway', '841234573'],
+  ] as const)(
+    'a reversal answered with %s is not a refusal: it stays claimed and reconciliation finds it made',
+    async (_, answer, number) => {
+      const created = await newOrder();
+      await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: number }).expect(200);
+      const events = recordEvents(t);
+      fake.ambiguousReversals = answer;
+      let report;
+      try {
+        report = await refundLostThenReconciled(created.order_number);
+      } finally {
+        fake.ambiguousReversals = null;
+      }
+      expect(report.refunds).toBe(1);
+      expect((await order(created.order_number)).status).toBe('refunded');
+      expect(events.map((e) => e.kind)).toEqual(['order_refund']);
+      expect(
+        fake.requests.filter(
+          (r) =>
+            r.path === REVERSAL_PATH &&
+            r.fields.input_TransactionID === fake.transactionOf(created.order_number)!.transactionId,
+        ),
+      ).toHaveLength(1);
+    },
+  );
+
   it('a reversal made whose answer was lost: 502 unknown and 409 meanwhile; reconciliation finds it by its reference and refunds the order once', async () => {
     const created = await newOrder();
     await payJson(t, created.pay_token, { payment_method: 'mpesa', payment_number: '841234570' }).expect(200);

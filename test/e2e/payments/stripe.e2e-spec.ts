@@ -216,6 +216,35 @@ describe('Stripe Checkout through the official SDK', () => {
       [session.payment_intent],
     );
     expect(attempt.refund_reference).toBe(made[0].id);
+    // Found by the request's own reference, which the refund carries in its metadata.
+    expect(made[0].metadata.request_reference).toMatch(/^[0-9A-Za-z]{20}$/);
+    expect(keys[0]).toBe(`refund-${made[0].metadata.request_reference}`);
+  });
+
+  it('a refund whose answer was lost and never made: reconciliation finds none of its request and frees it', async () => {
+    const { created, session } = await atStripe();
+    fake.complete(session);
+    const completed = fake.event('checkout.session.completed', session);
+    await webhook(completed, signed(completed)).expect(200);
+    // A refund the seller made in Stripe's dashboard is not this request's.
+    fake.refunds.push({
+      id: 're_dashboard',
+      object: 'refund',
+      status: 'succeeded',
+      payment_intent: session.payment_intent!,
+      metadata: {},
+    });
+    // What a refund request that never reached Stripe leaves behind: the claim, eleven minutes old.
+    await t.dataSource.query(
+      `UPDATE payment_attempts SET refund_started_at = $2, refund_request_reference = 'reqNeverSent'
+        WHERE transaction_id = $1`,
+      [session.payment_intent, new Date(t.clock.now().getTime() - 11 * 60_000)],
+    );
+    await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(409);
+    expect((await t.app.get(PaymentReconciler).runOnce()).refunds).toBe(1);
+    expect((await order(created.order_number)).status).toBe('approved');
+    await t.http.post(`/v1/orders/${created.order_number}/refund`).set(seller.auth).expect(200);
+    expect((await order(created.order_number)).status).toBe('refunded');
   });
 
   it('the checkout offers card next to the sandbox methods, with the test notice', async () => {

@@ -2,21 +2,22 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError } from '../../../common/errors/app-error';
 import { PLAN_DELETED, PRODUCT_DELETED } from '../../catalog';
-import { newCancellationId } from '../payments/cancellation-id';
 import { PaymentAttemptsRepository } from '../payments/payment-attempts.repository';
-import { OrderTransitionsService } from './order-transitions.service';
+import { SalesRepository } from '../sales/sales.repository';
 import { OrdersRepository } from './orders.repository';
 
 /**
  * A product or plan deleted (catalog's `product.deleted` and `plan.deleted`, in the deleting
- * transaction) takes its open checkouts with it (billing README, *Open checkouts of a deleted
- * product or plan*): its pending orders are cancelled, each with a transaction id of its own and
- * `order_cancelled`, so no payment can start on an order whose product or plan is gone. While one of
- * them is being paid (an attempt processing or unknown) the deletion is refused, 409 `A payment is
- * already in progress.`: that payment may become a sale, which the product or plan must outlive.
+ * transaction) never goes while one of its checkouts is being paid (billing README, *A product or
+ * plan deleted while it is being paid*). Its pending orders are locked first, so a payment's claim
+ * of one either came before, and its attempt is seen here (409 `A payment is already in
+ * progress.`: that payment may become a sale, which the product or plan must outlive), or waits for
+ * this transaction and then finds the plan gone before charging (`PaymentsService.pay`). A sale
+ * committed while the locks were awaited (after catalog's own check) is found by asking again: 409,
+ * as for any sale. The pending orders themselves are left as they are: their links are 404 from now on.
  *
- * The orders are locked first: a payment's claim of one either came before (its attempt is seen
- * here) or waits for this transaction and then finds the order cancelled, charging nothing.
+ * Runs before the other handlers of these events, so the orders are locked before discounts' rows,
+ * in the order a payment takes them.
  */
 @Injectable()
 export class CatalogDeletionsHook implements OnModuleInit {
@@ -24,26 +25,41 @@ export class CatalogDeletionsHook implements OnModuleInit {
     private readonly events: DomainEvents,
     private readonly orders: OrdersRepository,
     private readonly attempts: PaymentAttemptsRepository,
-    private readonly transitions: OrderTransitionsService,
+    private readonly sales: SalesRepository,
   ) {}
 
   onModuleInit(): void {
-    this.events.inTransaction([PRODUCT_DELETED, PLAN_DELETED], async (event, manager) => {
-      const what = event.type === PLAN_DELETED ? { planId: event.refs.planId! } : { productId: event.refs.productId! };
-      const pending = await this.orders.lockPendingNaming(manager, event.storeId, what);
-      if (!pending.length) return;
-      if (
-        await this.attempts.anyPaying(
-          pending.map((order) => order.id),
+    this.events.inTransaction(
+      [PRODUCT_DELETED, PLAN_DELETED],
+      async (event, manager) => {
+        const plan = event.type === PLAN_DELETED;
+        const id = plan ? event.refs.planId! : event.refs.productId!;
+        const pending = await this.orders.lockPendingOf(
           manager,
-        )
-      ) {
-        throw new ConflictError('A payment is already in progress.');
-      }
-      await this.transitions.transitionAllLocked(
-        manager,
-        pending.map((order) => ({ order, to: 'cancelled' as const, details: { transactionId: newCancellationId() } })),
-      );
-    });
+          event.storeId,
+          plan ? { planId: id } : { productId: id },
+        );
+        if (
+          await this.attempts.anyPaying(
+            pending.map((order) => order.id),
+            manager,
+          )
+        ) {
+          throw new ConflictError('A payment is already in progress.');
+        }
+        if (
+          plan
+            ? await this.sales.planHasSales(event.storeId, id, manager)
+            : await this.sales.productHasSales(event.storeId, id, manager)
+        ) {
+          throw new ConflictError(
+            plan
+              ? 'This plan has one or more sales and cannot be deleted.'
+              : 'This product has one or more sales and cannot be deleted.',
+          );
+        }
+      },
+      { first: true },
+    );
   }
 }

@@ -243,9 +243,9 @@ export class OrderFactory {
     first: Pick<Order, 'currency'>,
     period: number,
     payToken: string,
+    /** The sweep's instant (`subscriptions:sweep --at` too): the order's `created_at`. */
+    at: Date,
   ): Promise<Order> {
-    // Dated by the application's clock, as the sweep that creates it sees time (`subscriptions:sweep --at`).
-    const now = this.clock.now();
     return this.orders.insert(manager, {
       ...this.newOrder(subscription.storeId, first.currency, payToken, plan.price, {
         productId: plan.productId,
@@ -254,8 +254,8 @@ export class OrderFactory {
         subscriptionId: subscription.id,
         subscriptionPeriod: period,
       }),
-      createdAt: now,
-      updatedAt: now,
+      createdAt: at,
+      updatedAt: at,
     });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, QueryFailedError, SelectQueryBuilder } from 'typeorm';
 import { knownTotal, PageRequest } from '../../../common/pagination/pagination';
 import { turnLoader } from '../../../database/batch';
 import { PreparedStatement } from '../../../database/prepared-statements';
@@ -231,32 +231,20 @@ export class OrdersRepository {
   }
 
   /**
-   * The store's pending orders of a product (its own, or with it as an order bump) or of a plan,
-   * locked in id order in `manager`'s transaction (a catalog deletion; billing README, *Open checkouts
-   * of a deleted product or plan*): a payment's claim of one waits, then finds what the deletion did.
+   * The store's pending orders of a product or of a plan, locked in id order in `manager`'s
+   * transaction (a catalog deletion, `CatalogDeletionsHook`): a payment's claim of one waits for it.
    */
-  lockPendingNaming(
+  lockPendingOf(
     manager: EntityManager,
     storeId: number,
-    what: { productId: number } | { planId: number },
+    of: { productId: number } | { planId: number },
   ): Promise<Order[]> {
-    const query = manager
+    return manager
       .createQueryBuilder(Order, 'o')
       .where('o.store_id = :storeId AND o.status = :pending', { storeId, pending: 'pending' })
+      .andWhere('planId' in of ? 'o.plan_id = :planId' : 'o.product_id = :productId', of)
       .orderBy('o.id')
-      .setLock('pessimistic_write');
-    if ('planId' in what) return query.andWhere('o.plan_id = :planId', what).getMany();
-    return query
-      .andWhere(
-        new Brackets((q) =>
-          q
-            .where('o.product_id = :productId', what)
-            .orWhere(
-              `EXISTS (SELECT 1 FROM ${this.related.bumps.table} i WHERE i.order_id = o.id AND i.product_id = :productId)`,
-              what,
-            ),
-        ),
-      )
+      .setLock('pessimistic_write')
       .getMany();
   }
 

@@ -15,6 +15,10 @@ export const PAYMENT_ATTEMPT_STATUSES: PaymentAttemptStatus[] = ['processing', '
 @Index('UQ_payment_attempts_processing_order', ['orderId'], { unique: true, where: `"status" = 'processing'` })
 // Reconciliation reads the open attempts only.
 @Index('IDX_payment_attempts_open', ['createdAt'], { where: `"status" IN ('processing', 'unknown')` })
+// Refunds claimed and not settled, the least recently asked first (reconciliation, PaymentReconciler).
+@Index('IDX_payment_attempts_refund_claims', ['updatedAt'], {
+  where: `"refund_started_at" IS NOT NULL AND "refunded_at" IS NULL`,
+})
 export class PaymentAttempt {
   @PrimaryGeneratedColumn()
   id: number;

@@ -277,13 +277,22 @@ export class PaymentAttemptsRepository {
       .execute();
   }
 
-  /** Refunds claimed before `before` and never settled, oldest first (reconciliation). */
+  /**
+   * Refunds claimed before `before` and never settled, the least recently asked about first
+   * (reconciliation: `markRefundAsked` moves one to the back), so a refund the gateway cannot tell
+   * of yet never keeps the others from being asked.
+   */
   findRefundsClaimedBefore(before: Date, limit: number): Promise<PaymentAttempt[]> {
     return this.m().find(PaymentAttempt, {
       where: { refundedAt: IsNull(), refundStartedAt: LessThan(before) },
-      order: { refundStartedAt: 'ASC', id: 'ASC' },
+      order: { updatedAt: 'ASC', id: 'ASC' },
       take: limit,
     });
+  }
+
+  /** The refund claim was asked about at `now` and is still open. */
+  async markRefundAsked(id: number, now: Date): Promise<void> {
+    await this.m().update(PaymentAttempt, { id, refundedAt: IsNull() }, { updatedAt: now });
   }
 
   /** Records the gateway's refund of the claim `requestReference`: false when it was recorded already. */

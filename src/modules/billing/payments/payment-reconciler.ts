@@ -14,6 +14,8 @@ export const UNCONFIRMED_AFTER_MS = 60 * 60_000;
 /** A refund claimed this long ago and not settled lost its answer (every gateway call ends sooner): asked about. */
 export const REFUND_LOOKUP_AFTER_MS = 10 * 60_000;
 const BATCH = 100;
+/** Refund claims asked about per round: each is a gateway call of up to 30 s. */
+const REFUND_BATCH = 20;
 
 export interface ReconcileReport {
   looked: number;
@@ -71,16 +73,27 @@ export class PaymentReconciler implements OnModuleInit {
     }
     const refunds = await this.attempts.findRefundsClaimedBefore(
       new Date(now.getTime() - REFUND_LOOKUP_AFTER_MS),
-      BATCH,
+      REFUND_BATCH,
     );
     for (const attempt of refunds) {
+      let done: 'refunded' | 'released' | 'waiting' = 'waiting';
       try {
-        const done = await this.payments.reconcileRefund(attempt);
-        if (done !== 'waiting') report.refunds++;
-        this.logger.log({ attempt: attempt.reference, outcome: done }, 'Refund with a lost answer reconciled');
+        done = await this.payments.reconcileRefund(attempt);
       } catch (error) {
         this.logger.warn({ err: error, attempt: attempt.reference }, 'Reconciling a refund failed');
       }
+      if (done !== 'waiting') {
+        report.refunds++;
+        this.logger.log({ attempt: attempt.reference, outcome: done }, 'Refund with a lost answer reconciled');
+        continue;
+      }
+      await this.attempts.markRefundAsked(attempt.id, now);
+      // Still not known an hour on: said loudly, every round, for an operator to look at the gateway.
+      if (attempt.refundStartedAt && now.getTime() - attempt.refundStartedAt.getTime() >= UNCONFIRMED_AFTER_MS)
+        this.logger.error(
+          { attempt: attempt.reference, claimedAt: attempt.refundStartedAt },
+          'A refund whose answer was lost is still not confirmed by its gateway',
+        );
     }
     return report;
   }

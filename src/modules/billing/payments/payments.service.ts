@@ -147,6 +147,16 @@ export class PaymentsService implements OnApplicationBootstrap {
       (!request.bumpIds.length && (await this.claimWithoutBumps(found.order.id, gateway, request))) ||
       (await this.claim(found.order.id, gateway, request, request.bumpIds, false));
     if (claimed.result) return claimed.result;
+    // A plan deleted since the link was opened (its deletion waited for no payment: billing README,
+    // *A product or plan deleted while it is being paid*): nothing is charged for a subscription
+    // that could not start.
+    if (claimed.order.planId !== null && !(await this.catalog.findPlan(claimed.order.planId))) {
+      return this.apply(claimed.attempt, {
+        status: 'failed',
+        code: 'plan_deleted',
+        message: 'The plan of this order was deleted.',
+      });
+    }
     const settled = this.run(
       claimed.attempt,
       gateway,
@@ -264,11 +274,11 @@ export class PaymentsService implements OnApplicationBootstrap {
       throw new PaymentProviderError(outcome.code, outcome.message);
     }
     const settled = await this.settleRefund(attempt, request.requestReference, outcome.reference);
-    return settled === false ? null : settled;
+    return settled.recorded ? settled.order : null;
   }
 
   /**
-   * Reconciliation of a refund claimed before `before` and never settled: the gateway is asked
+   * Reconciliation of a refund claimed ten minutes ago and never settled: the gateway is asked
    * about the request (`lookupRefund`); a refund it made is recorded as the answer would have been
    * (the order `refunded`, `order_refund`), one it never made is freed for the seller to ask again,
    * and one it cannot tell of yet waits for the next round. Returns what was done.
@@ -278,33 +288,38 @@ export class PaymentsService implements OnApplicationBootstrap {
     const gateway = await this.gatewayOf(attempt);
     if (!gateway) return 'waiting';
     // A gateway that cannot be asked, or a claim made before requests had references: freed, as before.
-    const found =
-      gateway.lookupRefund && requestReference
-        ? await gateway.lookupRefund({ ...this.refundRequestOf(attempt), requestReference })
-        : ({ status: 'not_refunded' } as const);
+    if (!gateway.lookupRefund || !requestReference) {
+      await this.attempts.releaseRefund(attempt.id, requestReference);
+      return 'released';
+    }
+    const found = await gateway.lookupRefund({ ...this.refundRequestOf(attempt), requestReference });
     if (found.status === 'unknown') return 'waiting';
     if (found.status === 'not_refunded') {
       await this.attempts.releaseRefund(attempt.id, requestReference);
       return 'released';
     }
-    const settled = await this.settleRefund(attempt, requestReference!, found.reference);
-    return settled === false ? 'waiting' : 'refunded';
+    return (await this.settleRefund(attempt, requestReference, found.reference)).recorded ? 'refunded' : 'waiting';
   }
 
   /**
-   * The refund recorded and the order refunded (null when the order's state does not allow it), in
-   * one transaction; false when this request's refund was recorded already.
+   * The refund of the request `requestReference` recorded and its order refunded, in one
+   * transaction. `recorded` is false when it was recorded already (nothing is done twice); `order`
+   * is null when the order's state did not allow the change, which a claimed refund of an approved
+   * order never meets: logged as an error, the money being back with the customer.
    */
-  private settleRefund(
+  private async settleRefund(
     attempt: PaymentAttempt,
     requestReference: string,
     reference: string | null,
-  ): Promise<Order | null | false> {
-    return this.dataSource.transaction(async (manager) => {
+  ): Promise<{ recorded: boolean; order: Order | null }> {
+    const settled = await this.dataSource.transaction(async (manager) => {
       if (!(await this.attempts.recordRefund(manager, attempt.id, requestReference, this.clock.now(), reference)))
-        return false;
-      return this.transitions.transition(attempt.orderId, 'refunded', {}, manager);
+        return { recorded: false, order: null };
+      return { recorded: true, order: await this.transitions.transition(attempt.orderId, 'refunded', {}, manager) };
     });
+    if (settled.recorded && !settled.order)
+      this.logger.error({ attempt: attempt.reference }, 'Refund recorded for an order that was no longer approved');
+    return settled;
   }
 
   private refundRequestOf(attempt: PaymentAttempt): Omit<RefundRequest, 'requestReference'> {

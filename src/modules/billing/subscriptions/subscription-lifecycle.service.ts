@@ -69,8 +69,10 @@ export class SubscriptionLifecycle {
    * the lock. `subscription.renewal_due` (the email with the checkout link) only when the saved
    * method cannot be charged without the customer (`RenewalCharger.canCharge`, as step 5 decides):
    * otherwise the automatic attempt starts at once, and only its failure sends the link (`payment_failed`).
+   * The order is dated `at`, the sweep's instant (also a catch-up's `--at`); its payment attempts,
+   * events and state changes keep the clock's time, as payments and reconciliation go by it.
    */
-  async createRenewal(subscriptionId: number, before: Date): Promise<Order | null> {
+  async createRenewal(subscriptionId: number, before: Date, at: Date): Promise<Order | null> {
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
       const subscription = await this.subscriptions.lock(manager, subscriptionId);
@@ -91,7 +93,7 @@ export class SubscriptionLifecycle {
       ]);
       // A deleted plan (possible only without sales) leaves nothing to renew.
       if (!plan || !first) return null;
-      const order = await this.factory.renewal(manager, subscription, plan, first, period, newPayToken());
+      const order = await this.factory.renewal(manager, subscription, plan, first, period, newPayToken(), at);
       const saved = await this.subscriptions.savedPaymentMethod(manager, subscription.id);
       if (!(await this.charger.canCharge(saved, subscription.storeId, manager))) {
         await this.events.publish(

@@ -96,7 +96,7 @@ export class SubscriptionSweep implements OnModuleInit {
     for (let round = 0; round < CATCH_UP_ROUNDS; round++) {
       const renewed = report.renewal_orders.length;
       await each('renewal', await this.subscriptions.dueForRenewal(renewBefore, BATCH), async (id) => {
-        const order = await this.lifecycle.createRenewal(id, renewBefore);
+        const order = await this.lifecycle.createRenewal(id, renewBefore, at);
         if (order) report.renewal_orders.push({ subscription_id: id, order_number: order.orderNumber });
       });
       // Charged before anything lapses: a sweep that runs late (the service was down) makes the

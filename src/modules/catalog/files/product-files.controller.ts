@@ -36,7 +36,8 @@ export class ProductFilesController {
   @ApiOperation({
     summary: 'Upload a file (multipart field `file`) or add an external link (JSON `{name, link}`)',
     description:
-      'Uploads are streamed to storage and served under `{cdn_url}` at an unguessable path. Size limit: `MAX_FILE_MB`.',
+      'Uploads are streamed to storage and served under `{cdn_url}` at an unguessable path. Size limit: `MAX_FILE_MB`. ' +
+      'A product deleted while its file is being added is a 404, and nothing is kept (no file, no stored upload).',
   })
   @ApiCatalogId('product')
   @AcceptsBody('multipart/form-data', 'application/json')

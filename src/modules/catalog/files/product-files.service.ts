@@ -1,8 +1,10 @@
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
+import { inTransaction } from '../../../database/transaction';
 import { parseRef } from '../catalog-refs';
 import { ProductsService } from '../products/products.service';
 import { CreateProductFileDto, ProductFileDto } from './dto/product-file.dto';
@@ -18,6 +20,7 @@ export class ProductFilesService {
   private readonly logger = new Logger(ProductFilesService.name);
 
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly files: ProductFilesRepository,
     private readonly products: ProductsService,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
@@ -54,9 +57,7 @@ export class ProductFilesService {
     if (!dto.link) errors.link = ['link is required unless a file is uploaded in the multipart field "file".'];
     if (!dto.name) errors.name = ['name is required for a link.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    return this.files.create({
-      storeId,
-      productId: product.id,
+    return this.insert(storeId, product.id, {
       name: dto.name,
       kind: 'link',
       externalUrl: dto.link,
@@ -76,9 +77,7 @@ export class ProductFilesService {
     try {
       const product = await this.products.requireRef(storeId, parseRef(productRef));
       const original = cleanFilename(upload.originalname);
-      return await this.files.create({
-        storeId,
-        productId: product.id,
+      return await this.insert(storeId, product.id, {
         name: dto.name ? cleanFilename(dto.name) : original,
         kind: 'upload',
         storageKey: upload.key,
@@ -88,9 +87,28 @@ export class ProductFilesService {
         contentType: upload.contentType,
       });
     } catch (error) {
+      // Stored before any lock was taken (no storage call under a row lock): nothing may point to it now.
       await this.removeObject(upload.key);
       throw error;
     }
+  }
+
+  /**
+   * Inserts the file row while its product is held (`ProductsService.holdManyForStore`, catalog
+   * README, *Product deletion*): a deletion under way is waited for, and its product is then gone
+   * (404 `Resource not found.`, as for an unknown product); one that starts later waits for this
+   * row and deletes it with the product.
+   */
+  private insert(
+    storeId: number,
+    productId: number,
+    values: Omit<Partial<ProductFile>, 'storeId' | 'productId'>,
+  ): Promise<ProductFile> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const held = await this.products.holdManyForStore(storeId, [productId], manager);
+      if (!held.has(productId)) throw new NotFoundError();
+      return this.files.create({ ...values, storeId, productId }, manager);
+    });
   }
 
   async list(storeId: number, productRef: string): Promise<ProductFile[]> {

@@ -29,7 +29,13 @@ export class PlansController {
   @Post(['plans', 'plan'])
   @Idempotent()
   @RequireScopes('plans.write')
-  @ApiOperation({ summary: 'Create a plan of a recurring product (also `POST /v1/plan`)' })
+  @ApiOperation({
+    summary: 'Create a plan of a recurring product (also `POST /v1/plan`)',
+    description:
+      'A product that is not `recurring` is 422 `Plans can only be created for recurring products.`, also when ' +
+      'it is changed to `one_time` while the plan is being created (of the two, exactly one succeeds); a product ' +
+      'deleted meanwhile is 404 `Product not found.`',
+  })
   @ApiCreatedResponse({ type: PlanCreatedResponseDto })
   @ApiNotFound(undefined, 'Product not found.')
   @ApiValidationFailed()
@@ -84,7 +90,7 @@ export class PlansController {
   @ApiConflict(
     'This plan has one or more sales and cannot be deleted.',
     '`This plan has one or more sales and cannot be deleted.`, or `A payment is already in progress.` while one of its ' +
-      'open checkouts is being paid. Its other open checkouts (pending orders) are cancelled with it, each with `order_cancelled`.',
+      'open checkouts is being paid. Its pending orders stay pending; their checkout links answer 404.',
   )
   async delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<PlanDeletedResponseDto> {
     await this.plans.delete(principal.storeId, id);

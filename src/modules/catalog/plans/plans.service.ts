@@ -39,23 +39,36 @@ export class PlansService {
     return this.plans.findByRef(storeId, typeof planIdOrId === 'number' ? { id: planIdOrId } : parseRef(planIdOrId));
   }
 
-  /** `planId`: a new random one; the demo seed gives its plans fixed ones (README, Quick start). */
+  /**
+   * `planId`: a new random one; the demo seed gives its plans fixed ones (README, Quick start).
+   * The plan is inserted while its product is held `FOR SHARE`, and the product's type is read under
+   * that hold: a concurrent change to `one_time` or deletion of the product either waits for the
+   * plan (and finds it) or has committed before (422, or 404 `Product not found.`); catalog README, *Plans*.
+   */
   async create(storeId: number, dto: CreatePlanDto, planId: string = newPlanId()): Promise<PlanView> {
-    const product = await this.productOf(storeId, dto);
-    if (product.type !== 'recurring') {
-      throw ValidationError.field(
-        dto.product_pid !== undefined ? 'product_pid' : 'product_id',
-        'Plans can only be created for recurring products.',
+    const found = await this.productOf(storeId, dto);
+    const { product, plan } = await inTransaction(this.dataSource, async (manager) => {
+      const product = await this.products.shareForPlan(storeId, found.id, manager);
+      if (!product) throw new NotFoundError('Product not found.');
+      if (product.type !== 'recurring') {
+        throw ValidationError.field(
+          dto.product_pid !== undefined ? 'product_pid' : 'product_id',
+          'Plans can only be created for recurring products.',
+        );
+      }
+      const plan = await this.plans.create(
+        {
+          storeId,
+          productId: product.id,
+          planId,
+          name: dto.name,
+          price: toCents(dto.price),
+          interval: dto.interval,
+          intervalCount: dto.interval_count ?? 1,
+        },
+        manager,
       );
-    }
-    const plan = await this.plans.create({
-      storeId,
-      productId: product.id,
-      planId,
-      name: dto.name,
-      price: toCents(dto.price),
-      interval: dto.interval,
-      intervalCount: dto.interval_count ?? 1,
+      return { product, plan };
     });
     return this.view(storeId, plan, product.pid);
   }

@@ -114,8 +114,8 @@ export class ProductsController {
   @ApiConflict(
     'This product has one or more sales and cannot be deleted.',
     'The product has approved or refunded sales (`This product has one or more sales and cannot be deleted.`), or one of ' +
-      'its open checkouts is being paid (`A payment is already in progress.`). Its other open checkouts (pending orders, ' +
-      'also those with it as an order bump) are cancelled with it, each with `order_cancelled`.',
+      'its open checkouts is being paid (`A payment is already in progress.`). Its pending orders stay pending; their ' +
+      'checkout links answer 404.',
   )
   async delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ProductDeletedResponseDto> {
     const product = await this.products.delete(principal.storeId, id);

@@ -71,6 +71,16 @@ export class ProductsRepository {
     });
   }
 
+  /**
+   * The product held `FOR SHARE` until the transaction ends, for a row whose rules read the
+   * product's state (a plan needs a recurring product). Unlike `FOR KEY SHARE` this conflicts with
+   * a plain UPDATE too, so a change of the product (`lockByRef`, `FOR UPDATE`) and its deletion wait
+   * for that row's commit, or the row waits for them and reads what they committed (null: deleted).
+   */
+  shareById(storeId: number, id: number, manager: EntityManager): Promise<Product | null> {
+    return manager.findOne(Product, { where: { storeId, id }, lock: { mode: 'pessimistic_read' } });
+  }
+
   /** Newest first; uses the (store_id, created_at) index. */
   listPage(storeId: number, page: PageRequest, manager?: EntityManager): Promise<[Product[], number]> {
     return this.manager(manager).findAndCount(Product, {

@@ -83,6 +83,17 @@ export class ProductsService {
     return new Map(rows.map((product) => [product.id, product]));
   }
 
+  /**
+   * A product of the store for a plan being created in `manager`'s transaction, held `FOR SHARE`
+   * until it ends and read under that hold (its `type` decides whether a plan may be added), or null
+   * once deleted. {@link update} (which checks the product's plans under its `FOR UPDATE` lock) and
+   * {@link delete} either wait for that plan's commit and see it, or run first and the plan sees
+   * their outcome (catalog README, *Plans*).
+   */
+  shareForPlan(storeId: number, productId: number, manager: EntityManager): Promise<Product | null> {
+    return this.products.shareById(storeId, productId, manager);
+  }
+
   /** Same as {@link findForStore} but a missing or foreign product is 404 `Resource not found.` */
   async get(storeId: number, idOrPid: string): Promise<Product> {
     const product = await this.findForStore(storeId, idOrPid);
@@ -117,6 +128,8 @@ export class ProductsService {
       const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
       if (!product) throw new NotFoundError();
       const changes = productChanges(dto);
+      // Counted under the product's lock: a plan being created holds the product `FOR SHARE`
+      // (shareForPlan), so it has committed before this count, or it waits and reads `one_time`.
       if (changes.type === 'one_time' && product.type === 'recurring') {
         if ((await this.plans.countForProduct(storeId, product.id, manager)) > 0) {
           throw ValidationError.field('type', 'A product with plans must stay recurring; delete its plans first.');

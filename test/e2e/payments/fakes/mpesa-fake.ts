@@ -72,6 +72,8 @@ export class FakeMpesa {
   dropReversals = false;
   /** When set, reversals are made and then their connection dropped: the answer is lost. */
   loseReversalAnswers = false;
+  /** When set, reversals are made and answered without their outcome: INS-9 (408), or a proxy's 502 page. */
+  ambiguousReversals: 'ins9' | 'bad-gateway' | null = null;
   /** The reversals made, by their third-party reference (the status query finds them by it). */
   readonly reversals = new Map<string, { transactionId: string; conversationId: string; reversed: string }>();
   /** Errors found in requests (a wrong field or header): tests assert this stays empty. */
@@ -358,6 +360,12 @@ export class FakeMpesa {
     this.reversals.set(fields.input_ThirdPartyReference, reversal);
     if (this.loseReversalAnswers) {
       req.socket.destroy();
+      return;
+    }
+    if (this.ambiguousReversals === 'ins9')
+      return this.answer(res, 408, { output_ResponseCode: 'INS-9', output_ResponseDesc: 'Request timeout' });
+    if (this.ambiguousReversals === 'bad-gateway') {
+      res.writeHead(502, { 'Content-Type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
       return;
     }
     return this.answer(res, 200, {

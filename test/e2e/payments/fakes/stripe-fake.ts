@@ -36,7 +36,13 @@ export class FakeStripe {
   readonly webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   readonly sessions = new Map<string, FakeSession>();
   readonly requests: StripeRequest[] = [];
-  readonly refunds: Array<{ id: string; object: 'refund'; status: string; payment_intent: string }> = [];
+  readonly refunds: Array<{
+    id: string;
+    object: 'refund';
+    status: string;
+    payment_intent: string;
+    metadata: Record<string, string>;
+  }> = [];
   refuseRefunds = false;
   /** When set, refunds are made and then their connection dropped, on every try: the answer is lost. */
   loseRefundAnswers = false;
@@ -148,6 +154,7 @@ export class FakeStripe {
         object: 'refund' as const,
         status: 'succeeded',
         payment_intent: body.payment_intent as string,
+        metadata: (body.metadata as Record<string, string>) ?? {},
       };
       this.refunds.push(refund);
       if (this.loseRefundAnswers) {

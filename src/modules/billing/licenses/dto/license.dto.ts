@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   IsIn,
   IsInt,
@@ -138,8 +137,9 @@ export class ValidateLicenseDto {
   license_key: string;
 
   @ApiPropertyOptional({ type: 'integer', example: 7, description: 'Also check that this instance is activated.' })
+  // A JSON number only, as `deactivate` takes it: "3" is a value of the wrong type, a 422 (the
+  // errors of the OpenAPI description), not converted.
   @IsOptional()
-  @Type(() => Number)
   @IsInt({ message: 'instance_id must be an integer.' })
   @Min(1, { message: 'instance_id must be at least 1.' })
   @Max(2_147_483_647, { message: 'instance_id must be at most 2147483647.' })

@@ -27,8 +27,10 @@ import {
 const SHORT_CALL_MS = 30_000;
 /** `output_ResponseTransactionStatus` values that end a payment without money moving. */
 const FAILED_STATUSES = ['cancelled', 'failed', 'expired', 'declined', 'rejected', 'reversed'];
-/** The status query's answers for a reference M-Pesa does not know (invalid transaction id, invalid third-party reference). */
-const UNKNOWN_REFERENCE = ['INS-18', 'INS-19'];
+/** The status query's answer for a reference M-Pesa does not know ("Invalid TransactionID Used"). */
+const UNKNOWN_REFERENCE = 'INS-18';
+/** A reversal's own statuses that say it was not made (`Reversed` is not one: that is money moved back). */
+const REVERSAL_NOT_MADE = ['cancelled', 'failed', 'expired', 'declined', 'rejected'];
 
 type Sent =
   | { kind: 'answer'; httpStatus: number; body: MpesaResponse | null }
@@ -162,8 +164,9 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
 
   /**
    * The reversal of `output_TransactionID` for the full amount, under the request's reference as its
-   * third-party reference. A connection refused sent nothing (`GatewayUnreachableError`); a timeout
-   * or a connection lost may have reversed it: thrown as such, for reconciliation to ask about.
+   * third-party reference. A connection refused sent nothing (`GatewayUnreachableError`); a timeout,
+   * a connection lost, `INS-9` or an answer without an INS code may have reversed it: thrown as
+   * such, for reconciliation to ask about. Any other INS code is M-Pesa's refusal.
    */
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const { initiatorIdentifier, securityCredential } = this.config;
@@ -185,31 +188,33 @@ export class MpesaGateway implements PaymentGateway, OnModuleInit {
     if (sent.kind === 'refused') throw new GatewayUnreachableError('M-Pesa reversal: refused');
     if (sent.kind !== 'answer') throw new Error(`M-Pesa reversal: ${sent.kind}`);
     const body = sent.body;
-    if (body?.output_ResponseCode === MPESA_SUCCESS)
-      return { accepted: true, reference: body.output_TransactionID || body.output_ConversationID || null };
-    return {
-      accepted: false,
-      code: body?.output_ResponseCode ?? `http_${sent.httpStatus}`,
-      message: body?.output_ResponseDesc ?? body?.output_error ?? 'Refused by M-Pesa.',
-    };
+    const code = body?.output_ResponseCode;
+    if (code === MPESA_SUCCESS)
+      return { accepted: true, reference: body?.output_TransactionID || body?.output_ConversationID || null };
+    // As for a payment: M-Pesa's own timeout, or an answer without an INS code (a proxy's 5xx), may
+    // still have reversed it.
+    if (!code || code === MPESA_TIMEOUT || !code.startsWith('INS-'))
+      throw new Error(`M-Pesa reversal: no outcome (${code ?? `HTTP ${sent.httpStatus}`})`);
+    return { accepted: false, code, message: body?.output_ResponseDesc ?? 'Refused by M-Pesa.' };
   }
 
   /**
    * A reversal whose answer was lost, by the status query of its third-party reference: `Completed`
-   * is a reversal made; a final failure status, or a reference M-Pesa does not know (the reversal
-   * answers at once, so minutes later it would know it), is none made; anything else is not known yet.
+   * (or `Reversed`) is a reversal made; a final failure status, or a reference M-Pesa does not know
+   * (`INS-18`: the reversal answers at once, so minutes later it would know it), is none made;
+   * anything else is not known yet.
    */
   async lookupRefund(request: RefundRequest): Promise<RefundLookup> {
     const sent = await this.queryStatus(request.requestReference);
     if (sent.kind !== 'answer') return { status: 'unknown', message: `The M-Pesa status query: ${sent.kind}.` };
     const code = sent.body?.output_ResponseCode;
     const status = (sent.body?.output_ResponseTransactionStatus ?? '').toLowerCase();
-    if (code === MPESA_SUCCESS && status === 'completed')
+    if (code === MPESA_SUCCESS && (status === 'completed' || status === 'reversed'))
       return {
         status: 'refunded',
         reference: sent.body?.output_TransactionID || sent.body?.output_ConversationID || null,
       };
-    if ((code === MPESA_SUCCESS && FAILED_STATUSES.includes(status)) || (code && UNKNOWN_REFERENCE.includes(code)))
+    if ((code === MPESA_SUCCESS && REVERSAL_NOT_MADE.includes(status)) || code === UNKNOWN_REFERENCE)
       return { status: 'not_refunded' };
     return { status: 'unknown', message: sent.body?.output_ResponseDesc ?? `M-Pesa answered HTTP ${sent.httpStatus}.` };
   }

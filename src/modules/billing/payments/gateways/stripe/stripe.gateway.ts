@@ -141,7 +141,8 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     try {
       const refund = await this.client.refunds.create(
-        { payment_intent: request.transactionId },
+        // The request's reference, so that a refund whose answer was lost is found by it (lookupRefund).
+        { payment_intent: request.transactionId, metadata: { request_reference: request.requestReference } },
         // One key per refund request: a retry of the request replays it, a new request is a new refund.
         { idempotencyKey: `refund-${request.requestReference}` },
       );
@@ -163,14 +164,17 @@ export class StripeGateway implements PaymentGateway, OnModuleInit {
   }
 
   /**
-   * A refund whose answer was lost: the PaymentIntent's refunds as Stripe lists them. One not failed
-   * or cancelled was made (by this request, or by the seller in Stripe's dashboard: the money is
-   * back either way); none is none made.
+   * A refund whose answer was lost: among the PaymentIntent's refunds as Stripe lists them, the one
+   * this request made (its `metadata.request_reference`). Made and not failed or cancelled is a
+   * refund; none, or one that failed, is none made. A refund the seller made in Stripe's dashboard is
+   * not this request's: a new request then gets Stripe's own refusal.
    */
   async lookupRefund(request: RefundRequest): Promise<RefundLookup> {
     const refunds = await this.client.refunds.list({ payment_intent: request.transactionId, limit: 100 });
-    const made = refunds.data.find((refund) => refund.status !== 'failed' && refund.status !== 'canceled');
-    return made ? { status: 'refunded', reference: made.id } : { status: 'not_refunded' };
+    const made = refunds.data.find((refund) => refund.metadata?.request_reference === request.requestReference);
+    return made && made.status !== 'failed' && made.status !== 'canceled'
+      ? { status: 'refunded', reference: made.id }
+      : { status: 'not_refunded' };
   }
 
   /** The webhook, verified by the SDK over the exact raw body; a bad signature is a 400. */
