@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, TooManyRequestsError } from '../../../common/errors/app-error';
 import { isCurrencyCode } from '../sellers/currencies';
 import { SellersService } from '../sellers/sellers.service';
-import { LoginThrottleService } from './login-throttle.service';
+import { lockoutMessage, LoginThrottleService } from './login-throttle.service';
 import { ViewsService } from './views.service';
 import { formString, safeNext, sessionOf } from './web-auth';
 import { AnonymousPage, DashboardPages } from './dashboard-pages';
@@ -93,7 +93,7 @@ export class AccountController {
     } catch (error) {
       if (!(error instanceof TooManyRequestsError)) throw error;
       res.header('Retry-After', String(error.retryAfterSeconds));
-      return page(`Too many failed attempts. Try again in ${Math.ceil(error.retryAfterSeconds / 60)} minutes.`, 429);
+      return page(lockoutMessage(error.retryAfterSeconds), 429);
     }
     const seller = email && password ? await this.sellers.verifyCredentials(email, password) : null;
     const store = seller ? await this.sellers.findStoreOfSeller(seller.id) : null;

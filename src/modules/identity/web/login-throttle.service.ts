@@ -8,6 +8,13 @@ const HOUR_SECONDS = 60 * 60;
 /** Reset links asked for one address, and from one IP, in an hour. */
 const FORGOT_PER_EMAIL = 3;
 const FORGOT_PER_IP = 20;
+/** Wrong current passwords one seller may type on Settings → Password in a window, as at login. */
+const PASSWORD_CHANGE_GUESSES = 5;
+
+/** The lockout's words, on the login page and on Settings → Password alike. */
+export function lockoutMessage(retryAfterSeconds: number): string {
+  return `Too many failed attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`;
+}
 
 /**
  * Password-guessing brake: 5 failed logins per email and IP, and 50 per IP across emails, in 15
@@ -15,6 +22,9 @@ const FORGOT_PER_IP = 20;
  *
  * Forgot password has its own counters, where every request counts, known address or not: 3 per
  * email (whatever the IP) and 20 per IP in an hour, so nobody floods a seller's inbox.
+ *
+ * Settings → Password has the login's brake per seller, not per IP (whoever guesses there holds the
+ * session): 5 wrong current passwords in 15 minutes (identity's README, *Password reset*).
  */
 @Injectable()
 export class LoginThrottleService {
@@ -22,6 +32,7 @@ export class LoginThrottleService {
   private readonly byIp: RateLimiterAbstract;
   private readonly forgotByEmail: RateLimiterAbstract;
   private readonly forgotByIp: RateLimiterAbstract;
+  private readonly passwordChangeBySeller: RateLimiterAbstract;
 
   constructor(factory: RateLimiterFactory) {
     this.byEmailAndIp = factory.create({ keyPrefix: 'login:email-ip', points: 5, duration: WINDOW_SECONDS });
@@ -32,6 +43,36 @@ export class LoginThrottleService {
       duration: HOUR_SECONDS,
     });
     this.forgotByIp = factory.create({ keyPrefix: 'forgot:ip', points: FORGOT_PER_IP, duration: HOUR_SECONDS });
+    this.passwordChangeBySeller = factory.create({
+      keyPrefix: 'password-change:seller',
+      points: PASSWORD_CHANGE_GUESSES,
+      duration: WINDOW_SECONDS,
+    });
+  }
+
+  /**
+   * Settings → Password, before the current password is checked: takes one of the seller's guesses,
+   * or throws 429 once they are spent, whatever is typed. Taken up front rather than after a
+   * failure, so guesses sent side by side cannot all pass while the first ones are still being
+   * checked; {@link passwordChangeGuessRight} gives it back when the current password was right.
+   */
+  async passwordChangeGuess(sellerId: number): Promise<void> {
+    try {
+      await this.passwordChangeBySeller.consume(String(sellerId));
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      throw new TooManyRequestsError(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));
+    }
+  }
+
+  /** The current password was right but the change was refused (the new one breaks the rule). */
+  async passwordChangeGuessRight(sellerId: number): Promise<void> {
+    await this.passwordChangeBySeller.reward(String(sellerId), 1);
+  }
+
+  /** The password changed: the seller's count starts again. */
+  async passwordChanged(sellerId: number): Promise<void> {
+    await this.passwordChangeBySeller.delete(String(sellerId));
   }
 
   /** Counts one forgot-password request; throws 429 once either counter is spent. */
