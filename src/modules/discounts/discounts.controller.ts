@@ -16,6 +16,7 @@ import {
 } from './dto/discount-response.dto';
 import { UpdateDiscountDto } from './dto/update-discount.dto';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ResourceFirst } from '../../common/http/resource-first';
 
 const RefParam = () =>
   ApiRefParam('The numeric id of the discount, or its code (any case).', { id: '7', code: 'SAVE10' });
@@ -79,6 +80,7 @@ export class DiscountsController {
   }
 
   @Patch(':id')
+  @ResourceFirst(DiscountsService, (discounts, storeId, ref) => discounts.get(storeId, ref))
   @RequireScopes('discounts.write')
   @ApiOperation({ summary: 'Change a discount; only the fields sent change' })
   @RefParam()

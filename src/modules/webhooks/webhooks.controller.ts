@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
-import { IntIdPipe } from '../../common/http/path-id';
+import { IntIdPipe, requireIntId } from '../../common/http/path-id';
 import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
 import { CurrentPrincipal, type Principal, RequireScopes } from '../identity';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook-input.dto';
@@ -17,6 +17,7 @@ import {
 import { toDeliveryDto, toWebhookDto } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ResourceFirst } from '../../common/http/resource-first';
 
 const NotFound = () => ApiNotFound('No such webhook (or delivery) in this store.');
 
@@ -68,6 +69,7 @@ export class WebhooksController {
   }
 
   @Patch(':id')
+  @ResourceFirst(WebhooksService, (webhooks, storeId, ref) => webhooks.get(storeId, requireIntId(ref)))
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Change a webhook (only the fields sent)' })
   @ApiIdParam('id')

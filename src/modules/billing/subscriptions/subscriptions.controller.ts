@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../../common/http/api-docs';
-import { IntIdPipe } from '../../../common/http/path-id';
+import { IntIdPipe, requireIntId } from '../../../common/http/path-id';
 import { paginated, pageRequest } from '../../../common/pagination/pagination';
 import { CurrentPrincipal, type Principal, RequireScopes } from '../../identity';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
@@ -15,6 +15,7 @@ import {
 import { SubscriptionLifecycle } from './subscription-lifecycle.service';
 import { toSubscriptionDto } from './subscription.mapper';
 import { SubscriptionsService } from './subscriptions.service';
+import { ResourceFirst } from '../../../common/http/resource-first';
 
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
@@ -64,6 +65,7 @@ export class SubscriptionsController {
   }
 
   @Post(':id/cancel')
+  @ResourceFirst(SubscriptionsService, (subscriptions, storeId, ref) => subscriptions.get(storeId, requireIntId(ref)))
   @Idempotent()
   @HttpCode(200)
   @RequireScopes('subscriptions.write')

@@ -23,6 +23,8 @@ import {
 import { ProductFilesService } from './product-files.service';
 import { FileUploadInterceptor, StoredUpload, type UploadedFile } from './file-upload.interceptor';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ResourceFirst } from '../../../common/http/resource-first';
+import { ProductsService } from '../products/products.service';
 
 @ApiTags('Files')
 @Controller('v1/products/:id/files')
@@ -30,6 +32,7 @@ export class ProductFilesController {
   constructor(private readonly files: ProductFilesService) {}
 
   @Post()
+  @ResourceFirst(ProductsService, (products, storeId, ref) => products.findForStore(storeId, ref))
   @Idempotent()
   @RequireScopes('files.write')
   @UseInterceptors(FileUploadInterceptor)

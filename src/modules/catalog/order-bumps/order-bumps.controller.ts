@@ -13,6 +13,8 @@ import {
 import { toOrderBumpDto } from './order-bump.mapper';
 import { OrderBumpsService } from './order-bumps.service';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ResourceFirst } from '../../../common/http/resource-first';
+import { ProductsService } from '../products/products.service';
 
 @ApiTags('Products')
 @Controller('v1/products/:id/order-bumps')
@@ -20,6 +22,7 @@ export class OrderBumpsController {
   constructor(private readonly bumps: OrderBumpsService) {}
 
   @Post()
+  @ResourceFirst(ProductsService, (products, storeId, ref) => products.findForStore(storeId, ref))
   @Idempotent()
   @RequireScopes('products.write')
   @ApiOperation({ summary: 'Offer another product of the store as an add-on at checkout, at a set price' })

@@ -17,6 +17,7 @@ import {
 import { toPlanDto, toSubscriberDto } from './plan.mapper';
 import { PlansService, PlanView } from './plans.service';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ResourceFirst } from '../../../common/http/resource-first';
 
 const planDto = (view: PlanView) => toPlanDto(view.plan, view.productPid, view.currency);
 
@@ -68,6 +69,7 @@ export class PlansController {
   }
 
   @Patch('plans/:id')
+  @ResourceFirst(PlansService, (plans, storeId, ref) => plans.findForStore(storeId, ref))
   @RequireScopes('plans.write')
   @ApiOperation({ summary: 'Update a plan (name, price, interval, interval_count)' })
   @ApiCatalogId('plan')

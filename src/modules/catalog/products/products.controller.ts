@@ -24,6 +24,7 @@ import {
 import { toProductDto } from './product.mapper';
 import { ProductsService } from './products.service';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ResourceFirst } from '../../../common/http/resource-first';
 
 @ApiTags('Products')
 @Controller('v1/products')
@@ -83,6 +84,7 @@ export class ProductsController {
   }
 
   @Patch(':id')
+  @ResourceFirst(ProductsService, (products, storeId, ref) => products.findForStore(storeId, ref))
   @RequireScopes('products.write')
   @ApiOperation({ summary: 'Update a product; `null` clears an optional field' })
   @ApiCatalogId('product')
