@@ -14,6 +14,7 @@ import {
   RETRY_AFTER_HEADER,
 } from './api-docs';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { ANSWER_UNREADABLE_MESSAGE } from '../idempotency/idempotency.guard';
 import { BodyRouteConfig, unsupportedMediaTypeMessage } from './body-types';
 import { ErrorResponseDto } from './error-response.dto';
 
@@ -151,7 +152,7 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
       controller,
       responses,
       409,
-      'This idempotency key was already used; its answer cannot be replayed here.',
+      ANSWER_UNREADABLE_MESSAGE,
       'the same `Idempotency-Key` was answered under another `DELIVERY_SECRET`, so it is neither replayed nor run again',
     );
     addError(

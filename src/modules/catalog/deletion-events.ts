@@ -4,6 +4,10 @@ import { formatTimestamp } from '../../common/time';
 export const PRODUCT_DELETED = 'product.deleted';
 export const PLAN_DELETED = 'plan.deleted';
 
+/** The 409 of a deletion refused because it was sold (checked by the catalog, and again by billing's hook). */
+export const PRODUCT_HAS_SALES = 'This product has one or more sales and cannot be deleted.';
+export const PLAN_HAS_SALES = 'This plan has one or more sales and cannot be deleted.';
+
 /**
  * Published (a domain event, `DomainEvents.publish`) inside the transaction that deletes a product.
  * A module that keeps rows naming the product reacts in that transaction (discounts, billing's open

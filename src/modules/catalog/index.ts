@@ -10,7 +10,14 @@ export { Product } from './products/product.entity';
 export { Plan, type PlanInterval } from './plans/plan.entity';
 export { ProductFile } from './files/product-file.entity';
 export { OrderBump } from './order-bumps/order-bump.entity';
-export { PLAN_DELETED, planDeletedEvent, PRODUCT_DELETED, productDeletedEvent } from './deletion-events';
+export {
+  PLAN_DELETED,
+  PLAN_HAS_SALES,
+  planDeletedEvent,
+  PRODUCT_DELETED,
+  PRODUCT_HAS_SALES,
+  productDeletedEvent,
+} from './deletion-events';
 export { PRODUCT_REVIEWED } from './products/product-reviewed.event';
 export { fileLink } from './files/product-file.mapper';
 export {

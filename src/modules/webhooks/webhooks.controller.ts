@@ -69,7 +69,7 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @ResourceFirst(WebhooksService, (webhooks, storeId, ref) => webhooks.get(storeId, requireIntId(ref)))
+  @ResourceFirst(WebhooksService, (webhooks, storeId, ref) => webhooks.find(storeId, requireIntId(ref)))
   @RequireScopes('webhooks.write')
   @ApiOperation({ summary: 'Change a webhook (only the fields sent)' })
   @ApiIdParam('id')

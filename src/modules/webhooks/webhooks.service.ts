@@ -221,8 +221,13 @@ export class WebhooksService {
     }));
   }
 
+  /** The store's webhook of `id`, or null: its row alone, not the view `get` builds. */
+  find(storeId: number, id: number): Promise<Webhook | null> {
+    return Number.isSafeInteger(id) && id > 0 ? this.webhooks.findForStore(storeId, id) : Promise.resolve(null);
+  }
+
   private async require(storeId: number, id: number): Promise<Webhook> {
-    const webhook = Number.isSafeInteger(id) && id > 0 ? await this.webhooks.findForStore(storeId, id) : null;
+    const webhook = await this.find(storeId, id);
     if (!webhook) throw new NotFoundError();
     return webhook;
   }
@@ -249,9 +254,7 @@ export class WebhooksService {
     manager: EntityManager,
     missing: Error = notAProduct(),
   ): Promise<void> {
-    if (productId === null) return;
-    const held = await this.products.holdManyForStore(storeId, [productId], manager);
-    if (!held.has(productId)) throw missing;
+    if (productId !== null) await this.products.holdForStore(storeId, productId, manager, missing);
   }
 
   /** The store's brand and currency, for a test event's sample order. */

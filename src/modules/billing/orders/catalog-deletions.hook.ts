@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../../../common/events/domain-events';
 import { ConflictError } from '../../../common/errors/app-error';
-import { PLAN_DELETED, PRODUCT_DELETED } from '../../catalog';
+import { PLAN_DELETED, PLAN_HAS_SALES, PRODUCT_DELETED, PRODUCT_HAS_SALES } from '../../catalog';
 import { PaymentAttemptsRepository } from '../payments/payment-attempts.repository';
 import { SalesRepository } from '../sales/sales.repository';
 import { OrdersRepository } from './orders.repository';
@@ -39,24 +39,14 @@ export class CatalogDeletionsHook implements OnModuleInit {
           event.storeId,
           plan ? { planId: id } : { productId: id },
         );
-        if (
-          await this.attempts.anyPaying(
-            pending.map((order) => order.id),
-            manager,
-          )
-        ) {
+        if (await this.attempts.anyPaying(pending, manager))
           throw new ConflictError('A payment is already in progress.');
-        }
         if (
           plan
             ? await this.sales.planHasSales(event.storeId, id, manager)
             : await this.sales.productHasSales(event.storeId, id, manager)
         ) {
-          throw new ConflictError(
-            plan
-              ? 'This plan has one or more sales and cannot be deleted.'
-              : 'This product has one or more sales and cannot be deleted.',
-          );
+          throw new ConflictError(plan ? PLAN_HAS_SALES : PRODUCT_HAS_SALES);
         }
       },
       { first: true },

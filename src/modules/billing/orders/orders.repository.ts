@@ -231,21 +231,24 @@ export class OrdersRepository {
   }
 
   /**
-   * The store's pending orders of a product or of a plan, locked in id order in `manager`'s
-   * transaction (a catalog deletion, `CatalogDeletionsHook`): a payment's claim of one waits for it.
+   * The ids of the store's pending orders of a product or of a plan, locked in id order in
+   * `manager`'s transaction (a catalog deletion, `CatalogDeletionsHook`): a payment's claim of one
+   * waits for it.
    */
-  lockPendingOf(
+  async lockPendingOf(
     manager: EntityManager,
     storeId: number,
     of: { productId: number } | { planId: number },
-  ): Promise<Order[]> {
-    return manager
+  ): Promise<number[]> {
+    const rows = await manager
       .createQueryBuilder(Order, 'o')
+      .select('o.id')
       .where('o.store_id = :storeId AND o.status = :pending', { storeId, pending: 'pending' })
       .andWhere('planId' in of ? 'o.plan_id = :planId' : 'o.product_id = :productId', of)
       .orderBy('o.id')
       .setLock('pessimistic_write')
       .getMany();
+    return rows.map((order) => order.id);
   }
 
   /** `manager.save` of an order: for one read by `lockById`, an UPDATE of what changed (or nothing). */

@@ -206,11 +206,11 @@ export class PaymentAttemptsRepository {
   }
 
   /** Whether a payment of the order is still to be answered (an attempt processing or unknown). */
-  async isPaying(orderId: number, manager?: EntityManager): Promise<boolean> {
-    return this.m(manager).exists(PaymentAttempt, { where: { orderId, status: In(['processing', 'unknown']) } });
+  isPaying(orderId: number, manager?: EntityManager): Promise<boolean> {
+    return this.anyPaying([orderId], manager);
   }
 
-  /** Whether a payment of any of the orders is still to be answered (an attempt processing or unknown). */
+  /** `isPaying` of any of the orders. */
   async anyPaying(orderIds: number[], manager?: EntityManager): Promise<boolean> {
     if (!orderIds.length) return false;
     return this.m(manager).exists(PaymentAttempt, {

@@ -80,7 +80,7 @@ export class SubscriptionLifecycle {
         !subscription ||
         // past_due without a renewal of the next period: a sweep that ran late let it lapse
         // before renewing it (SubscriptionSweep's catch-up); it is renewed now.
-        (subscription.status !== 'active' && subscription.status !== 'past_due') ||
+        isEnded(subscription) ||
         subscription.cancelAtPeriodEnd ||
         subscription.endDate > before
       )

@@ -14,6 +14,7 @@ import {
 } from './dto/subscription.dto';
 import { SubscriptionLifecycle } from './subscription-lifecycle.service';
 import { toSubscriptionDto } from './subscription.mapper';
+import { SubscriptionsRepository } from './subscriptions.repository';
 import { SubscriptionsService } from './subscriptions.service';
 import { ResourceFirst } from '../../../common/http/resource-first';
 
@@ -65,7 +66,9 @@ export class SubscriptionsController {
   }
 
   @Post(':id/cancel')
-  @ResourceFirst(SubscriptionsService, (subscriptions, storeId, ref) => subscriptions.get(storeId, requireIntId(ref)))
+  @ResourceFirst(SubscriptionsRepository, (subscriptions, storeId, ref) =>
+    subscriptions.findOfStore(storeId, requireIntId(ref)),
+  )
   @Idempotent()
   @HttpCode(200)
   @RequireScopes('subscriptions.write')

@@ -105,8 +105,7 @@ export class ProductFilesService {
     values: Omit<Partial<ProductFile>, 'storeId' | 'productId'>,
   ): Promise<ProductFile> {
     return inTransaction(this.dataSource, async (manager) => {
-      const held = await this.products.holdManyForStore(storeId, [productId], manager);
-      if (!held.has(productId)) throw new NotFoundError();
+      await this.products.holdForStore(storeId, productId, manager, new NotFoundError());
       return this.files.create({ ...values, storeId, productId }, manager);
     });
   }

@@ -17,6 +17,7 @@ import {
 import { toPlanDto, toSubscriberDto } from './plan.mapper';
 import { PlansService, PlanView } from './plans.service';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { PLAN_HAS_SALES } from '../deletion-events';
 import { ResourceFirst } from '../../../common/http/resource-first';
 
 const planDto = (view: PlanView) => toPlanDto(view.plan, view.productPid, view.currency);
@@ -90,7 +91,7 @@ export class PlansController {
   @ApiCatalogId('plan')
   @ApiOkResponse({ type: PlanDeletedResponseDto })
   @ApiConflict(
-    'This plan has one or more sales and cannot be deleted.',
+    PLAN_HAS_SALES,
     '`This plan has one or more sales and cannot be deleted.`, or `A payment is already in progress.` while one of its ' +
       'open checkouts is being paid. Its pending orders stay pending; their checkout links answer 404.',
   )

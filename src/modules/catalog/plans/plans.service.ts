@@ -12,7 +12,7 @@ import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { SalesRepository, SubscribedPlan, SubscriberRow } from '../../billing';
 import { CreatePlanDto, UpdatePlanDto } from './dto/plan.dto';
-import { planDeletedEvent } from '../deletion-events';
+import { PLAN_HAS_SALES, planDeletedEvent } from '../deletion-events';
 import { Plan } from './plan.entity';
 import { PlansRepository } from './plans.repository';
 
@@ -112,7 +112,7 @@ export class PlansService {
       const plan = await this.plans.lockByRef(storeId, parseRef(ref), manager);
       if (!plan) throw new NotFoundError();
       if (await this.sales.planHasSales(storeId, plan.id, manager)) {
-        throw new ConflictError('This plan has one or more sales and cannot be deleted.');
+        throw new ConflictError(PLAN_HAS_SALES);
       }
       await this.events.publish(planDeletedEvent(storeId, plan.id, this.clock.now()), manager);
       await this.plans.delete(plan, manager);

@@ -24,6 +24,7 @@ import {
 import { toProductDto } from './product.mapper';
 import { ProductsService } from './products.service';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { PRODUCT_HAS_SALES } from '../deletion-events';
 import { ResourceFirst } from '../../../common/http/resource-first';
 
 @ApiTags('Products')
@@ -114,7 +115,7 @@ export class ProductsController {
   @ApiCatalogId('product')
   @ApiOkResponse({ type: ProductDeletedResponseDto })
   @ApiConflict(
-    'This product has one or more sales and cannot be deleted.',
+    PRODUCT_HAS_SALES,
     'The product has approved or refunded sales (`This product has one or more sales and cannot be deleted.`), or one of ' +
       'its open checkouts is being paid (`A payment is already in progress.`). Its pending orders stay pending; their ' +
       'checkout links answer 404.',

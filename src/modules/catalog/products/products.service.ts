@@ -13,7 +13,7 @@ import { FILE_STORAGE, FileStorage } from '../files/storage/file-storage';
 import { PlansRepository } from '../plans/plans.repository';
 import { SalesRepository } from '../../billing';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
-import { productDeletedEvent } from '../deletion-events';
+import { PRODUCT_HAS_SALES, productDeletedEvent } from '../deletion-events';
 import { productReviewedEvent } from './product-reviewed.event';
 import { OrderBumpsService } from '../order-bumps/order-bumps.service';
 import { productChanges } from './product.mapper';
@@ -83,6 +83,11 @@ export class ProductsService {
     return new Map(rows.map((product) => [product.id, product]));
   }
 
+  /** {@link holdManyForStore} of one product (a file, a webhook limited to it): `missing` is thrown when it is gone. */
+  async holdForStore(storeId: number, id: number, manager: EntityManager, missing: Error): Promise<void> {
+    if (!(await this.holdManyForStore(storeId, [id], manager)).has(id)) throw missing;
+  }
+
   /**
    * A product of the store for a plan being created in `manager`'s transaction, held `FOR SHARE`
    * until it ends and read under that hold (its `type` decides whether a plan may be added), or null
@@ -149,7 +154,7 @@ export class ProductsService {
       const product = await this.products.lockByRef(storeId, parseRef(idOrPid), manager);
       if (!product) throw new NotFoundError();
       if (await this.sales.productHasSales(storeId, product.id, manager)) {
-        throw new ConflictError('This product has one or more sales and cannot be deleted.');
+        throw new ConflictError(PRODUCT_HAS_SALES);
       }
       const storageKeys = await this.files.deleteForProduct(storeId, product.id, manager);
       await this.plans.deleteForProduct(storeId, product.id, manager);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../../common/errors/app-error';
+import { countRequest } from '../rate-limit/rate-limit-state';
 import { RateLimiterFactory } from '../rate-limit/rate-limiter.factory';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -57,12 +58,8 @@ export class LoginThrottleService {
    * checked; {@link passwordChangeGuessRight} gives it back when the current password was right.
    */
   async passwordChangeGuess(sellerId: number): Promise<void> {
-    try {
-      await this.passwordChangeBySeller.consume(String(sellerId));
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      throw new TooManyRequestsError(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));
-    }
+    const count = await countRequest(this.passwordChangeBySeller, PASSWORD_CHANGE_GUESSES, String(sellerId));
+    if (!count.allowed) throw new TooManyRequestsError(count.resetSeconds);
   }
 
   /** The current password was right but the change was refused (the new one breaks the rule). */

@@ -30,7 +30,7 @@ const FAILED_STATUSES = ['cancelled', 'failed', 'expired', 'declined', 'rejected
 /** The status query's answer for a reference M-Pesa does not know ("Invalid TransactionID Used"). */
 const UNKNOWN_REFERENCE = 'INS-18';
 /** A reversal's own statuses that say it was not made (`Reversed` is not one: that is money moved back). */
-const REVERSAL_NOT_MADE = ['cancelled', 'failed', 'expired', 'declined', 'rejected'];
+const REVERSAL_NOT_MADE = FAILED_STATUSES.filter((status) => status !== 'reversed');
 
 type Sent =
   | { kind: 'answer'; httpStatus: number; body: MpesaResponse | null }
