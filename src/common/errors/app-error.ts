@@ -38,6 +38,12 @@ export class ConflictError extends AppError {
   readonly httpStatus = 409;
 }
 
+/**
+ * 409 while another request works on the same thing (`A payment is already in progress.`): a state
+ * that passes, so an `Idempotency-Key` does not keep this answer and a retry with the key runs again.
+ */
+export class InProgressError extends ConflictError {}
+
 export class PayloadTooLargeError extends AppError {
   readonly httpStatus = 413;
   constructor() {

@@ -246,6 +246,6 @@ export const ApiIdempotencyKey = () =>
       name: 'Idempotency-Key',
       required: false,
       description:
-        'Up to 255 characters, a new one for each new request (for example a UUID). A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`); with another body it is 422; while the first is still running it is 409. Only successes are kept: after an error the same key may be retried. If the service stopped mid-request, the key is freed 60 s later and a retry runs the request again.',
+        'Up to 255 characters, a new one for each new request (for example a UUID). A repeat with the same body within 24 h replays the first response (`Idempotent-Replayed: true`); with another body it is 422; while the first is still running it is 409. An error is replayed too, except one that asks for a retry (5xx, 429, a 409 of a payment or refund already in progress) or an error of an upload: after those the same key runs again. If the service stopped mid-request, the key is freed 60 s later and a retry runs the request again.',
     }),
   );

@@ -3,7 +3,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from '../../database/unavailable';
-import { AppError, TooManyRequestsError } from '../errors/app-error';
+import { AppError, InProgressError, TooManyRequestsError } from '../errors/app-error';
 import { PresetResponse } from './preset-response';
 
 export interface ErrorBody {
@@ -23,6 +23,17 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
   [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'Unsupported media type.',
   [HttpStatus.TOO_MANY_REQUESTS]: 'Too many requests.',
 };
+
+/** Requests answered with an {@link InProgressError}: a conflict that passes. */
+const answeredInPassing = new WeakSet<object>();
+
+/**
+ * Whether this request's answer is one a retry may get otherwise: a 5xx, a 429, or a 409 of work
+ * still in progress. An `Idempotency-Key` keeps every other answer for its replays.
+ */
+export function isPassingAnswer(request: object, status: number): boolean {
+  return status >= 500 || status === 429 || answeredInPassing.has(request);
+}
 
 /** The database is unreachable; clients retry after this many seconds. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -86,6 +97,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     const { status, body, headers } = toErrorResponse(exception);
+    if (exception instanceof InProgressError) answeredInPassing.add(request);
     if (status === 503) {
       // An outage, not a bug: one line per request, no stack. A transaction's runner released under
       // it is counted as one too (its connection failed), but the same error is what a manager used

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { isPassingAnswer } from '../http/exception.filter';
 import { IdempotencyClaim, IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
 
 const TTL_SECONDS = 24 * 60 * 60;
@@ -9,13 +10,18 @@ const TTL_SECONDS = 24 * 60 * 60;
 interface Held {
   claim: IdempotencyClaim;
   renewal: NodeJS.Timeout;
+  /** Whether the key's request hash covers the whole request (not so for an upload's parts). */
+  coversBody: boolean;
 }
 
 /**
  * The keys {@link IdempotencyGuard} claimed, by request, and the one Fastify `onSend` hook that
- * settles them once the response is known: a success is stored for replays before its bytes go
- * out (so an immediate retry already sees it), anything else frees the key. Only successes are
- * kept: after an error nothing was committed, so the client may retry with the same key.
+ * settles them once the response is known. The first response is stored for replays before its
+ * bytes go out (so an immediate retry already sees it), an error as well as a success: a refund
+ * refused as `Only approved orders can be refunded.` is refused again by its key, even once the
+ * order is approved. Answers that say "try again" free the key instead (a 5xx, a 429, a 409 of work
+ * still in progress: {@link isPassingAnswer}), as does an upload's error, whose key does not cover
+ * the file that a retry corrects.
  *
  * A claim is a lease of {@link leaseSeconds}, renewed every third of it while its request runs
  * (until its answer is settled, whether or not the client still waits for it). If the process stops mid-request, nothing settles the key:
@@ -43,7 +49,7 @@ export class IdempotencyClaims implements OnModuleInit {
    * (false: the guard replays it or refuses). Expired records are also taken over on reuse; the
    * occasional sweep only keeps the table small.
    */
-  async claim(request: object, scope: IdempotencyScope, requestHash: string): Promise<boolean> {
+  async claim(request: object, scope: IdempotencyScope, requestHash: string, coversBody = true): Promise<boolean> {
     if (Math.random() < 0.01) void this.keys.purgeExpired(TTL_SECONDS).catch(() => undefined);
     const claim: IdempotencyClaim = { ...scope, leaseId: randomUUID() };
     if (!(await this.keys.claim(claim, requestHash, TTL_SECONDS, this.leaseSeconds))) return false;
@@ -59,7 +65,7 @@ export class IdempotencyClaims implements OnModuleInit {
       },
       (leaseSeconds * 1000) / 3,
     ).unref();
-    this.held.set(request, { claim, renewal });
+    this.held.set(request, { claim, renewal, coversBody });
     return true;
   }
 
@@ -75,7 +81,9 @@ export class IdempotencyClaims implements OnModuleInit {
       // Settled once: if settling fails, the error response comes through this hook again.
       this.held.delete(request);
       // Renewed until settled: storing the answer is still part of the request.
-      this.settle(held.claim, reply.statusCode, payload)
+      const status = reply.statusCode;
+      const kept = status < 400 || (held.coversBody && !isPassingAnswer(request, status));
+      this.settle(held.claim, status, kept, payload)
         .finally(() => clearInterval(held.renewal))
         .then(
           () => done(null, payload),
@@ -84,8 +92,9 @@ export class IdempotencyClaims implements OnModuleInit {
     });
   }
 
-  private async settle(claim: IdempotencyClaim, status: number, payload: unknown): Promise<void> {
-    const body = status < 400 ? sentJson(payload) : undefined;
+  /** Stores the answer for replays, or frees the key when it is not to be kept or cannot be replayed. */
+  private async settle(claim: IdempotencyClaim, status: number, kept: boolean, payload: unknown): Promise<void> {
+    const body = kept ? sentJson(payload) : undefined;
     if (body === undefined) return this.keys.release(claim);
     try {
       await this.keys.complete(claim, status, body);

@@ -37,13 +37,15 @@ function canonical(value: unknown): string {
 /**
  * `Idempotency-Key` on the routes marked `@Idempotent()` (every authenticated POST
  * under `/v1`), scoped to the store and the token. The first request claims the key; a repeat with
- * the same route and body within 24 h gets the stored response with `Idempotent-Replayed: true`;
- * another body is 422; a repeat while the first is still running is 409. {@link IdempotencyClaims}
- * holds the claim while the request runs and stores the response or frees the key once it is sent.
+ * the same route and body within 24 h gets the first response (an error too) with
+ * `Idempotent-Replayed: true`; another body is 422; a repeat while the first is still running is
+ * 409. {@link IdempotencyClaims} holds the claim while the request runs and stores the response or
+ * frees the key once it is sent.
  *
  * A route guard, so it runs after the global AuthGuard has set `req.principal`. The body it hashes
  * is the parsed JSON or form; a multipart upload's parts are only read later (FileUploadInterceptor),
- * so for an upload the key covers the route alone, and a replay costs no upload.
+ * so for an upload the key covers the route alone: a replay costs no upload, and only a success is
+ * kept (a retry with a corrected file runs).
  */
 @Injectable()
 export class IdempotencyGuard implements CanActivate {
@@ -74,7 +76,7 @@ export class IdempotencyGuard implements CanActivate {
     // Twice at most: a record freed (or purged) between the two statements is
     // claimed again; should that fail too, the request runs as the first one.
     for (let tries = 0; tries < 2; tries++) {
-      if (await this.claims.claim(req, scope, requestHash)) return true;
+      if (await this.claims.claim(req, scope, requestHash, !req.isMultipart())) return true;
       const record = await this.keys.find(scope);
       if (!record) continue;
       if (record.requestHash !== requestHash) {

@@ -236,7 +236,7 @@ describe('customers and idempotency keys', () => {
       expect(replay.body.message).toBe('Idempotency key reused with a different request.');
     });
 
-    it('keeps keys per token and frees a key whose request failed', async () => {
+    it('keeps keys per token, and replays a failed first request as it was answered', async () => {
       const body = orderBody(product.pid);
       await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-4').send(body).expect(201);
       const otherToken = await seller.tokenWith(['orders.write']);
@@ -249,8 +249,13 @@ describe('customers and idempotency keys', () => {
       expect(res.headers['idempotent-replayed']).toBeUndefined();
 
       const bad = { ...body, product_pid: 'prd_missing' };
-      await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-5').send(bad).expect(404);
-      await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-5').send(body).expect(201);
+      const missing = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-5').send(bad);
+      expect(missing.status).toBe(404);
+      const replayed = await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-5').send(bad);
+      expect(replayed.status).toBe(404);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body).toEqual(missing.body);
+      await t.http.post('/v1/orders').set(seller.auth).set('Idempotency-Key', 'key-5').send(body).expect(422);
     });
 
     it('replays a refund with its 200 and expires after 24 hours', async () => {

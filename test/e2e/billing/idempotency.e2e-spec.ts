@@ -6,6 +6,7 @@ import { IdempotencyRepository } from '../../../src/common/idempotency/idempoten
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { addLinkFile, COMPLETE_PRODUCT, createProduct } from '../catalog/catalog-fixtures';
+import { createOrder, insertProduct, orderBody, payJson } from './fixtures';
 
 const dataDir = `/tmp/commerce-idempotency-${process.pid}`;
 
@@ -69,29 +70,79 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
     await t.http.post(`/v1/products/${product.id}/publish`).set(seller.auth).expect(409);
   });
 
-  it('frees the key after an error before the handler (validation) or in it, so a retry runs', async () => {
-    const invalid = await t.http
+  it('replays the first answer when it is an error too, from validation or from the handler', async () => {
+    const invalid = () =>
+      t.http.post('/v1/products').set(seller.auth).set('Idempotency-Key', 'error-1').send({ price: 10 });
+    const first = await invalid().expect(422);
+    expect(first.body.message).toBe('Validation failed.');
+    expect(await row('error-1')).toEqual({ state: 'completed', response_status: 422 });
+    const replay = await invalid().expect(422);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    // The key belongs to that request: a corrected body needs a key of its own.
+    const corrected = await t.http
       .post('/v1/products')
       .set(seller.auth)
-      .set('Idempotency-Key', 'retry-1')
-      .send({ price: 10 })
-      .expect(422);
-    expect(invalid.body.message).toBe('Validation failed.');
-    expect(await row('retry-1')).toBeUndefined();
-    const retried = await t.http
-      .post('/v1/products')
-      .set(seller.auth)
-      .set('Idempotency-Key', 'retry-1')
+      .set('Idempotency-Key', 'error-1')
       .send({ name: 'After a 422' })
-      .expect(201);
-    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      .expect(422);
+    expect(corrected.body.message).toBe('Idempotency key reused with a different request.');
 
-    await t.http
-      .post('/v1/products/prd_missing/publish')
+    // A 409 of the order's state is its first answer as well, even once the state has changed.
+    const product = await insertProduct(t, seller.storeId);
+    const order = await createOrder(t, seller, orderBody(product.pid));
+    const refund = () =>
+      t.http.post(`/v1/orders/${order.order_number}/refund`).set(seller.auth).set('Idempotency-Key', 'error-2');
+    const refused = await refund().expect(409);
+    expect(refused.body.message).toBe('Only approved orders can be refunded.');
+    await payJson(t, order.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
+    const replayed = await refund().expect(409);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(refused.body);
+    await t.http.get(`/v1/orders/${order.order_number}`).set(seller.auth).expect(200, /"status":"approved"/);
+    expect(await row('error-2')).toEqual({ state: 'completed', response_status: 409 });
+  });
+
+  it('frees the key after an answer that says "try again": a refund already in progress, an upload\'s error', async () => {
+    const product = await insertProduct(t, seller.storeId);
+    const order = await createOrder(t, seller, orderBody(product.pid));
+    await payJson(t, order.pay_token, { payment_method: 'mpesa', payment_number: '841234567' }).expect(200);
+    // The refund of another request holds the payment (its claim), as while the gateway answers it.
+    await t.dataSource.query(
+      `UPDATE payment_attempts SET refund_started_at = now()
+        WHERE status = 'succeeded' AND order_id = (SELECT id FROM orders WHERE order_number = $1)`,
+      [order.order_number],
+    );
+    const refund = () =>
+      t.http.post(`/v1/orders/${order.order_number}/refund`).set(seller.auth).set('Idempotency-Key', 'passing-1');
+    const busy = await refund().expect(409);
+    expect(busy.body.message).toBe('A refund is already in progress.');
+    expect(await row('passing-1')).toBeUndefined();
+    await t.dataSource.query(
+      `UPDATE payment_attempts SET refund_started_at = NULL WHERE order_id = (SELECT id FROM orders WHERE order_number = $1)`,
+      [order.order_number],
+    );
+    const done = await refund().expect(200);
+    expect(done.headers['idempotent-replayed']).toBeUndefined();
+    expect(done.body.order.status).toBe('refunded');
+
+    // An upload's key covers the route, not its parts: its error is not kept, a corrected upload runs.
+    const target = await createProduct(t, seller);
+    const twoFiles = await t.http
+      .post(`/v1/products/${target.pid}/files`)
       .set(seller.auth)
-      .set('Idempotency-Key', 'retry-2')
-      .expect(404);
-    expect(await row('retry-2')).toBeUndefined();
+      .set('Idempotency-Key', 'passing-2')
+      .attach('file', randomBytes(1024), { filename: 'a.pdf', contentType: 'application/pdf' })
+      .attach('file', randomBytes(1024), { filename: 'b.pdf', contentType: 'application/pdf' })
+      .expect(422);
+    expect(twoFiles.body.message).toBe('Validation failed.');
+    expect(await row('passing-2')).toBeUndefined();
+    await t.http
+      .post(`/v1/products/${target.pid}/files`)
+      .set(seller.auth)
+      .set('Idempotency-Key', 'passing-2')
+      .attach('file', randomBytes(1024), { filename: 'a.pdf', contentType: 'application/pdf' })
+      .expect(201);
   });
 
   it('does not touch idempotency_keys for a request without the header', async () => {

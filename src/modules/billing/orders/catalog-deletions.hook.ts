@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../../../common/events/domain-events';
-import { ConflictError } from '../../../common/errors/app-error';
+import { ConflictError, InProgressError } from '../../../common/errors/app-error';
 import { PLAN_DELETED, PLAN_HAS_SALES, PRODUCT_DELETED, PRODUCT_HAS_SALES } from '../../catalog';
 import { PaymentAttemptsRepository } from '../payments/payment-attempts.repository';
 import { SalesRepository } from '../sales/sales.repository';
@@ -40,7 +40,7 @@ export class CatalogDeletionsHook implements OnModuleInit {
           plan ? { planId: id } : { productId: id },
         );
         if (await this.attempts.anyPaying(pending, manager))
-          throw new ConflictError('A payment is already in progress.');
+          throw new InProgressError('A payment is already in progress.');
         if (
           plan
             ? await this.sales.planHasSales(event.storeId, id, manager)

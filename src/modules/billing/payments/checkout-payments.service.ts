@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../../common/crypto';
 import { newCancellationId } from './cancellation-id';
-import { ConflictError, NotFoundError } from '../../../common/errors/app-error';
+import { InProgressError, NotFoundError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Order } from '../orders/order.entity';
@@ -113,7 +113,7 @@ export class CheckoutPaymentsService {
       if (order.status !== 'pending') return { outcome: 'not_pending', order };
       // Cancelling while the customer may be confirming would leave a payment without its order.
       if (await this.attempts.findProcessingOfOrder(order.id, manager))
-        throw new ConflictError('A payment is already in progress.');
+        throw new InProgressError('A payment is already in progress.');
       const gateway =
         mode === 'test'
           ? this.registry.forProvider('sandbox', 'test')

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomBase62 } from '../../../common/crypto';
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
+import { InProgressError, NotFoundError, UnauthorizedError, ValidationError } from '../../../common/errors/app-error';
 import { Clock, CLOCK } from '../../../common/time';
 import { MAX_CENTS } from '../../../common/money';
 import { AppConfig } from '../../../config/app-config';
@@ -251,7 +251,7 @@ export class PaymentsService implements OnApplicationBootstrap {
       throw new PaymentProviderError('not_configured', `The ${attempt.provider} gateway is not configured.`);
     const request = { ...this.refundRequestOf(attempt), requestReference: newReference() };
     if (!(await this.attempts.claimRefund(attempt.id, this.clock.now(), request.requestReference))) {
-      throw new ConflictError('A refund is already in progress.');
+      throw new InProgressError('A refund is already in progress.');
     }
     let outcome;
     try {
@@ -530,7 +530,7 @@ export class PaymentsService implements OnApplicationBootstrap {
       if (open?.redirectUrl && open.method === request.method) {
         return { result: { outcome: 'redirect' as const, order, attempt: open, redirectUrl: open.redirectUrl } };
       }
-      throw new ConflictError('A payment is already in progress.');
+      throw new InProgressError('A payment is already in progress.');
     });
   }
 
