@@ -93,8 +93,14 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     const o = await order(created.order_number);
     expect(o.status).toBe('cancelled');
     expect(o.transaction_id).toEqual(expect.any(String));
+    // Vodacom gives a decline no transaction id: the attempt has the one it gave the order.
     expect(o.payments).toEqual([
-      expect.objectContaining({ status: 'failed', error_code: code, error_message: message }),
+      expect.objectContaining({
+        status: 'failed',
+        error_code: code,
+        error_message: message,
+        transaction_id: o.transaction_id,
+      }),
     ]);
     expect(events.map((e) => e.kind)).toEqual(['order_cancelled']);
   });
@@ -157,7 +163,11 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     await reconcile();
     const o = await order(created.order_number);
     expect(o.status).toBe('cancelled');
-    expect(o.payments[0]).toMatchObject({ status: 'failed', error_code: 'status_cancelled' });
+    expect(o.payments[0]).toMatchObject({
+      status: 'failed',
+      error_code: 'status_cancelled',
+      transaction_id: o.transaction_id,
+    });
     expect(events.map((e) => e.kind)).toEqual(['order_cancelled']);
   });
 
@@ -177,7 +187,11 @@ describe('M-Pesa (Vodacom Mozambique OpenAPI) through payment attempts', () => {
     }
     const o = await order(created.order_number);
     expect(o.status).toBe('cancelled');
-    expect(o.payments[0]).toMatchObject({ status: 'failed', error_code: 'unconfirmed' });
+    expect(o.payments[0]).toMatchObject({
+      status: 'failed',
+      error_code: 'unconfirmed',
+      transaction_id: o.transaction_id,
+    });
   });
 
   it('two pays racing: one attempt, one charge; the other is 409 A payment is already in progress.', async () => {

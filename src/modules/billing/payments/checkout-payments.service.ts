@@ -10,7 +10,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
-import { PaymentAttempt } from './payment-attempt.entity';
+import { PaymentAttempt, transactionIdOf } from './payment-attempt.entity';
 import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { ChargeRequest } from './payment-gateway';
 import { PaymentGatewayRegistry, PaymentMode } from './payment-gateway.registry';
@@ -132,11 +132,7 @@ export class CheckoutPaymentsService {
   async wasDeclined(order: Order): Promise<boolean> {
     if (order.status !== 'cancelled' || order.subscriptionId !== null) return false;
     const attempt = await this.attempts.latestOfOrder(order.id);
-    return (
-      attempt !== null &&
-      attempt.status === 'failed' &&
-      order.transactionId === (attempt.transactionId ?? `${attempt.provider}_${attempt.reference}`)
-    );
+    return attempt !== null && attempt.status === 'failed' && order.transactionId === transactionIdOf(attempt);
   }
 
   /**

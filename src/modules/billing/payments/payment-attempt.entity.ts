@@ -56,7 +56,10 @@ export class PaymentAttempt {
   @Column({ default: false })
   offSession: boolean;
 
-  /** The gateway's id of the payment (`output_TransactionID`, a PaymentIntent id). */
+  /**
+   * The gateway's id of the payment (`output_TransactionID`, a PaymentIntent id); once the attempt
+   * ends, one of its own where the gateway gave none (a decline: {@link transactionIdOf}).
+   */
   @Column({ type: 'varchar', length: 255, nullable: true })
   transactionId: string | null;
 
@@ -100,4 +103,12 @@ export class PaymentAttempt {
 
   @Column({ type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
+}
+
+/**
+ * The transaction id an ended attempt has, and gives its order: every attempt, approved or declined,
+ * has one (README, *Taking payments*). The gateway's when it gave one, else `{provider}_{reference}`.
+ */
+export function transactionIdOf(attempt: Pick<PaymentAttempt, 'transactionId' | 'provider' | 'reference'>): string {
+  return attempt.transactionId ?? `${attempt.provider}_${attempt.reference}`;
 }

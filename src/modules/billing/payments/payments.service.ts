@@ -14,7 +14,7 @@ import { Order } from '../orders/order.entity';
 import { LockedChange, OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
-import { PaymentAttempt } from './payment-attempt.entity';
+import { PaymentAttempt, transactionIdOf } from './payment-attempt.entity';
 import { PaymentAttemptsRepository } from './payment-attempts.repository';
 import { PaymentProviderError } from './payment-errors';
 import {
@@ -380,7 +380,7 @@ export class PaymentsService implements OnApplicationBootstrap {
         attemptId: attempt.id,
         changes: {
           status: outcome.status,
-          transactionId: outcome.transactionId ?? attempt.transactionId,
+          transactionId: outcome.transactionId ?? transactionIdOf(attempt),
           gatewayReference: outcome.gatewayReference ?? attempt.gatewayReference,
           errorCode: outcome.status === 'failed' ? outcome.code.slice(0, 64) : null,
           errorMessage: outcome.status === 'failed' ? outcome.message.slice(0, 500) : null,
@@ -400,8 +400,8 @@ export class PaymentsService implements OnApplicationBootstrap {
         continue;
       }
       const details = {
-        // Every attempt, declined ones too, gives the order a transaction id.
-        transactionId: changed.transactionId ?? `${changed.provider}_${changed.reference}`,
+        // Every attempt, declined ones too, gives the order its transaction id.
+        transactionId: transactionIdOf(changed),
         paymentMethod: changed.method,
         paymentNumber: changed.paymentNumber,
       };
