@@ -143,6 +143,13 @@ export class ContractValidator {
       }
     }
 
+    // The headers the contract names are documented wherever they are sent, not only where required.
+    for (const name of CONTRACT_HEADERS) {
+      const documented = Object.keys(response.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase());
+      if (!documented && headerValue(exchange.headers, name) !== undefined)
+        problems.push(`undocumented header ${name}`);
+    }
+
     const media = response.content?.['application/json'];
     const contentType = String(headerValue(exchange.headers, 'content-type') ?? '');
     if (!media) {
@@ -202,6 +209,16 @@ export class ContractValidator {
     }
   }
 }
+
+/** Response headers of the contract's own (the OpenAPI description documents each where it is sent). */
+const CONTRACT_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Idempotent-Replayed',
+  'WWW-Authenticate',
+];
 
 function headerValue(headers: Exchange['headers'], name: string): string | undefined {
   const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase());

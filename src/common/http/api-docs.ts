@@ -204,7 +204,8 @@ export const RETRY_AFTER_HEADER: Record<string, HeaderObject> = {
 
 export const IDEMPOTENT_REPLAYED_HEADER: Record<string, HeaderObject> = {
   'Idempotent-Replayed': {
-    description: 'Present (`true`) when this is the stored first response to the same `Idempotency-Key` and body.',
+    description:
+      'Present (`true`) when this is the stored first response to the same `Idempotency-Key` and body (a success, or an error that does not ask for a retry).',
     required: false,
     schema: { type: 'string', enum: ['true'] },
   },

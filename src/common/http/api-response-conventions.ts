@@ -12,7 +12,9 @@ import {
   RATE_LIMITED,
   RATE_LIMITED_PER_IP,
   RETRY_AFTER_HEADER,
+  wwwAuthenticateHeader,
 } from './api-docs';
+import { bearerChallenge } from './auth-challenge';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { ANSWER_UNREADABLE_MESSAGE } from '../idempotency/idempotency.guard';
 import { BodyRouteConfig, unsupportedMediaTypeMessage } from './body-types';
@@ -169,8 +171,21 @@ function applyConventions(controller: Type<unknown>, handler: object): void {
     // Only once the token (or IP) was counted: not before (400/413/415 of body parsing, 401), nor
     // where the failure may come first (500, 503).
     if (rateLimited && ![400, 401, 413, 415, 500, 503].includes(code)) Object.assign(headers, rateLimitHeaders);
-    if (idempotent && code >= 200 && code < 300) Object.assign(headers, IDEMPOTENT_REPLAYED_HEADER);
+    // Sent by some answers of these only: an upload's 400 or 413 (its parts are read after the token
+    // was counted; a JSON body is refused before), a failure after the count.
+    if (rateLimited && [400, 413, 500, 503].includes(code)) Object.assign(headers, optional(rateLimitHeaders));
+    // A key keeps the first answer, an error too, but none of those before it is claimed (401,
+    // 413, 415) nor those that ask for a retry (429, 5xx): IdempotencyClaims.
+    if (idempotent && code >= 200 && code < 500 && ![401, 413, 415, 429].includes(code))
+      Object.assign(headers, IDEMPOTENT_REPLAYED_HEADER);
+    // The exception filter gives every 401 a challenge, the routes of no bearer token too.
+    if (code === 401 && !headers['WWW-Authenticate']) Object.assign(headers, wwwAuthenticateHeader(bearerChallenge()));
     responses[status] = Object.keys(headers).length ? { ...entry, headers } : entry;
   }
   Reflect.defineMetadata(DECORATORS.API_RESPONSE, responses, handler);
+}
+
+/** The same headers, documented as sent by some answers of the status only. */
+function optional(headers: Record<string, HeaderObject>): Record<string, HeaderObject> {
+  return Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, required: false }]));
 }

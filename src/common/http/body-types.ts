@@ -12,6 +12,8 @@ import { AppError } from '../errors/app-error';
 export interface BodyRouteConfig {
   bodyTypes?: readonly string[];
   keepRawBody?: boolean;
+  /** Every 4xx of the route is an RFC 6749 §5.2 error (`error`, `error_description`): {@link OAuthErrorBodies}. */
+  oauthErrors?: boolean;
 }
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -32,6 +34,13 @@ export function bodyRouteConfig(config: BodyRouteConfig): MethodDecorator {
     return descriptor;
   };
 }
+
+/**
+ * The route answers as an OAuth endpoint (RFC 6749 §5.2, RFC 7009 §2.2.1): a body it cannot read
+ * (400, 413, 415) or fields of the wrong form are 400 `invalid_request` with `error_description`,
+ * like its own errors (the exception filter).
+ */
+export const OAuthErrorBodies = (): MethodDecorator => bodyRouteConfig({ oauthErrors: true });
 
 export class UnsupportedMediaTypeError extends AppError {
   readonly httpStatus = 415;

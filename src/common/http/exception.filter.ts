@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from '../../database/unavailable';
 import { AppError, InProgressError, TooManyRequestsError } from '../errors/app-error';
+import type { BodyRouteConfig } from './body-types';
 import { PresetResponse } from './preset-response';
 
 export interface ErrorBody {
@@ -80,6 +81,24 @@ export function toErrorResponse(exception: unknown): {
 }
 
 /**
+ * An error of an OAuth endpoint ({@link OAuthErrorBodies}) as RFC 6749 §5.2 words it: one its
+ * service raised carries its `error` already; a request it could not read (400, 413, 415) or whose
+ * fields are of the wrong form (the 422 of validation) is 400 `invalid_request`, the field messages
+ * its description. 401, 429 and 5xx keep their own body.
+ */
+function asOAuthError(answer: ReturnType<typeof toErrorResponse>): ReturnType<typeof toErrorResponse> {
+  const { status, body } = answer;
+  if (typeof body.error === 'string' || ![400, 413, 415, 422].includes(status)) return answer;
+  const fields = body.errors as Record<string, string[]> | undefined;
+  const description = fields ? Object.values(fields).flat().join(' ') : body.message;
+  return {
+    ...answer,
+    status: status === 422 ? 400 : status,
+    body: { ...body, message: description, error: 'invalid_request', error_description: description },
+  };
+}
+
+/**
  * The one place where every error becomes the contract's error body (the OpenAPI description). Nest
  * also routes Fastify's errors from before a handler runs (body parsing, limits) through it. A
  * {@link PresetResponse} is no error: it goes out exactly as it was built.
@@ -96,7 +115,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (!reply.sent) void reply.status(exception.status).headers(exception.headers).send(exception.body);
       return;
     }
-    const { status, body, headers } = toErrorResponse(exception);
+    const answer = toErrorResponse(exception);
+    const oauth = (request.routeOptions?.config as BodyRouteConfig | undefined)?.oauthErrors === true;
+    const { status, body, headers } = oauth ? asOAuthError(answer) : answer;
     if (exception instanceof InProgressError) answeredInPassing.add(request);
     if (status === 503) {
       // An outage, not a bug: one line per request, no stack. A transaction's runner released under

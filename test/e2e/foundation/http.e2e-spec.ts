@@ -31,8 +31,16 @@ describe('HTTP layer', () => {
   });
 
   it.each(['null', '1', '"text"'])('answers a bare JSON value (%s) as a body with 400', async (body) => {
-    const res = await t.http.post('/v1/oauth/token').set('Content-Type', 'application/json').send(body).expect(400);
+    const res = await t.http.post('/v1/discounts').set('Content-Type', 'application/json').send(body).expect(400);
     expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON body.' });
+    // The token endpoint says the same as an OAuth error (RFC 6749 §5.2).
+    const token = await t.http.post('/v1/oauth/token').set('Content-Type', 'application/json').send(body).expect(400);
+    expect(token.body).toEqual({
+      status: 'error',
+      message: 'Malformed JSON body.',
+      error: 'invalid_request',
+      error_description: 'Malformed JSON body.',
+    });
   });
 
   it('answers a body over 1 MiB with 413', async () => {
@@ -100,9 +108,10 @@ describe('HTTP layer', () => {
     const form = await t.http.post('/v1/oauth/token').type('form').send({ grant_type: 'authorization_code' });
     expect(form.status).toBe(401);
     const text = await t.http.post('/v1/oauth/token').set('Content-Type', 'text/plain').send('grant_type=x');
+    const unsupported = 'Content-Type must be application/json or application/x-www-form-urlencoded.';
     expect({ status: text.status, body: text.body }).toEqual({
       status: 415,
-      body: { status: 'error', message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' },
+      body: { status: 'error', message: unsupported, error: 'invalid_request', error_description: unsupported },
     });
 
     const doc = (await t.http.get('/docs-json').expect(200)).body;

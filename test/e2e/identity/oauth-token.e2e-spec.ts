@@ -163,13 +163,38 @@ describe('POST /v1/oauth/token', () => {
       expect(res.body).toEqual(oauthError('Unsupported grant type', 'unsupported_grant_type'));
     });
 
-    it('422 for a field that is not a string, its message ending in a period', async () => {
-      const res = await t.http.post('/v1/oauth/token').send({ code: 123 }).expect(422);
+    it('400 invalid_request for fields of the wrong form or repeated, an unreadable body too (RFC 6749 §5.2)', async () => {
+      const res = await t.http.post('/v1/oauth/token').send({ code: 123, state: 1 }).expect(400);
       expect(res.body).toEqual({
         status: 'error',
-        message: 'Validation failed.',
-        errors: { code: ['code must be a string.'] },
+        message: 'code must be a string. state must be a string.',
+        error: 'invalid_request',
+        error_description: 'code must be a string. state must be a string.',
+        errors: { code: ['code must be a string.'], state: ['state must be a string.'] },
       });
+      expect(res.headers['cache-control']).toBe('no-store');
+      const repeated = await t.http
+        .post('/v1/oauth/token')
+        .type('form')
+        .send(`client_id=${f.clientId}&client_id=${f.clientId}&client_secret=${f.clientSecret}&code=x`)
+        .expect(400);
+      expect(repeated.body).toMatchObject({
+        error: 'invalid_request',
+        errors: { client_id: ['client_id must be a string.'] },
+      });
+      const malformed = await t.http
+        .post('/v1/oauth/token')
+        .set('Content-Type', 'application/json')
+        .send('{"code":')
+        .expect(400);
+      expect(malformed.body).toEqual({
+        status: 'error',
+        message: 'Malformed JSON body.',
+        error: 'invalid_request',
+        error_description: 'Malformed JSON body.',
+      });
+      const text = await t.http.post('/v1/oauth/token').set('Content-Type', 'text/plain').send('code=x').expect(415);
+      expect(text.body).toMatchObject({ error: 'invalid_request', error_description: text.body.message });
     });
   });
 
@@ -334,18 +359,24 @@ describe('POST /v1/oauth/token', () => {
       await t.http.get('/v1/user').set('Authorization', `Bearer ${tokens.body.access_token}`).expect(401);
     });
 
-    it('422 for a token that is not a string (documented, with the message of the rest of the API)', async () => {
+    it('400 invalid_request for a token that is not a string (RFC 7009 §2.2.1), as documented', async () => {
       const res = await t.http
         .post('/v1/oauth/revoke')
         .send({ token: 123, client_id: f.clientId, client_secret: f.clientSecret })
-        .expect(422);
+        .expect(400);
       expect(res.body).toEqual({
         status: 'error',
-        message: 'Validation failed.',
+        message: 'token must be a string.',
+        error: 'invalid_request',
+        error_description: 'token must be a string.',
         errors: { token: ['token must be a string.'] },
       });
       const doc = (await t.http.get('/docs-json').expect(200)).body;
-      expect(doc.paths['/v1/oauth/revoke'].post.responses['422'].content['application/json'].example).toEqual(res.body);
+      const documented = doc.paths['/v1/oauth/revoke'].post.responses;
+      expect(documented['422']).toBeUndefined();
+      expect(
+        Object.values<any>(documented['400'].content['application/json'].examples).map((e) => e.value.error),
+      ).toContain('invalid_request');
     });
 
     it('401 Invalid credentials for a wrong client secret, and the token keeps working', async () => {

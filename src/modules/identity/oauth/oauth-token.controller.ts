@@ -8,8 +8,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { ApiValidationFailed } from '../../../common/http/api-docs';
-import { AcceptsBody } from '../../../common/http/body-types';
+import { AcceptsBody, OAuthErrorBodies } from '../../../common/http/body-types';
 import { Public } from '../auth/auth.decorators';
 import { basicCredentials } from './client-credentials';
 import { OAUTH_EXAMPLE, RevokeRequestDto, TokenRequestDto } from './dto/token-request.dto';
@@ -29,6 +28,7 @@ const credentials = { client_id: OAUTH_EXAMPLE.clientId, client_secret: OAUTH_EX
 const ApiClientRequest = (type: Type<unknown>, examples: Record<string, { summary: string; value: object }>) =>
   applyDecorators(
     AcceptsBody('application/json', 'application/x-www-form-urlencoded'),
+    OAuthErrorBodies(),
     ApiBody({ type, examples }),
     ApiHeader({
       name: 'authorization',
@@ -39,6 +39,24 @@ const ApiClientRequest = (type: Type<unknown>, examples: Record<string, { summar
       schema: { type: 'string' },
     }),
     ApiUnauthorizedResponse({ type: OAuthErrorResponseDto, description: 'Invalid credentials (invalid_client).' }),
+    ApiBadRequestResponse({
+      type: OAuthErrorResponseDto,
+      description:
+        'RFC 6749 §5.2 errors. A body that cannot be read or a field of the wrong form (a number, a repeated form ' +
+        'field) is `invalid_request`, its field messages in `message` and `error_description` (and by field in `errors`).',
+      examples: {
+        invalid_request: {
+          summary: 'A field of the wrong form',
+          value: {
+            status: 'error',
+            message: 'code must be a string.',
+            error: 'invalid_request',
+            error_description: 'code must be a string.',
+            errors: { code: ['code must be a string.'] },
+          },
+        },
+      },
+    }),
   );
 
 @ApiTags('OAuth')
@@ -74,8 +92,6 @@ export class OAuthTokenController {
     },
   })
   @ApiOkResponse({ type: TokenResponseDto })
-  @ApiBadRequestResponse({ type: OAuthErrorResponseDto })
-  @ApiValidationFailed({ code: ['code must be a string.'] })
   token(@Body() body: TokenRequestDto, @Headers('authorization') authorization?: string): Promise<TokenResponseDto> {
     return this.tokens.token({ ...body, ...basicCredentials(authorization) });
   }
@@ -90,7 +106,6 @@ export class OAuthTokenController {
     },
   })
   @ApiOkResponse({ type: RevokeResponseDto })
-  @ApiValidationFailed({ token: ['token must be a string.'] })
   async revoke(
     @Body() body: RevokeRequestDto,
     @Headers('authorization') authorization?: string,

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiTimestamp } from '../../../../common/http/api-docs';
 import { ErrorResponseDto } from '../../../../common/http/error-response.dto';
 
@@ -26,6 +26,13 @@ export class OAuthErrorResponseDto extends ErrorResponseDto {
 
   @ApiProperty({ example: 'Invalid or expired code' })
   error_description: string;
+
+  @ApiPropertyOptional({
+    description: 'With `invalid_request` for fields of the wrong form: the messages by field.',
+    example: { code: ['code must be a string.'] },
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+  })
+  errors?: Record<string, string[]>;
 }
 
 export class RevokeResponseDto {
