@@ -148,4 +148,67 @@ describe('customer messages', () => {
     expect(lines[0]).toBe('Loja Bcc: x@evil.example');
     expect(lines.filter((line) => line.startsWith('Bcc:'))).toEqual([]);
   });
+
+  const base = (over: Partial<CustomerMessage>): CustomerMessage => ({
+    id: 'receipt.order-3.ORD-3',
+    kind: 'receipt',
+    store: { id: 1, name: 'S', brand: 'Loja', test: false },
+    customer: { name: 'Ana', email: 'a@example.com', mobileNumber: '+258841234567' },
+    order: {
+      number: 'ORD-3',
+      status: 'approved',
+      currency: 'MZN',
+      amount: 100,
+      discountAmount: 0,
+      couponCode: null,
+      paymentMethod: 'mpesa',
+      transactionId: 't',
+      items: [{ name: 'Club', amount: 100 }],
+    },
+    product: { name: 'Club' },
+    plan: null,
+    subscription: null,
+    links: { portal: 'https://pay.example/order/ORD-3?transaction_id=t', checkout: null, downloads: [] },
+    licenseKeys: [],
+    occurredAt: '2030-01-01T00:00:00.000Z',
+    ...over,
+  });
+
+  it('a receipt without download links (refunded before it went, or no files) promises none', () => {
+    const without = new EmailRenderer().render(base({}));
+    for (const part of [without.text, without.html]) {
+      expect(part).not.toContain('downloads');
+      expect(part).not.toContain('24 hours');
+      expect(part).toContain('View your order');
+    }
+    const withFiles = new EmailRenderer().render(
+      base({ links: { ...base({}).links, downloads: [{ name: 'Guide', url: 'https://pay.example/download/x' }] } }),
+    );
+    for (const part of [withFiles.text, withFiles.html]) {
+      expect(part).toContain('View your order and downloads');
+      expect(part).toContain('Download links work for 24 hours');
+    }
+  });
+
+  it('a subscription cancelled for the end of its period is cancelled as of that end, though swept later', () => {
+    const plan = { name: 'Monthly', interval: 'month', intervalCount: 1 };
+    const message = (endDate: string) =>
+      base({
+        id: 'subscription_cancelled.subscription-1',
+        kind: 'subscription_cancelled',
+        plan,
+        subscription: {
+          status: 'cancelled',
+          endDate: new Date(endDate),
+          cancelledAt: new Date('2026-12-01T00:00:00Z'),
+        },
+        occurredAt: '2026-12-30T00:00:00.000Z',
+      });
+    const atPeriodEnd = new EmailRenderer().render(message('2026-12-29T10:00:00Z'));
+    expect(atPeriodEnd.text).toContain('is cancelled as of 2026-12-29.');
+    expect(atPeriodEnd.html).toContain('is cancelled as of 2026-12-29.');
+    // Cancelled at once: its period would have run on; it ends when the event happened.
+    const atOnce = new EmailRenderer().render(message('2027-01-15T00:00:00Z'));
+    expect(atOnce.text).toContain('is cancelled as of 2026-12-30.');
+  });
 });

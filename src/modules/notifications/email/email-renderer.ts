@@ -14,6 +14,14 @@ export interface RenderedEmail {
 
 const money = (cents: Cents): string => centsToDecimal(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const date = (d: Date | string): string => new Date(d).toISOString().slice(0, 10);
+/**
+ * When a cancelled subscription ends: at once (the event's instant), or at the end of its period
+ * when it was cancelled for then, which a sweep may reach only later.
+ */
+const endedAt = (m: CustomerMessage): Date | string =>
+  m.subscription && new Date(m.subscription.endDate).getTime() < Date.parse(m.occurredAt)
+    ? m.subscription.endDate
+    : m.occurredAt;
 /** Payment methods as buyers know them (the checkout names them the same). */
 const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'card' };
 const methodName = (method: string): string => METHOD_NAMES[method] ?? method;
@@ -55,7 +63,16 @@ export class EmailRenderer {
     const planName = m.plan?.name ?? m.product.name;
     // Header values are one line: a brand or plan name cannot add headers.
     const subject = SUBJECTS[m.kind](m, planName).replace(/[\r\n]+/g, ' ');
-    return this.both(m.kind, { m, subject, planName, occurredAt: m.occurredAt, money, date, methodName });
+    return this.both(m.kind, {
+      m,
+      subject,
+      planName,
+      occurredAt: m.occurredAt,
+      endedAt: endedAt(m),
+      money,
+      date,
+      methodName,
+    });
   }
 
   /** A message to a seller (`views/seller/`, `views/text/seller/`), in the dashboard's name rather than a store's brand. */
