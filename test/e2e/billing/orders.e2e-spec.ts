@@ -60,6 +60,22 @@ describe('orders API', () => {
         .send(orderBody(product.pid, { customer: { ...customer(), name: null } }))
         .expect(422);
       expect(nestedNull.body.errors).toEqual({ 'customer.name': ['customer.name is required.'] });
+      // A name of spaces is none; an address outside the documented `email` format (JSON Schema's:
+      // ASCII, no quoted part) is refused, as it could not be shown again valid against it.
+      const blankAndUnicode = await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(product.pid, { customer: { ...customer(), name: '   ', email: 'josé@exämple.com' } }))
+        .expect(422);
+      expect(blankAndUnicode.body.errors).toEqual({
+        'customer.name': ['customer.name is required.'],
+        'customer.email': ['customer.email must be a valid email address.'],
+      });
+      await t.http
+        .post('/v1/orders')
+        .set(seller.auth)
+        .send(orderBody(product.pid, { customer: { ...customer(), email: '"a b"@example.com' } }))
+        .expect(422);
       // An optional field may be null.
       await t.http
         .post('/v1/orders')

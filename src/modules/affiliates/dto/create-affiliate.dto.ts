@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Trim } from '../../../common/http/transforms';
+import { IsEmailAddress } from '../../../common/http/email-address';
 import { hasAtMostTwoDecimals } from '../../../common/money';
 
 export class CreateAffiliateDto {
@@ -13,7 +14,7 @@ export class CreateAffiliateDto {
 
   @ApiProperty({ example: 'joana@example.com', format: 'email', maxLength: 255 })
   @Trim()
-  @IsEmail({}, { message: 'email must be an email.' })
+  @IsEmailAddress({ message: 'email must be an email.' })
   @MaxLength(255, { message: 'email must be at most 255 characters.' })
   email: string;
 

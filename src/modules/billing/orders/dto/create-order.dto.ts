@@ -3,7 +3,6 @@ import { ApiNullable } from '../../../../common/http/api-docs';
 import { Transform, Type } from 'class-transformer';
 import {
   IsDefined,
-  IsEmail,
   IsInt,
   IsNotEmpty,
   IsNumber,
@@ -16,14 +15,29 @@ import {
   Min,
   ValidateBy,
   ValidateNested,
+  ValidationOptions,
 } from 'class-validator';
+import { IsEmailAddress } from '../../../../common/http/email-address';
 import { hasAtMostTwoDecimals } from '../../../../common/money';
 
 // Options and checks shared by the decorators and the fast accept path (create-order.fast-accept.ts).
 export const URL_OPTIONS = { require_protocol: true, protocols: ['http', 'https'], require_tld: false };
-export const EMAIL_OPTIONS = {};
 export const AMOUNT_OPTIONS = { allowNaN: false, allowInfinity: false };
 export const MOBILE_NUMBER = /^\+[1-9]\d{6,14}$/;
+/** A name of spaces alone is no name. */
+export const NOT_BLANK = /\S/;
+/** `IsNotEmpty` (its rule name too) that also refuses a string of spaces alone. */
+const IsNotBlank = (options: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isNotEmpty',
+      validator: {
+        validate: (value) =>
+          value !== '' && value !== null && value !== undefined && (typeof value !== 'string' || NOT_BLANK.test(value)),
+      },
+    },
+    options,
+  );
 export const isTwoDecimalAmount = (value: unknown) => typeof value === 'number' && hasAtMostTwoDecimals(value);
 
 /** Accepts a JSON number for a string reference (`from_order: 123`). */
@@ -32,12 +46,12 @@ export const numberToString = (value: unknown) => (typeof value === 'number' ? S
 export class CustomerPayloadDto {
   @ApiProperty({ example: 'Ana Macuácua' })
   @IsString({ message: 'customer.name must be a string.' })
-  @IsNotEmpty({ message: 'customer.name is required.' })
+  @IsNotBlank({ message: 'customer.name is required.' })
   @MaxLength(255, { message: 'customer.name must be at most 255 characters.' })
   name: string;
 
   @ApiProperty({ example: 'ana@example.com', format: 'email' })
-  @IsEmail(EMAIL_OPTIONS, { message: 'customer.email must be a valid email address.' })
+  @IsEmailAddress({ message: 'customer.email must be a valid email address.' })
   @MaxLength(255, { message: 'customer.email must be at most 255 characters.' })
   email: string;
 

@@ -1,10 +1,11 @@
-import { isEmail, isInt, isNumber, isURL, matches, min } from 'class-validator';
+import { isInt, isNumber, isURL, matches, min } from 'class-validator';
 import { isAbsent, isJsonObject, isStringWithin, registerFastAccept } from '../../../../common/http/fast-accept';
+import { isEmailAddress } from '../../../../common/http/email-address';
 import {
   AMOUNT_OPTIONS,
   CreateOrderDto,
   CustomerPayloadDto,
-  EMAIL_OPTIONS,
+  NOT_BLANK,
   isTwoDecimalAmount,
   MOBILE_NUMBER,
   numberToString,
@@ -25,8 +26,8 @@ import {
 function acceptCustomer(value: unknown): CustomerPayloadDto | undefined {
   if (!isJsonObject(value)) return undefined;
   const { name, email, mobile_number, payment_number } = value;
-  if (!(isStringWithin(name, 255) && name !== '')) return undefined;
-  if (!(isStringWithin(email, 255) && isEmail(email, EMAIL_OPTIONS))) return undefined;
+  if (!(isStringWithin(name, 255) && NOT_BLANK.test(name))) return undefined;
+  if (!(isStringWithin(email, 255) && isEmailAddress(email))) return undefined;
   if (!(typeof mobile_number === 'string' && matches(mobile_number, MOBILE_NUMBER))) return undefined;
   if (!(isAbsent(payment_number) || isStringWithin(payment_number, 32))) return undefined;
   const customer = new CustomerPayloadDto();
