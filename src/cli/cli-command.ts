@@ -16,5 +16,7 @@ export interface CliCommand {
   flags: Record<string, string>;
   /** Flags that take no value (`--json`). */
   switches?: string[];
+  /** Starts without the delivery-secret check, which it exists to settle (`delivery-secret:adopt`). */
+  adoptsDeliverySecret?: boolean;
   run(app: INestApplicationContext, flags: CliFlags): Promise<unknown>;
 }

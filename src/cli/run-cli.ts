@@ -63,7 +63,12 @@ async function run(argv: string[], plugins: ReadonlyArray<Type | DynamicModule>)
   });
   const loaded = loadConfig();
   // Logs would corrupt the JSON on stdout, and webhook delivery belongs to the server.
-  const config: AppConfig = { ...loaded, logLevel: 'silent', webhooks: { ...loaded.webhooks, runWorker: false } };
+  const config: AppConfig = {
+    ...loaded,
+    logLevel: 'silent',
+    webhooks: { ...loaded.webhooks, runWorker: false },
+    delivery: { ...loaded.delivery, adoptSecret: command.adoptsDeliverySecret === true },
+  };
   const connection = await openCliDatabase(config);
   let app;
   try {

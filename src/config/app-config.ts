@@ -115,7 +115,8 @@ export interface AppConfig {
    * Buyers' download links and license keys: `limit` downloads per order and file;
    * `secret` signs the links and encrypts the keys (unset: a key file under `$DATA_DIR`, see README).
    */
-  delivery: { limit: number; secret?: string; secretFile: string };
+  /** `adoptSecret`: set by `delivery-secret:adopt` alone, which records a new secret instead of refusing it. */
+  delivery: { limit: number; secret?: string; secretFile: string; adoptSecret?: boolean };
   /**
    * Where uploaded product files live: `$DATA_DIR/files`, an S3-compatible bucket, or a plugin's
    * driver (its own settings come with the plugin; `directory` is offered to drivers on disk).

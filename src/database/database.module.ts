@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NO_PLUGIN_SCHEMA, PluginSchema } from '../common/plugins/contributions';
 import { DatabaseConnection } from './database-connection';
+import { DeliverySecretCheck } from './delivery-secret-check';
 import { dataSourceOptions } from './data-source-options';
 import { enablePreparedStatements, isPGlite } from './prepared-statements';
 import { Transactions } from './transaction';
@@ -30,8 +31,8 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         }),
       ],
-      providers: [{ provide: DatabaseConnection, useValue: connection }, Transactions],
-      exports: [DatabaseConnection, Transactions],
+      providers: [{ provide: DatabaseConnection, useValue: connection }, Transactions, DeliverySecretCheck],
+      exports: [DatabaseConnection, Transactions, DeliverySecretCheck],
     };
   }
 

@@ -362,6 +362,16 @@ WITH d AS (
   SELECT "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at"
   FROM d;
 
+WITH recorded AS (
+  INSERT INTO secret_fingerprints (name, fingerprint) VALUES ($1, $2)
+  ON CONFLICT (name) DO NOTHING
+  RETURNING fingerprint)
+  SELECT fingerprint
+  FROM recorded UNION ALL
+  SELECT fingerprint
+  FROM secret_fingerprints
+  WHERE name = $1;
+
 WITH
   v AS (SELECT *
   FROM unnest($1::int[], $2::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::text[], $9::timestamptz[]) AS v("order_id", "attempt_id", "status", "transaction_id", "gateway_reference", "error_code", "error_message", "at")),

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
+/** The DATA_DIR of this Jest worker's test apps (test-app.ts), and of the CLI run beside them. */
+export const TEST_DATA_DIR = `/tmp/commerce-test-${process.pid}`;
+
 /** The repository's root: where `npm run …` and `src/…` resolve. */
 export const ROOT = join(__dirname, '..', '..');
 
@@ -41,7 +44,13 @@ export function runProcess(command: string, args: string[], env: Record<string, 
 
 /** `npm run cli -- args…`, as an operator runs it. */
 export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
-  return runProcess('npm', ['run', '--silent', 'cli', '--', ...args], { NODE_ENV: 'test', ...env });
+  // The test app's DATA_DIR unless told otherwise: the CLI runs on its server's configuration, its
+  // delivery secret included (README, `DELIVERY_SECRET`).
+  return runProcess('npm', ['run', '--silent', 'cli', '--', ...args], {
+    NODE_ENV: 'test',
+    DATA_DIR: TEST_DATA_DIR,
+    ...env,
+  });
 }
 
 function parsedJson(text: string): unknown {

@@ -7,6 +7,7 @@ import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DatabaseConnection } from '../../src/database/database-connection';
 import { assertContract, ContractRecorder } from './contract';
 import { freePort } from './free-port';
+import { TEST_DATA_DIR } from './run-process';
 import { TEST_POOL_SIZE } from './service-process';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
@@ -41,7 +42,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     NODE_ENV: 'test',
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: options.env?.DATA_DIR ?? `/tmp/commerce-test-${process.pid}`,
+    DATA_DIR: options.env?.DATA_DIR ?? TEST_DATA_DIR,
     DATABASE_POOL_SIZE: TEST_POOL_SIZE,
     ...options.env,
     DATABASE_URL: database.url,

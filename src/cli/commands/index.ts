@@ -1,5 +1,6 @@
 import { CliCommand } from '../cli-command';
 import { apiKeyCreate } from './api-key-create.command';
+import { deliverySecretAdopt } from './delivery-secret-adopt.command';
 import { oauthAppCreate } from './oauth-app-create.command';
 import { operatorGrant, operatorRevoke } from './operator.command';
 import { productReviewCommand } from './product-review.command';
@@ -17,4 +18,5 @@ export const COMMANDS: CliCommand[] = [
   operatorRevoke,
   seedDemo,
   subscriptionsSweep,
+  deliverySecretAdopt,
 ];
