@@ -103,9 +103,11 @@ describe('deleting a product or plan while it is being paid', () => {
     await t.http.delete(`/v1/plans/${plan.plan_id}`).set(seller.auth).expect(200);
     const result = await checkout.pay(opened, { method: 'mpesa', paymentNumber: '841234567', bumpIds: [] }, null);
     expect(result.outcome).toBe('declined');
-    expect(result.attempt).toMatchObject({ status: 'failed', errorCode: 'plan_deleted', transactionId: null });
+    // Like every attempt, declined ones too, it has the transaction id it gave the order.
+    expect(result.attempt).toMatchObject({ status: 'failed', errorCode: 'plan_deleted' });
     const paid = await order(created.order_number);
     expect(paid.status).not.toBe('approved');
+    expect(result.attempt?.transactionId).toBe(paid.transaction_id);
     const [{ subscriptions }] = await t.dataSource.query(
       `SELECT count(*)::int AS subscriptions FROM subscriptions s JOIN orders o ON o.id = s.order_id
         WHERE o.order_number = $1`,
