@@ -171,8 +171,13 @@ describe('Subscriptions API, CLI sweep and the subscription webhooks', () => {
     expect(expiryRun.json.expired).toContain(s.subscriptionId);
     const [expired] = await delivered('subscription_expired', renewal.order_number);
     // The renewal order was cancelled with its subscription: a transaction id of its own, its portal open.
-    const cancellation = (await getOrder(t, seller, renewal.order_number)).transaction_id;
+    const cancelledRenewal = await getOrder(t, seller, renewal.order_number);
+    const cancellation = cancelledRenewal.transaction_id;
     expect(cancellation).toMatch(/^cxl_/);
+    // Dated by the sweep's instant, as the renewal order's creation was: never cancelled before it was made.
+    const expiryAt = new Date(end.getTime() + 7 * DAY).toISOString().replace('Z', '000Z');
+    expect(cancelledRenewal.cancelled_at).toBe(expiryAt);
+    expect(Date.parse(cancelledRenewal.cancelled_at)).toBeGreaterThan(Date.parse(cancelledRenewal.created_at));
     await t.http.get(`/pay/order/${renewal.order_number}?transaction_id=${cancellation}`).expect(200);
     expectPayload(expired, s, {
       kind: 'subscription_expired',

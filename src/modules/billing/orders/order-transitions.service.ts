@@ -17,6 +17,11 @@ export interface TransitionDetails {
   transactionId?: string;
   paymentMethod?: string | null;
   paymentNumber?: string | null;
+  /**
+   * When the change happens, where it is not the clock's now: a subscription sweep run as of an
+   * instant (`subscriptions:sweep --at`) dates the renewal order it cancels, and its event, by it.
+   */
+  at?: Date;
 }
 
 /** One change of `transitionAllLocked`: a locked order, its new state and what the change records. */
@@ -106,14 +111,15 @@ export class OrderTransitionsService {
       if (details.paymentNumber !== undefined) order.paymentNumber = details.paymentNumber;
       const from = order.status;
       order.status = to;
-      stamp(order, to, now);
+      const at = details.at ?? now;
+      stamp(order, to, at);
       let bumpItems: Promise<OrderBumpItem[]> | undefined = bumps && Promise.resolve(bumps);
       const transition: OrderTransition = {
         manager,
         order,
         from,
         to,
-        at: now,
+        at,
         bumps: () => (bumpItems ??= this.orders.bumpItemsOf(order.id, manager)),
       };
       await this.process.beforeSave(transition);
@@ -125,9 +131,9 @@ export class OrderTransitionsService {
       moving.map((t) => t.order),
     );
     for (const transition of moving) await this.process.afterSave(transition);
-    const events = moving.flatMap(({ order, from, to }) => {
+    const events = moving.flatMap(({ order, from, to, at }) => {
       const kind = EVENT_OF[to];
-      return kind ? [orderEvent(kind, order, from, now)] : [];
+      return kind ? [orderEvent(kind, order, from, at)] : [];
     });
     await this.events.publishAll(events, manager);
     return transitions.map((t) => t?.order ?? null);

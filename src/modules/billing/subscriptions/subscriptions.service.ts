@@ -152,7 +152,7 @@ export class SubscriptionsService {
     } else if (to === 'cancelled') subscription.cancelledAt ??= now;
     const saved = await this.subscriptions.save(manager, subscription);
     // After the subscription's change: the renewal's `order_cancelled` shows it as it ended.
-    if (open) await this.cancelRenewal(manager, open);
+    if (open) await this.cancelRenewal(manager, open, now);
     // the subscription's license keys end with it.
     await this.licenses.onSubscriptionEnded(manager, saved.id, now);
     await this.publishWithLatest(
@@ -178,7 +178,7 @@ export class SubscriptionsService {
     subscription.cancelAtPeriodEnd = true;
     subscription.cancelledAt = now;
     const saved = await this.subscriptions.save(manager, subscription);
-    if (open) await this.cancelRenewal(manager, open);
+    if (open) await this.cancelRenewal(manager, open, now);
     return saved;
   }
 
@@ -187,8 +187,8 @@ export class SubscriptionsService {
    * transaction id of its own, so its `order_cancelled` and the subscription's events carry one and
    * their `portal_url` opens the order (billing README, `subscriptions/`).
    */
-  private async cancelRenewal(manager: EntityManager, open: Order): Promise<void> {
-    await this.transitions.transition(open.id, 'cancelled', { transactionId: newCancellationId() }, manager);
+  private async cancelRenewal(manager: EntityManager, open: Order, at: Date): Promise<void> {
+    await this.transitions.transition(open.id, 'cancelled', { transactionId: newCancellationId(), at }, manager);
   }
 
   /** The sweep: an active subscription whose end_date passed unpaid becomes `past_due`. */
