@@ -4,6 +4,32 @@ import { retryLimitFor } from '../../src/modules/notifications/customer-messages
 import { EmailRenderer } from '../../src/modules/notifications/email/email-renderer';
 import { CustomerMessage, messageRequestOf } from '../../src/modules/notifications/messages/customer-message';
 
+/** A receipt of one approved order, with `over` taking the place of its parts. */
+const message = (over: Partial<CustomerMessage>): CustomerMessage => ({
+  id: 'receipt.order-3.ORD-3',
+  kind: 'receipt',
+  store: { id: 1, name: 'S', brand: 'Loja', test: false },
+  customer: { name: 'Ana', email: 'a@example.com', mobileNumber: '+258841234567' },
+  order: {
+    number: 'ORD-3',
+    status: 'approved',
+    currency: 'MZN',
+    amount: 100,
+    discountAmount: 0,
+    couponCode: null,
+    paymentMethod: 'mpesa',
+    transactionId: 't',
+    items: [{ name: 'Club', amount: 100 }],
+  },
+  product: { name: 'Club' },
+  plan: null,
+  subscription: null,
+  links: { portal: 'https://pay.example/order/ORD-3?transaction_id=t', checkout: null, downloads: [] },
+  licenseKeys: [],
+  occurredAt: '2030-01-01T00:00:00.000Z',
+  ...over,
+});
+
 describe('mail configuration', () => {
   it('reads SMTP_URL and MAIL_FROM; the outbox and the sender domain follow DATA_DIR and BASE_URL', () => {
     const config = loadConfig({
@@ -75,34 +101,18 @@ describe('customer messages', () => {
   });
 
   it('escapes what the store and the customer wrote in the HTML part; headers stay one line', () => {
-    const message: CustomerMessage = {
-      id: 'receipt.order-1.ORD-1',
-      kind: 'receipt',
+    const escaped = message({
       store: { id: 1, name: 'S', brand: 'Tom & <b>Jerry</b>\r\nBcc: x@evil.example', test: false },
       customer: { name: '<script>alert(1)</script>', email: 'a@example.com', mobileNumber: '+258841234567' },
-      order: {
-        number: 'ORD-1',
-        status: 'approved',
-        currency: 'MZN',
-        amount: 123456,
-        discountAmount: 0,
-        couponCode: null,
-        paymentMethod: 'mpesa',
-        transactionId: 't',
-        items: [{ name: 'E"book', amount: 123456 }],
-      },
+      order: { ...message({}).order, number: 'ORD-1', amount: 123456, items: [{ name: 'E"book', amount: 123456 }] },
       product: { name: 'E"book' },
-      plan: null,
-      subscription: null,
       links: {
         portal: 'https://pay.example/order/ORD-1?transaction_id=t',
         checkout: null,
         downloads: [{ name: 'a"b', url: 'https://cdn.example/k/a.pdf' }],
       },
-      licenseKeys: [],
-      occurredAt: '2030-01-01T00:00:00.000Z',
-    };
-    const email = new EmailRenderer().render(message);
+    });
+    const email = new EmailRenderer().render(escaped);
     expect(email.subject).toBe('Your receipt from Tom & <b>Jerry</b> Bcc: x@evil.example: order ORD-1');
     expect(email.html).toContain('Tom &amp; &lt;b&gt;Jerry&lt;/b&gt;');
     expect(email.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -114,34 +124,17 @@ describe('customer messages', () => {
   });
 
   it('shows each value as one line of the plain-text part: a name cannot start lines of its own', () => {
-    const message: CustomerMessage = {
-      id: 'receipt.order-2.ORD-2',
-      kind: 'receipt',
+    const oneLine = message({
       store: { id: 1, name: 'S', brand: 'Loja\r\nBcc: x@evil.example', test: false },
       customer: {
         name: 'Ana\r\nBcc: victim@evil.example\u2028X',
         email: 'a@example.com',
         mobileNumber: '+258841234567',
       },
-      order: {
-        number: 'ORD-2',
-        status: 'approved',
-        currency: 'MZN',
-        amount: 100,
-        discountAmount: 0,
-        couponCode: null,
-        paymentMethod: 'mpesa',
-        transactionId: 't',
-        items: [{ name: 'Line one\nLine two', amount: 100 }],
-      },
+      order: { ...message({}).order, number: 'ORD-2', items: [{ name: 'Line one\nLine two', amount: 100 }] },
       product: { name: 'Line one\nLine two' },
-      plan: null,
-      subscription: null,
-      links: { portal: 'https://pay.example/order/ORD-2?transaction_id=t', checkout: null, downloads: [] },
-      licenseKeys: [],
-      occurredAt: '2030-01-01T00:00:00.000Z',
-    };
-    const { text } = new EmailRenderer().render(message);
+    });
+    const { text } = new EmailRenderer().render(oneLine);
     const lines = text.split('\n');
     expect(lines).toContain('Hello Ana Bcc: victim@evil.example X,');
     expect(lines).toContain('Line one Line two: 1.00 MZN');
@@ -149,40 +142,17 @@ describe('customer messages', () => {
     expect(lines.filter((line) => line.startsWith('Bcc:'))).toEqual([]);
   });
 
-  const base = (over: Partial<CustomerMessage>): CustomerMessage => ({
-    id: 'receipt.order-3.ORD-3',
-    kind: 'receipt',
-    store: { id: 1, name: 'S', brand: 'Loja', test: false },
-    customer: { name: 'Ana', email: 'a@example.com', mobileNumber: '+258841234567' },
-    order: {
-      number: 'ORD-3',
-      status: 'approved',
-      currency: 'MZN',
-      amount: 100,
-      discountAmount: 0,
-      couponCode: null,
-      paymentMethod: 'mpesa',
-      transactionId: 't',
-      items: [{ name: 'Club', amount: 100 }],
-    },
-    product: { name: 'Club' },
-    plan: null,
-    subscription: null,
-    links: { portal: 'https://pay.example/order/ORD-3?transaction_id=t', checkout: null, downloads: [] },
-    licenseKeys: [],
-    occurredAt: '2030-01-01T00:00:00.000Z',
-    ...over,
-  });
-
   it('a receipt without download links (refunded before it went, or no files) promises none', () => {
-    const without = new EmailRenderer().render(base({}));
+    const without = new EmailRenderer().render(message({}));
     for (const part of [without.text, without.html]) {
       expect(part).not.toContain('downloads');
       expect(part).not.toContain('24 hours');
       expect(part).toContain('View your order');
     }
     const withFiles = new EmailRenderer().render(
-      base({ links: { ...base({}).links, downloads: [{ name: 'Guide', url: 'https://pay.example/download/x' }] } }),
+      message({
+        links: { ...message({}).links, downloads: [{ name: 'Guide', url: 'https://pay.example/download/x' }] },
+      }),
     );
     for (const part of [withFiles.text, withFiles.html]) {
       expect(part).toContain('View your order and downloads');
@@ -192,8 +162,8 @@ describe('customer messages', () => {
 
   it('a subscription cancelled for the end of its period is cancelled as of that end, though swept later', () => {
     const plan = { name: 'Monthly', interval: 'month', intervalCount: 1 };
-    const message = (endDate: string) =>
-      base({
+    const cancelled = (endDate: string) =>
+      message({
         id: 'subscription_cancelled.subscription-1',
         kind: 'subscription_cancelled',
         plan,
@@ -204,11 +174,11 @@ describe('customer messages', () => {
         },
         occurredAt: '2026-12-30T00:00:00.000Z',
       });
-    const atPeriodEnd = new EmailRenderer().render(message('2026-12-29T10:00:00Z'));
+    const atPeriodEnd = new EmailRenderer().render(cancelled('2026-12-29T10:00:00Z'));
     expect(atPeriodEnd.text).toContain('is cancelled as of 2026-12-29.');
     expect(atPeriodEnd.html).toContain('is cancelled as of 2026-12-29.');
     // Cancelled at once: its period would have run on; it ends when the event happened.
-    const atOnce = new EmailRenderer().render(message('2027-01-15T00:00:00Z'));
+    const atOnce = new EmailRenderer().render(cancelled('2027-01-15T00:00:00Z'));
     expect(atOnce.text).toContain('is cancelled as of 2026-12-30.');
   });
 });
