@@ -43,8 +43,10 @@ export async function createApp(
     trustProxy: 'loopback',
     routerOptions: {
       ignoreTrailingSlash: true,
-      // CDN file names can be long; Fastify's default cap on a path parameter is 100 characters.
-      maxParamLength: 1024,
+      // Fastify's default cap on a path parameter is 100 characters, and a longer one is its own
+      // 414 outside the contract. None is refused by length: a URL is bounded by Node's header
+      // limit (16 KiB), and a path id that cannot exist is that resource's 404 (path-id.ts).
+      maxParamLength: 16 * 1024,
     },
     logger: false,
     genReqId: requestIdOf,

@@ -57,11 +57,11 @@ describe('dashboard forms', () => {
 
   it('a value of the wrong type gets its type message alone, no range rule on top', async () => {
     expect(await errorsOf(CreateProductDto, { name: 'Guide', price: formMoney('abc') })).toEqual({
-      price: ['price must be a number with at most two decimals.'],
+      price: ['price must be a number.'],
     });
     const plan = { product_pid: 'prod_x', name: 'Monthly', price: formMoney('abc'), interval: 'month' };
     expect(await errorsOf(CreatePlanDto, plan)).toEqual({
-      price: ['price must be a number with at most two decimals.'],
+      price: ['price must be a number.'],
     });
     // A number of the right type still gets its range rule.
     expect(await errorsOf(CreatePlanDto, { ...plan, price: formMoney('0') })).toEqual({

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Type, ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage, Max, Min } from 'class-validator';
+import { DECORATORS } from '@nestjs/swagger';
+import { getMetadataStorage, IS_OPTIONAL, Max, Min } from 'class-validator';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { FieldErrors, ValidationError } from '../errors/app-error';
@@ -82,7 +83,7 @@ const STRING_ONLY_CONSTRAINTS = [
 ];
 
 /** The constraints a `null` fails only because nothing was given. */
-const NULL_IS_MISSING_FOR = [...TYPE_CONSTRAINTS, 'nestedValidation', 'isNotEmpty'];
+const NULL_IS_MISSING_FOR = [...TYPE_CONSTRAINTS, ...STRING_ONLY_CONSTRAINTS, 'nestedValidation', 'isNotEmpty'];
 
 /**
  * The messages of a present value: its type's when that is wrong, else every rule it breaks.
@@ -150,6 +151,7 @@ export function fastAccept(
 /** Global pipe: unknown properties dropped, payloads transformed to DTO classes, 422 on failure. */
 export function createValidationPipe(): ValidationPipe {
   addImplicitBounds();
+  refuseNullWhereNotNullable();
   return new InputValidationPipe({
     whitelist: true,
     transform: true,
@@ -191,4 +193,38 @@ function addImplicitBounds(): void {
         Min(-limit, { ...options, message: `${property} must be at least ${-limit}.` })(prototype, property);
     }
   }
+}
+
+/**
+ * "A value of the wrong type is a 422" (the errors of the OpenAPI description), `null` included: an
+ * `@IsOptional()` field skips its rules for `null` as for absence, so a `null` the description does
+ * not allow reached the service (a PATCH writing it into a NOT NULL column: a 500). Once, at
+ * start-up, every `@IsOptional()` of a property the description does not document as nullable
+ * (`ApiNullable`) skips absence only; a `null` there then meets the field's type rule. Nullable
+ * properties keep taking `null`. So what takes `null` and what the description says are one.
+ */
+function refuseNullWhereNotNullable(): void {
+  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<AbstractClass, ValidationMetadata[]> };
+  for (const [target, metadatas] of storage.validationMetadatas) {
+    for (const metadata of metadatas) {
+      if (metadata.name !== IS_OPTIONAL || rewritten.has(metadata)) continue;
+      rewritten.add(metadata);
+      const property = metadata.propertyName;
+      if (isDocumentedNullable(target, property)) continue;
+      metadata.constraints = [(object: Record<string, unknown>) => object[property] !== undefined];
+    }
+  }
+}
+
+const rewritten = new Set<ValidationMetadata>();
+
+function isDocumentedNullable(target: AbstractClass, property: string): boolean {
+  const documented = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, target.prototype as object, property) as
+    { nullable?: boolean; oneOf?: Array<{ type?: unknown }>; type?: unknown } | undefined;
+  if (!documented) return false;
+  return (
+    documented.nullable === true ||
+    (Array.isArray(documented.type) && documented.type.includes('null')) ||
+    (documented.oneOf ?? []).some((alternative) => alternative?.type === 'null')
+  );
 }

@@ -90,18 +90,18 @@ describe('bad input', () => {
       expect(Object.keys(discount.body.errors)).toEqual(['code']);
     });
 
-    it('on the token endpoint, JSON and form alike (400 invalid_request there)', async () => {
+    it('on the token endpoint, JSON and form alike (with its invalid_request there)', async () => {
       const asJson = await t.http
         .post('/v1/oauth/token')
         .send({ grant_type: 'authorization_code', client_id: 'a\u0000b' })
-        .expect(400);
+        .expect(422);
       expect(asJson.body.error).toBe('invalid_request');
       expect(Object.keys(asJson.body.errors)).toEqual(['client_id']);
       const asForm = await t.http
         .post('/v1/oauth/token')
         .type('form')
         .send('grant_type=authorization_code&client_id=a%00b')
-        .expect(400);
+        .expect(422);
       expect(Object.keys(asForm.body.errors)).toEqual(['client_id']);
     });
 
@@ -151,6 +151,69 @@ describe('bad input', () => {
     });
   });
 
+  describe('null where the description allows none', () => {
+    it('is a wrong value (422, its type) in an optional field, never written: a PATCH of a webhook', async () => {
+      const hook = await t.http
+        .post('/v1/webhooks')
+        .set(seller.auth)
+        .send({ url: 'https://example.com/hook', events: ['order_approved'], name: null, product_details: null })
+        .expect(201);
+      const id = hook.body.webhook.id;
+      for (const [field, message] of [
+        ['url', 'url must be a string.'],
+        ['events', 'events must be an array.'],
+        ['status', 'status must be active or inactive.'],
+      ]) {
+        const res = await t.http
+          .patch(`/v1/webhooks/${id}`)
+          .set(seller.auth)
+          .send({ [field]: null })
+          .expect(422);
+        expect(res.body.errors).toEqual({ [field]: [message] });
+      }
+      // A nullable one still takes it.
+      await t.http.patch(`/v1/webhooks/${id}`).set(seller.auth).send({ name: null, product_details: null }).expect(200);
+    });
+
+    it('in a plan, either product reference: 422 on it, not a 500', async () => {
+      const base = { name: 'Monthly', price: 10, interval: 'month' };
+      const pid = await t.http
+        .post('/v1/plans')
+        .set(seller.auth)
+        .send({ ...base, product_pid: null })
+        .expect(422);
+      expect(pid.body.errors.product_pid).toEqual(['product_pid must be a string.']);
+      const id = await t.http
+        .post('/v1/plans')
+        .set(seller.auth)
+        .send({ ...base, product_pid: product.pid, product_id: null })
+        .expect(422);
+      expect(id.body.errors).toEqual({ product_id: ['product_id must be an integer.'] });
+    });
+
+    it('in a required field is "<field> is required.", whatever its rules (a URL, an email)', async () => {
+      const hook = await t.http.post('/v1/webhooks').set(seller.auth).send({ url: null, events: null }).expect(422);
+      expect(hook.body.errors).toEqual({ url: ['url is required.'], events: ['events is required.'] });
+      const affiliate = await t.http
+        .post('/v1/affiliates')
+        .set(seller.auth)
+        .send({ name: 'Joana', email: null, commission_percent: 10 })
+        .expect(422);
+      expect(affiliate.body.errors).toEqual({ email: ['email is required.'] });
+    });
+
+    it('a price of the wrong type is told its type alone, then its decimals', async () => {
+      const text = await t.http.post('/v1/products').set(seller.auth).send({ name: 'x', price: '12.50' }).expect(422);
+      expect(text.body.errors).toEqual({ price: ['price must be a number.'] });
+      const decimals = await t.http
+        .post('/v1/products')
+        .set(seller.auth)
+        .send({ name: 'x', price: 12.345 })
+        .expect(422);
+      expect(decimals.body.errors).toEqual({ price: ['price must have at most two decimals.'] });
+    });
+  });
+
   describe('path ids that cannot exist', () => {
     it.each([
       ['GET', '/v1/products/%00'],
@@ -181,8 +244,22 @@ describe('bad input', () => {
       expect(res.body).toEqual({ status: 'error', message: 'Resource not found.' });
     });
 
+    it('an id of 5,000 characters is the 404 of its resource too, not a 414 of the router', async () => {
+      const discount = await t.http
+        .get(`/v1/discounts/${'a'.repeat(5000)}`)
+        .set(seller.auth)
+        .expect(404);
+      expect(discount.body).toEqual({ status: 'error', message: 'Resource not found.' });
+      const file = await t.http
+        .delete(`/v1/products/1/files/${'9'.repeat(5000)}`)
+        .set(seller.auth)
+        .expect(404);
+      expect(file.body.status).toBe('error');
+    });
+
     it('still needs a token first (401 before 404)', async () => {
       await t.http.get('/v1/products/%00').expect(401);
+      await t.http.get(`/v1/products/${'a'.repeat(5000)}`).expect(401);
     });
 
     it('the checkout page of an impossible token is its HTML 404 page', async () => {

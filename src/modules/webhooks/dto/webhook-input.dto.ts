@@ -50,16 +50,17 @@ export class CreateWebhookDto {
   @IsWebhookEventKind()
   events: string[];
 
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'integer' }, { type: 'string' }],
+  @ApiNullable({
+    schema: { oneOf: [{ type: 'integer' }, { type: 'string' }] },
     example: 'prod_8fK2mQ1xZ9pL3vN7',
-    description: 'Limit the webhook to one product (its id or pid); omitted = every product of the store',
+    description: 'Limit the webhook to one product (its id or pid); omitted or null = every product of the store',
+    required: false,
   })
   @IsOptional()
   @IsProductRef()
   product_details?: number | string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Orders to CRM', maxLength: 255 })
+  @ApiNullable({ type: 'string', example: 'Orders to CRM', maxLength: 255, required: false })
   @IsOptional()
   @IsString({ message: 'name must be a string.' })
   @MaxLength(255, { message: 'name must be at most 255 characters.' })

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ApiNullable } from '../../../../common/http/api-docs';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -172,7 +172,7 @@ export class CreateOrderDto {
   @MaxLength(64, { message: 'coupon_code must be at most 64 characters.' })
   coupon_code?: string | null;
 
-  @ApiPropertyOptional({ type: TrackingDto })
+  @ApiNullable({ type: TrackingDto, required: false, description: 'UTM parameters; null or absent = none.' })
   @IsOptional()
   @IsObject({ message: 'tracking must be an object.' })
   @ValidateNested()

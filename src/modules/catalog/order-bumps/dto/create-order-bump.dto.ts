@@ -1,17 +1,6 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import {
-  IsDefined,
-  IsInt,
-  IsNotEmpty,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-  ValidateBy,
-  ValidateIf,
-} from 'class-validator';
-import { hasAtMostTwoDecimals } from '../../../../common/money';
+import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validator';
+import { IsMoney } from '../../../../common/http/money-input';
 
 const absent = (value: unknown) => value === undefined || value === null;
 
@@ -38,15 +27,8 @@ export class CreateOrderBumpDto {
   product_pid?: string;
 
   @ApiProperty({ example: 49.9, minimum: 0.01, description: 'Price of the add-on at checkout, at most two decimals.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'price must be a number.' })
+  @IsMoney('price')
   @Min(0.01, { message: 'price must be at least 0.01.' })
   @Max(9_999_999_999.99, { message: 'price must be at most 9999999999.99.' })
-  @ValidateBy({
-    name: 'atMostTwoDecimals',
-    validator: {
-      validate: (value: unknown) => typeof value === 'number' && hasAtMostTwoDecimals(value),
-      defaultMessage: () => 'price must have at most two decimals.',
-    },
-  })
   price: number;
 }

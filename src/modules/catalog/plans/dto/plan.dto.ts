@@ -1,18 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsMoney } from '../../../../common/http/money-input';
 import { ApiTimestamp } from '../../../../common/http/api-docs';
-import {
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_INT4 } from '../../../../common/http/path-id';
 import { Trim } from '../../../../common/http/transforms';
 import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
@@ -30,10 +20,7 @@ const PlanName = () =>
   );
 const PlanPrice = () =>
   applyDecorators(
-    IsNumber(
-      { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false },
-      { message: 'price must be a number with at most two decimals.' },
-    ),
+    IsMoney('price'),
     Min(0.01, { message: 'price must be at least 0.01.' }),
     Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` }),
   );

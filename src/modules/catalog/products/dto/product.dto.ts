@@ -6,7 +6,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsNumber,
   IsOptional,
   IsString,
   IsUrl,
@@ -19,6 +18,7 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import { Trim } from '../../../../common/http/transforms';
+import { IsMoney } from '../../../../common/http/money-input';
 import { PageEnvelopeDto } from '../../../../common/pagination/pagination';
 import type { ProductReviewStatus, ProductType } from '../product.entity';
 
@@ -73,10 +73,7 @@ export class CreateProductDto {
     required: false,
   })
   @IsOptional()
-  @IsNumber(
-    { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false },
-    { message: 'price must be a number with at most two decimals.' },
-  )
+  @IsMoney('price')
   @Min(0, { message: 'price must be at least 0.' })
   @Max(MAX_PRICE, { message: `price must be at most ${MAX_PRICE}.` })
   price?: number | null;
