@@ -27,7 +27,11 @@ async function bootstrap(): Promise<void> {
     config = { ...config, database: { ...config.database, url } };
   }
   const connection = await DatabaseConnection.open(config);
-  const workerConfig: AppConfig = { ...config, webhooks: { ...config.webhooks, runWorker: true } };
+  const workerConfig: AppConfig = {
+    ...config,
+    webhooks: { ...config.webhooks, runWorker: true },
+    delivery: { ...config.delivery, fingerprint: 'check' },
+  };
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(workerConfig, connection), {
     bufferLogs: true,
   });

@@ -67,7 +67,7 @@ async function run(argv: string[], plugins: ReadonlyArray<Type | DynamicModule>)
     ...loaded,
     logLevel: 'silent',
     webhooks: { ...loaded.webhooks, runWorker: false },
-    delivery: { ...loaded.delivery, adoptSecret: command.adoptsDeliverySecret === true },
+    delivery: { ...loaded.delivery, fingerprint: command.adoptsDeliverySecret ? 'adopt' : 'check' },
   };
   const connection = await openCliDatabase(config);
   let app;

@@ -115,8 +115,19 @@ export interface AppConfig {
    * Buyers' download links and license keys: `limit` downloads per order and file;
    * `secret` signs the links and encrypts the keys (unset: a key file under `$DATA_DIR`, see README).
    */
-  /** `adoptSecret`: set by `delivery-secret:adopt` alone, which records a new secret instead of refusing it. */
-  delivery: { limit: number; secret?: string; secretFile: string; adoptSecret?: boolean };
+  /**
+   * `fingerprint`: what this process does with the database's fingerprint of the secret
+   * (database/delivery-secret-check.ts): the server records it when there is none and is refused
+   * by another (`record`, the default); the worker and the CLI are refused by another but record
+   * none (`check`), so a misconfigured one cannot claim a database first; `delivery-secret:adopt`
+   * replaces it (`adopt`).
+   */
+  delivery: {
+    limit: number;
+    secret?: string;
+    secretFile: string;
+    fingerprint?: 'record' | 'check' | 'adopt';
+  };
   /**
    * Where uploaded product files live: `$DATA_DIR/files`, an S3-compatible bucket, or a plugin's
    * driver (its own settings come with the plugin; `directory` is offered to drivers on disk).

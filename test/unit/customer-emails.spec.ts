@@ -162,23 +162,24 @@ describe('customer messages', () => {
 
   it('a subscription cancelled for the end of its period is cancelled as of that end, though swept later', () => {
     const plan = { name: 'Monthly', interval: 'month', intervalCount: 1 };
-    const cancelled = (endDate: string) =>
+    const cancelled = (cancelAtPeriodEnd: boolean) =>
       message({
         id: 'subscription_cancelled.subscription-1',
         kind: 'subscription_cancelled',
         plan,
         subscription: {
           status: 'cancelled',
-          endDate: new Date(endDate),
+          endDate: new Date('2026-12-29T10:00:00Z'),
           cancelledAt: new Date('2026-12-01T00:00:00Z'),
+          cancelAtPeriodEnd,
         },
         occurredAt: '2026-12-30T00:00:00.000Z',
       });
-    const atPeriodEnd = new EmailRenderer().render(cancelled('2026-12-29T10:00:00Z'));
+    const atPeriodEnd = new EmailRenderer().render(cancelled(true));
     expect(atPeriodEnd.text).toContain('is cancelled as of 2026-12-29.');
     expect(atPeriodEnd.html).toContain('is cancelled as of 2026-12-29.');
-    // Cancelled at once: its period would have run on; it ends when the event happened.
-    const atOnce = new EmailRenderer().render(cancelled('2027-01-15T00:00:00Z'));
+    // Cancelled at once (a past-due one too, its period already over): as of the event.
+    const atOnce = new EmailRenderer().render(cancelled(false));
     expect(atOnce.text).toContain('is cancelled as of 2026-12-30.');
   });
 });

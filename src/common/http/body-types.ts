@@ -37,8 +37,8 @@ export function bodyRouteConfig(config: BodyRouteConfig): MethodDecorator {
 
 /**
  * The route answers as an OAuth endpoint (RFC 6749 §5.2, RFC 7009 §2.2.1): a body it cannot read
- * (400, 413, 415) or fields of the wrong form are 400 `invalid_request` with `error_description`,
- * like its own errors (the exception filter).
+ * (400, 413, 415) or fields of the wrong form (422) carry `error: invalid_request` and an
+ * `error_description`, like its own errors (the exception filter); their statuses stay the contract's.
  */
 export const OAuthErrorBodies = (): MethodDecorator => bodyRouteConfig({ oauthErrors: true });
 

@@ -81,21 +81,18 @@ export function toErrorResponse(exception: unknown): {
 }
 
 /**
- * An error of an OAuth endpoint ({@link OAuthErrorBodies}) as RFC 6749 §5.2 words it: one its
- * service raised carries its `error` already; a request it could not read (400, 413, 415) or whose
- * fields are of the wrong form (the 422 of validation) is 400 `invalid_request`, the field messages
- * its description. 401, 429 and 5xx keep their own body.
+ * An error of an OAuth endpoint ({@link OAuthErrorBodies}) carries the RFC 6749 §5.2 `error` and
+ * `error_description` the contract asks of its error bodies: one its service raised has them
+ * already; a request it could not read (400, 413, 415) or whose fields are of the wrong form (the
+ * contract's 422 `Validation failed.`, kept) is `invalid_request`, its field messages the
+ * description. 401, 429 and 5xx keep their own body.
  */
 function asOAuthError(answer: ReturnType<typeof toErrorResponse>): ReturnType<typeof toErrorResponse> {
   const { status, body } = answer;
   if (typeof body.error === 'string' || ![400, 413, 415, 422].includes(status)) return answer;
   const fields = body.errors as Record<string, string[]> | undefined;
   const description = fields ? Object.values(fields).flat().join(' ') : body.message;
-  return {
-    ...answer,
-    status: status === 422 ? 400 : status,
-    body: { ...body, message: description, error: 'invalid_request', error_description: description },
-  };
+  return { ...answer, body: { ...body, error: 'invalid_request', error_description: description } };
 }
 
 /**

@@ -92,7 +92,7 @@ describe('dashboard: the operators’ review queue', () => {
   }
 
   it('operator:grant from the CLI makes a seller an operator; an unknown email fails; operator:revoke takes it back', async () => {
-    const env = { DATABASE_URL: t.config.database.url! };
+    const env = { DATABASE_URL: t.config.database.url!, DATA_DIR: dataDir };
     const granted = await runCli(['operator:grant', '--email', operator.email.toUpperCase()], env);
     expect(granted.stderr).toBe('');
     expect(granted.code).toBe(0);
@@ -284,7 +284,7 @@ describe('dashboard: the operators’ review queue', () => {
     const product = await pendingProduct(sellerA, { name: 'CLI course' });
     const res = await runCli(
       ['product:review', '--product', product.pid, '--decision', 'reject', '--reason', 'Missing table of contents.'],
-      { DATABASE_URL: t.config.database.url! },
+      { DATABASE_URL: t.config.database.url!, DATA_DIR: dataDir },
     );
     expect(res.stderr).toBe('');
     expect(res.json).toEqual({ product_pid: product.pid, status_2: 'rejected' });

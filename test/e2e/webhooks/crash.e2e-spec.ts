@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createSeller } from '../../utils/auth';
+import { TEST_DATA_DIR } from '../../utils/run-process';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { insertProduct, Receiver, startReceiver, waitUntil } from './helpers';
 
@@ -10,7 +11,8 @@ function run(script: string, env: Record<string, string>) {
   let out = '';
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', script], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+    // The test app's DATA_DIR: one delivery secret for the database (README, `DELIVERY_SECRET`).
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: TEST_DATA_DIR, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

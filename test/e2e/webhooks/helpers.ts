@@ -8,6 +8,7 @@ import { App, createApp, ready } from '../../../src/app.factory';
 import { loadConfig } from '../../../src/config/app-config';
 import { DatabaseConnection } from '../../../src/database/database-connection';
 import { DomainEvents } from '../../../src/common/events/domain-events';
+import { TEST_DATA_DIR } from '../../utils/run-process';
 import { OrderEventPayloads } from '../../../src/modules/billing/events/order-event-payloads.service';
 import {
   orderEvent,
@@ -246,7 +247,8 @@ export async function createInstanceOn(
 ): Promise<{ app: App; close(): Promise<void> }> {
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATA_DIR: `/tmp/commerce-test-${process.pid}`,
+    // A process of its own (the crash test's) is given the test app's DATA_DIR, and so its secret.
+    DATA_DIR: process.env.DATA_DIR ?? TEST_DATA_DIR,
     ...env,
     DATABASE_URL: databaseUrl,
   });

@@ -7,6 +7,7 @@ import {
   ApiOperation,
   ApiTags,
   ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { AcceptsBody, OAuthErrorBodies } from '../../../common/http/body-types';
 import { Public } from '../auth/auth.decorators';
@@ -39,22 +40,17 @@ const ApiClientRequest = (type: Type<unknown>, examples: Record<string, { summar
       schema: { type: 'string' },
     }),
     ApiUnauthorizedResponse({ type: OAuthErrorResponseDto, description: 'Invalid credentials (invalid_client).' }),
-    ApiBadRequestResponse({
+    ApiUnprocessableEntityResponse({
       type: OAuthErrorResponseDto,
       description:
-        'RFC 6749 §5.2 errors. A body that cannot be read or a field of the wrong form (a number, a repeated form ' +
-        'field) is `invalid_request`, its field messages in `message` and `error_description` (and by field in `errors`).',
-      examples: {
-        invalid_request: {
-          summary: 'A field of the wrong form',
-          value: {
-            status: 'error',
-            message: 'code must be a string.',
-            error: 'invalid_request',
-            error_description: 'code must be a string.',
-            errors: { code: ['code must be a string.'] },
-          },
-        },
+        '`Validation failed.` — a field of the wrong form (a number, a repeated form field), with the RFC 6749 §5.2 ' +
+        '`invalid_request` and the field messages in `error_description` (and by field in `errors`).',
+      example: {
+        status: 'error',
+        message: 'Validation failed.',
+        errors: { code: ['code must be a string.'] },
+        error: 'invalid_request',
+        error_description: 'code must be a string.',
       },
     }),
   );
@@ -92,6 +88,7 @@ export class OAuthTokenController {
     },
   })
   @ApiOkResponse({ type: TokenResponseDto })
+  @ApiBadRequestResponse({ type: OAuthErrorResponseDto })
   token(@Body() body: TokenRequestDto, @Headers('authorization') authorization?: string): Promise<TokenResponseDto> {
     return this.tokens.token({ ...body, ...basicCredentials(authorization) });
   }

@@ -15,13 +15,11 @@ export interface RenderedEmail {
 const money = (cents: Cents): string => centsToDecimal(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const date = (d: Date | string): string => new Date(d).toISOString().slice(0, 10);
 /**
- * When a cancelled subscription ends: at once (the event's instant), or at the end of its period
- * when it was cancelled for then, which a sweep may reach only later.
+ * When a cancelled subscription ends: at the end of its period when it was cancelled for then
+ * (which a sweep may reach only later), else at once, when the event happened.
  */
 const endedAt = (m: CustomerMessage): Date | string =>
-  m.subscription && new Date(m.subscription.endDate).getTime() < Date.parse(m.occurredAt)
-    ? m.subscription.endDate
-    : m.occurredAt;
+  m.subscription?.cancelAtPeriodEnd ? m.subscription.endDate : m.occurredAt;
 /** Payment methods as buyers know them (the checkout names them the same). */
 const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola', card: 'card' };
 const methodName = (method: string): string => METHOD_NAMES[method] ?? method;

@@ -69,7 +69,12 @@ export class CustomerMessageComposer {
         product: { name: product.name },
         plan: plan ? { name: plan.name, interval: plan.interval, intervalCount: plan.intervalCount } : null,
         subscription: subscription
-          ? { status: subscription.status, endDate: subscription.endDate, cancelledAt: subscription.cancelledAt }
+          ? {
+              status: subscription.status,
+              endDate: subscription.endDate,
+              cancelledAt: subscription.cancelledAt,
+              cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+            }
           : null,
         links: {
           // A renewal not yet tried links to its subscription's portal, as its webhooks do.

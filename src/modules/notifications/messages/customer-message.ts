@@ -75,7 +75,7 @@ export interface CustomerMessage {
   product: { name: string };
   plan: { name: string; interval: string; intervalCount: number } | null;
   /** The subscription as billing shows it for this order, when the order started one. */
-  subscription: { status: string; endDate: Date; cancelledAt: Date | null } | null;
+  subscription: { status: string; endDate: Date; cancelledAt: Date | null; cancelAtPeriodEnd: boolean } | null;
   links: {
     /** `{pay_url}/order/<order_number>?transaction_id=…`: the order portal with the downloads. Null before a payment. */
     portal: string | null;

@@ -80,8 +80,13 @@ export class OrderPaymentDto {
   @ApiProperty({ example: 'mpesa', description: 'The gateway that handled it (`sandbox`, `mpesa`, `stripe`, …).' })
   provider: string;
   @ApiProperty({ example: 'succeeded', enum: ['processing', 'succeeded', 'failed', 'unknown'] }) status: string;
-  @ApiNullable({ type: 'string', example: 'ABC1DEF2GH', description: "The gateway's transaction id." }) transaction_id:
-    string | null;
+  @ApiNullable({
+    type: 'string',
+    example: 'ABC1DEF2GH',
+    description:
+      "The gateway's transaction id; a declined attempt the gateway gave none has the one it gave the order. Null until the attempt ends.",
+  })
+  transaction_id: string | null;
   @ApiNullable({
     type: 'string',
     example: null,
