@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /**
  * A query value written as an integer in decimal digits (an optional `-`), as a number; anything
@@ -23,6 +23,14 @@ export class PaginationQueryDto {
   @Min(1, { message: 'per_page must be at least 1.' })
   @Max(100, { message: 'per_page must be at most 100.' })
   per_page: number = 15;
+}
+
+/** A list of resources that are `active` or `inactive` (discounts, webhooks): the contract's `status` filter. */
+export class ActiveStatusPageQueryDto extends PaginationQueryDto {
+  @ApiPropertyOptional({ enum: ['active', 'inactive'], example: 'active', description: 'Only those of this status.' })
+  @IsOptional()
+  @IsIn(['active', 'inactive'], { message: 'status must be active or inactive.' })
+  status?: 'active' | 'inactive';
 }
 
 export interface PageRequest {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiConflict, ApiNotFound, ApiRefParam, ApiValidationFailed } from '../../common/http/api-docs';
-import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
+import { ActiveStatusPageQueryDto, pageRequest, paginated } from '../../common/pagination/pagination';
 import { CurrentPrincipal, type Principal, RequireScopes } from '../identity';
 import { toDiscountDto } from './discount.mapper';
 import { DUPLICATE_CODE_MESSAGE } from './discounts.repository';
@@ -57,15 +57,15 @@ export class DiscountsController {
 
   @Get()
   @RequireScopes('discounts.read')
-  @ApiOperation({ summary: 'List the store’s discounts, newest first' })
+  @ApiOperation({ summary: 'List the store’s discounts, newest first; `status` keeps those of one status' })
   @ApiOkResponse({ type: DiscountListResponseDto })
-  @ApiValidationFailed({ per_page: ['per_page must be at most 100.'] })
+  @ApiValidationFailed({ status: ['status must be active or inactive.'] })
   async list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: PaginationQueryDto,
+    @Query() query: ActiveStatusPageQueryDto,
   ): Promise<DiscountListResponseDto> {
     const page = pageRequest(query);
-    const [discounts, total] = await this.discounts.list(principal.storeId, page);
+    const [discounts, total] = await this.discounts.list(principal.storeId, page, query.status);
     return paginated('discounts', discounts.map(toDiscountDto), total, page);
   }
 

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors/app-error';
 import { PageRequest } from '../../common/pagination/pagination';
 import { inTransaction } from '../../database/transaction';
-import { Discount, DISCOUNT_CODE_UNIQUE_INDEX } from './discount.entity';
+import { Discount, DISCOUNT_CODE_UNIQUE_INDEX, DiscountStatus } from './discount.entity';
 import { MAX_INT4 } from '../../common/http/path-id';
 import { codeKey, isNumericId } from './discount-input';
 import { PreparedStatement } from '../../database/prepared-statements';
@@ -81,9 +81,9 @@ export class DiscountsRepository {
   }
 
   /** Newest first (the OpenAPI description). */
-  listForStore(storeId: number, page: PageRequest): Promise<[Discount[], number]> {
+  listForStore(storeId: number, page: PageRequest, status?: DiscountStatus): Promise<[Discount[], number]> {
     return this.manager().findAndCount(Discount, {
-      where: { storeId },
+      where: status ? { storeId, status } : { storeId },
       order: { createdAt: 'DESC', id: 'DESC' },
       skip: page.offset,
       take: page.perPage,

@@ -5,7 +5,7 @@ import { toCents } from '../../common/money';
 import { PageRequest } from '../../common/pagination/pagination';
 import { Clock, CLOCK } from '../../common/time';
 import { ProductsService } from '../catalog';
-import { Discount } from './discount.entity';
+import { Discount, DiscountStatus } from './discount.entity';
 import { codeKey, normaliseStatus, normaliseType, parseDateTime } from './discount-input';
 import { DiscountRef, DiscountsRepository } from './discounts.repository';
 import { CreateDiscountDto } from './dto/create-discount.dto';
@@ -49,8 +49,8 @@ export class DiscountsService {
     });
   }
 
-  list(storeId: number, page: PageRequest): Promise<[Discount[], number]> {
-    return this.discounts.listForStore(storeId, page);
+  list(storeId: number, page: PageRequest, status?: DiscountStatus): Promise<[Discount[], number]> {
+    return this.discounts.listForStore(storeId, page, status);
   }
 
   async get(storeId: number, ref: DiscountRef): Promise<Discount> {

@@ -2,7 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiIdParam, ApiNotFound, ApiValidationFailed } from '../../common/http/api-docs';
 import { IntIdPipe, requireIntId } from '../../common/http/path-id';
-import { pageRequest, paginated, PaginationQueryDto } from '../../common/pagination/pagination';
+import {
+  ActiveStatusPageQueryDto,
+  pageRequest,
+  paginated,
+  PaginationQueryDto,
+} from '../../common/pagination/pagination';
 import { CurrentPrincipal, type Principal, RequireScopes } from '../identity';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook-input.dto';
 import {
@@ -46,15 +51,15 @@ export class WebhooksController {
 
   @Get()
   @RequireScopes('webhooks.read')
-  @ApiOperation({ summary: 'List the webhooks of the store (newest first)' })
+  @ApiOperation({ summary: 'List the webhooks of the store (newest first); `status` keeps those of one status' })
   @ApiOkResponse({ type: WebhookListResponseDto })
-  @ApiValidationFailed()
+  @ApiValidationFailed({ status: ['status must be active or inactive.'] })
   async list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: PaginationQueryDto,
+    @Query() query: ActiveStatusPageQueryDto,
   ): Promise<WebhookListResponseDto> {
     const page = pageRequest(query);
-    const { items, total } = await this.webhooks.list(principal.storeId, page);
+    const { items, total } = await this.webhooks.list(principal.storeId, page, query.status);
     return paginated('webhooks', items.map(toWebhookDto), total, page);
   }
 

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statements';
 import { EntityColumns } from '../../database/entity-sql';
-import { Webhook } from './entities/webhook.entity';
+import { Webhook, WebhookStatus } from './entities/webhook.entity';
 
 export interface WebhookProductRef {
   id: number;
@@ -70,9 +70,9 @@ export class WebhooksRepository {
     return this.webhooks(manager).findOne({ where: { storeId, id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  listForStore(storeId: number, offset: number, limit: number): Promise<[Webhook[], number]> {
+  listForStore(storeId: number, offset: number, limit: number, status?: WebhookStatus): Promise<[Webhook[], number]> {
     return this.repo.findAndCount({
-      where: { storeId },
+      where: status ? { storeId, status } : { storeId },
       order: { createdAt: 'DESC', id: 'DESC' },
       skip: offset,
       take: limit,

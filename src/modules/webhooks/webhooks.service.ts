@@ -16,7 +16,7 @@ import { WebhookQueue } from './delivery/webhook-queue';
 import { generateMessageId, generateSigningSecret } from './delivery/webhook-signer';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook-input.dto';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
-import { Webhook } from './entities/webhook.entity';
+import { Webhook, WebhookStatus } from './entities/webhook.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { LastDelivery, WebhookProductRef, WebhooksRepository } from './webhooks.repository';
 import { WebhookEventKinds } from './event-kinds/webhook-event-kinds';
@@ -76,8 +76,12 @@ export class WebhooksService {
     return { webhook, product, last: null };
   }
 
-  async list(storeId: number, page: PageRequest): Promise<{ items: WebhookView[]; total: number }> {
-    const [rows, total] = await this.webhooks.listForStore(storeId, page.offset, page.perPage);
+  async list(
+    storeId: number,
+    page: PageRequest,
+    status?: WebhookStatus,
+  ): Promise<{ items: WebhookView[]; total: number }> {
+    const [rows, total] = await this.webhooks.listForStore(storeId, page.offset, page.perPage, status);
     return { items: await this.views(storeId, rows), total };
   }
 

@@ -446,6 +446,16 @@ describe('Discounts API', () => {
 
       const past = await t.http.get('/v1/discounts?page=5').set(lister.auth).expect(200);
       expect(past.body).toMatchObject({ total: 3, discounts: [] });
+
+      // The status filter: only those of it, counted as such; another value is a 422 on it.
+      await t.http.patch(`/v1/discounts/${second.id}`).set(lister.auth).send({ status: 'inactive' }).expect(200);
+      const inactive = await t.http.get('/v1/discounts?status=inactive').set(lister.auth).expect(200);
+      expect(inactive.body).toMatchObject({ total: 1, last_page: 1 });
+      expect(inactive.body.discounts.map((d: { code: string }) => d.code)).toEqual(['LIST2']);
+      const active = await t.http.get('/v1/discounts?status=active').set(lister.auth).expect(200);
+      expect(active.body.discounts.map((d: { code: string }) => d.code)).toEqual(['LIST3', 'LIST1']);
+      const bogus = await t.http.get('/v1/discounts?status=bogus').set(lister.auth).expect(422);
+      expect(bogus.body.errors).toEqual({ status: ['status must be active or inactive.'] });
     });
 
     it('answers an empty list for a store without discounts', async () => {

@@ -202,6 +202,18 @@ describe('Webhooks API', () => {
       const ids = first.body.webhooks.map((w: { id: number }) => w.id);
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
       expect(ids).not.toContain(mine.body.webhook.id);
+
+      // The status filter: only those of it; another value is a 422 on it.
+      await t.http
+        .patch(`/v1/webhooks/${mine.body.webhook.id}`)
+        .set(other.auth)
+        .send({ status: 'inactive' })
+        .expect(200);
+      const inactive = await t.http.get('/v1/webhooks?status=inactive').set(other.auth).expect(200);
+      expect(inactive.body.webhooks.map((w: { id: number }) => w.id)).toEqual([mine.body.webhook.id]);
+      expect((await t.http.get('/v1/webhooks?status=active').set(other.auth).expect(200)).body.total).toBe(0);
+      const bogus = await t.http.get('/v1/webhooks?status=bogus').set(other.auth).expect(422);
+      expect(bogus.body.errors).toEqual({ status: ['status must be active or inactive.'] });
     });
 
     it('422 for a page out of range', async () => {
