@@ -242,7 +242,7 @@ describe('Order bumps API', () => {
       ).body.order_bump.id;
     });
 
-    it('GET lists the bumps in the order they were added, by id or pid', async () => {
+    it('GET lists the bumps newest first, by id or pid', async () => {
       for (const ref of [main.id, main.pid]) {
         const res = await t.http.get(url(ref)).set(seller.auth).expect(200);
         expect(res.body).toEqual({
@@ -253,17 +253,17 @@ describe('Order bumps API', () => {
           total: 2,
           order_bumps: [
             {
-              id: bumpA,
-              product_pid: main.pid,
-              bump_product: { id: a.id, pid: a.pid, name: 'Add-on A' },
-              price: 19.99,
-              created_at: expect.stringMatching(TIMESTAMP),
-            },
-            {
               id: bumpB,
               product_pid: main.pid,
               bump_product: { id: b.id, pid: b.pid, name: 'Add-on B' },
               price: 5,
+              created_at: expect.stringMatching(TIMESTAMP),
+            },
+            {
+              id: bumpA,
+              product_pid: main.pid,
+              bump_product: { id: a.id, pid: a.pid, name: 'Add-on A' },
+              price: 19.99,
               created_at: expect.stringMatching(TIMESTAMP),
             },
           ],
@@ -282,12 +282,12 @@ describe('Order bumps API', () => {
         .set(seller.auth)
         .expect(200);
       expect(first.body).toMatchObject({ page: 1, per_page: 1, last_page: 2, total: 2 });
-      expect(first.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([bumpA]);
+      expect(first.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([bumpB]);
       const second = await t.http
         .get(`${url(main.pid)}?per_page=1&page=2`)
         .set(seller.auth)
         .expect(200);
-      expect(second.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([bumpB]);
+      expect(second.body.order_bumps.map((x: { id: number }) => x.id)).toEqual([bumpA]);
       const past = await t.http
         .get(`${url(main.pid)}?page=3`)
         .set(seller.auth)

@@ -46,7 +46,9 @@ export class OrderBumpsController {
 
   @Get()
   @RequireScopes('products.read')
-  @ApiOperation({ summary: 'The order bumps a product offers, in the order they were added, a page at a time' })
+  @ApiOperation({
+    summary: 'The order bumps a product offers, newest first, a page at a time (the checkout shows them as added)',
+  })
   @ApiCatalogRef('product')
   @ApiOkResponse({ type: OrderBumpListResponseDto })
   @ApiNotFound('No product with this id or pid in the store.')

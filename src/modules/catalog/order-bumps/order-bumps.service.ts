@@ -56,7 +56,9 @@ export class OrderBumpsService {
     page: PageRequest,
   ): Promise<{ product: ProductSummary; bumps: OfferedBump[]; total: number }> {
     const { product, bumps } = await this.listForProductRef(storeId, productRef);
-    return { product, bumps: bumps.slice(page.offset, page.offset + page.perPage), total: bumps.length };
+    // Newest first, as every list of the API; the checkout offers them in the order they were added.
+    const newestFirst = [...bumps].reverse();
+    return { product, bumps: newestFirst.slice(page.offset, page.offset + page.perPage), total: bumps.length };
   }
 
   async create(
