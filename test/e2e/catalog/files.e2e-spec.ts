@@ -5,6 +5,8 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'supertest';
 import { definePlugin, type FileStorage } from '../../../src/plugins';
+import { NotFoundError } from '../../../src/common/errors/app-error';
+import { ProductFilesService } from '../../../src/modules/catalog/files/product-files.service';
 import { createSeller, TestSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 import { createProduct, CreatedProduct, forbidden, NOT_FOUND } from './catalog-fixtures';
@@ -233,6 +235,21 @@ describe('Product files', () => {
       const key = link.split('/').slice(-2)[0];
       expect(existsSync(join(dataDir, 'files', key.slice(0, 2), key))).toBe(false);
       await t.http.delete(`/v1/products/${product.id}/files/${id}`).set(seller.auth).expect(404);
+    });
+
+    it('deletions of one file at once: one succeeds, the others are 404', async () => {
+      const created = await t.http
+        .post(`/v1/products/${product.id}/files`)
+        .set(seller.auth)
+        .send({ name: 'Raced', link: 'https://x.example.com/raced.pdf' })
+        .expect(201);
+      const files = t.app.get(ProductFilesService);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, () => files.delete(seller.storeId, product.pid, created.body.file.id)),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const o of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected'))
+        expect(o.reason).toBeInstanceOf(NotFoundError);
     });
 
     it('404 for a file of another product, a non-numeric id and an unknown product', async () => {

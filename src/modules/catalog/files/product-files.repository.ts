@@ -69,9 +69,11 @@ export class ProductFilesRepository {
     return this.manager(manager).findOneBy(ProductFile, { storageKey, kind: 'upload' });
   }
 
-  async delete(file: ProductFile, manager?: EntityManager): Promise<void> {
-    await this.manager(manager).delete(ProductFile, { id: file.id, storeId: file.storeId });
+  /** Whether this request deleted it: of two deletions at once, one does, the other finds it gone. */
+  async delete(file: ProductFile, manager?: EntityManager): Promise<boolean> {
+    const result = await this.manager(manager).delete(ProductFile, { id: file.id, storeId: file.storeId });
     this.cache.changed();
+    return (result.affected ?? 0) > 0;
   }
 
   /** Removes every file row of a product and returns the storage keys to delete after commit. */

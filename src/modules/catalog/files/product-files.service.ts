@@ -122,8 +122,7 @@ export class ProductFilesService {
   ): Promise<{ productPid: string; file: ProductFile }> {
     const product = await this.products.requireRef(storeId, parseRef(productRef));
     const file = await this.files.findOne(storeId, product.id, fileId);
-    if (!file) throw new NotFoundError();
-    await this.files.delete(file);
+    if (!file || !(await this.files.delete(file))) throw new NotFoundError();
     if (file.storageKey) await this.removeObject(file.storageKey);
     return { productPid: product.pid, file };
   }
