@@ -127,7 +127,12 @@ describe('The sweep raced and killed half-way (every step idempotent)', () => {
     // Renewals paid through their link, so each renewal order publishes renewal_due (the kill point).
     for (const s of subs) await withoutSavedNumber(t, s);
     const at = new Date('2032-06-09T00:00:00.000Z');
-    const env = { DATABASE_URL: t.config.database.url!, BASE_URL: t.config.urls.base, AT: at.toISOString() };
+    const env = {
+      DATABASE_URL: t.config.database.url!,
+      DATA_DIR: t.config.dataDir,
+      BASE_URL: t.config.urls.base,
+      AT: at.toISOString(),
+    };
 
     const killed = await runSweepProcess({ ...env, KILL_ON: 'subscription.renewal_due', KILL_AT: '2' });
     expect(killed.signal).toBe('SIGKILL');

@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    DATA_DIR: `/tmp/commerce-test-${process.pid}`,
+    // The test app's (given by the test): one delivery secret for the database.
+    DATA_DIR: process.env.DATA_DIR,
     BASE_URL: process.env.BASE_URL,
     WEBHOOK_WORKER: 'false',
     SUBSCRIPTION_SWEEP_SECONDS: '86400',
