@@ -17,10 +17,11 @@ class CalendarDate implements ValidatorConstraintInterface {
 }
 
 export class SalesReportQueryDto {
+  // No example: "Try it out" then leaves the dates empty, and the report covers the last 30 days,
+  // where the demo store's sales are (a fixed example range would show it empty).
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-01-01',
-    description: 'First UTC day of the report (default: 29 days before `to`).',
+    description: 'First UTC day of the report, as `2026-01-01` (default: 29 days before `to`).',
   })
   @IsOptional()
   @IsString({ message: 'from must be a date in the form YYYY-MM-DD.' })
@@ -29,8 +30,7 @@ export class SalesReportQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    example: '2026-01-30',
-    description: `Last UTC day of the report, included (default: today). At most ${MAX_REPORT_DAYS} days after \`from\`.`,
+    description: `Last UTC day of the report, included, as \`2026-01-30\` (default: today). At most ${MAX_REPORT_DAYS} days after \`from\`.`,
   })
   @IsOptional()
   @IsString({ message: 'to must be a date in the form YYYY-MM-DD.' })
