@@ -20,6 +20,11 @@ if (primary) {
     })
     .catch((error: unknown) => {
       process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE')
+        process.stderr.write(
+          'Another process listens on that port: stop it, or start this one on another with PORT=<port> ' +
+            '(and give the CLI and seed:demo the same PORT, so the links they print lead here).\n',
+        );
       process.exit(1);
     });
 }

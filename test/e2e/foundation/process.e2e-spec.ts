@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -21,6 +22,21 @@ describe('the service process', () => {
     const lines = service.output().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(name);
+  });
+
+  it('on a port another process holds, says so and how to choose another (PORT)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'commerce-port-taken-'));
+    const port = await freePort();
+    const holder = createServer().listen(port);
+    try {
+      const service = spawnService({ DATA_DIR: dataDir, PORT: String(port) });
+      expect(await service.exited).toBe(1);
+      expect(service.output()).toMatch(/Start-up failed: .*EADDRINUSE/);
+      expect(service.output()).toContain('start this one on another with PORT=<port>');
+    } finally {
+      holder.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('keeps embedded data across a restart and shuts down cleanly on SIGTERM', async () => {
