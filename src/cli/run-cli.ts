@@ -6,6 +6,7 @@ import { AppError, ValidationError } from '../common/errors/app-error';
 import { AppConfig, loadConfig } from '../config/app-config';
 import { CliCommand } from './cli-command';
 import { COMMANDS } from './commands';
+import { announcedEmbedded } from '../database/embedded-postgres';
 import { openCliDatabase } from './database';
 import { CliUsageError, parseFlags } from './flags';
 
@@ -61,7 +62,7 @@ async function run(argv: string[], plugins: ReadonlyArray<Type | DynamicModule>)
     names: Object.keys(command.flags),
     switches: command.switches,
   });
-  const loaded = loadConfig();
+  const loaded = withServersBaseUrl(loadConfig());
   // Logs would corrupt the JSON on stdout, and webhook delivery belongs to the server.
   const config: AppConfig = {
     ...loaded,
@@ -85,6 +86,17 @@ async function run(argv: string[], plugins: ReadonlyArray<Type | DynamicModule>)
   } finally {
     await app.close();
   }
+}
+
+/**
+ * On the embedded database of a running server, told neither `BASE_URL` nor `PORT`, the CLI takes
+ * the base URL that server announced: the links and commands it prints (seed:demo's) then lead to
+ * it, on whatever port it was started.
+ */
+function withServersBaseUrl(config: AppConfig): AppConfig {
+  if (config.database.url || process.env.BASE_URL || process.env.PORT) return config;
+  const announced = announcedEmbedded(config.dataDir)?.baseUrl;
+  return announced && announced !== config.urls.base ? loadConfig({ ...process.env, BASE_URL: announced }) : config;
 }
 
 function oneLine(error: unknown): string {

@@ -18,7 +18,7 @@ export class DatabaseConnection {
 
   static async open(config: AppConfig): Promise<DatabaseConnection> {
     if (config.database.url) return new DatabaseConnection(config.database.url, config.database.poolSize);
-    const embedded = await startEmbeddedPostgres(config.dataDir);
+    const embedded = await startEmbeddedPostgres(config.dataDir, config.urls.base);
     // PGlite runs one query at a time; a small pool avoids queueing work in idle connections.
     return new DatabaseConnection(embedded.url, Math.min(config.database.poolSize, 8), embedded);
   }

@@ -20,21 +20,28 @@ export interface EmbeddedPostgres {
 export const embeddedLockFile = (dataDir: string): string => join(resolve(dataDir), 'pg.server.json');
 
 /**
- * The URL of the embedded database a live server announces for `dataDir`, or undefined when none
- * runs (no lock file, or one left by a server that died). PGlite is single-process: another process
- * must go through that server's socket, never open `$DATA_DIR/pg` beside it.
+ * What a live server announces for `dataDir`: its embedded database's URL and its own base URL
+ * (`BASE_URL`, or the `PORT` it listens on); undefined when none runs (no lock file, or one left by
+ * a server that died). PGlite is single-process: another process must go through that server's
+ * socket, never open `$DATA_DIR/pg` beside it.
  */
-export function announcedEmbeddedUrl(dataDir: string): string | undefined {
+export function announcedEmbedded(dataDir: string): { url: string; baseUrl?: string } | undefined {
   const lock = embeddedLockFile(dataDir);
   if (!existsSync(lock)) return undefined;
-  let announced: { pid?: unknown; url?: unknown };
+  let announced: { pid?: unknown; url?: unknown; base_url?: unknown };
   try {
-    announced = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: unknown; url?: unknown };
+    announced = JSON.parse(readFileSync(lock, 'utf8')) as typeof announced;
   } catch {
     throw new Error(`Cannot read ${lock}; if no server is running, delete it and retry`);
   }
   const alive = typeof announced.pid === 'number' && isAlive(announced.pid);
-  return alive && typeof announced.url === 'string' ? announced.url : undefined;
+  if (!alive || typeof announced.url !== 'string') return undefined;
+  return { url: announced.url, ...(typeof announced.base_url === 'string' ? { baseUrl: announced.base_url } : {}) };
+}
+
+/** The URL of the embedded database a live server announces for `dataDir` ({@link announcedEmbedded}). */
+export function announcedEmbeddedUrl(dataDir: string): string | undefined {
+  return announcedEmbedded(dataDir)?.url;
 }
 
 function isAlive(pid: number): boolean {
@@ -149,7 +156,8 @@ async function listen(
   return { server, port: address.port, sockets };
 }
 
-export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+/** `baseUrl`: the announcing process's own, for the CLI to print links that lead to it. */
+export async function startEmbeddedPostgres(dataDir?: string, baseUrl?: string): Promise<EmbeddedPostgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
   let db: PGlite;
@@ -163,7 +171,7 @@ export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedP
   const { server, port, sockets } = await listen(db, PGLiteSocketHandler);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   const lock = dataDir ? embeddedLockFile(dataDir) : undefined;
-  if (lock) writeFileSync(lock, JSON.stringify({ pid: process.pid, url }));
+  if (lock) writeFileSync(lock, JSON.stringify({ pid: process.pid, url, base_url: baseUrl }));
   return {
     url,
     async stop() {

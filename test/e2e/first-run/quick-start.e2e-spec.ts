@@ -123,6 +123,14 @@ describe('README quick start, command by command, on a fresh DATA_DIR', () => {
     expect(seed.stdout).toContain(fill(commands[4]));
   });
 
+  it("3b. seed:demo run without the server's PORT still prints links to that server", async () => {
+    const { PORT: _port, ...withoutPort } = env;
+    const seed = await run('npm run seed:demo', { ...withoutPort, PORT: '', BASE_URL: '' });
+    expect(seed.code).toBe(0);
+    expect(seed.stdout).toContain(`http://localhost:${port}/`);
+    expect(seed.stdout).not.toContain('http://localhost:3000/');
+  });
+
   it('4. creates an order', async () => {
     const order = await run(fill(commands[3]), env);
     expect(order.code).toBe(0);
