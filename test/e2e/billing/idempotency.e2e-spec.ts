@@ -99,7 +99,10 @@ describe('Idempotency-Key: replays, releases and requests without a key', () => 
     const replayed = await refund().expect(409);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.body).toEqual(refused.body);
-    await t.http.get(`/v1/orders/${order.order_number}`).set(seller.auth).expect(200, /"status":"approved"/);
+    await t.http
+      .get(`/v1/orders/${order.order_number}`)
+      .set(seller.auth)
+      .expect(200, /"status":"approved"/);
     expect(await row('error-2')).toEqual({ state: 'completed', response_status: 409 });
   });
 
