@@ -31,6 +31,13 @@ INSERT INTO idempotency_keys (store_id, principal_key, key, request_hash, state,
   WHERE idempotency_keys.created_at < now() - make_interval(secs => $6) OR (idempotency_keys.state = 'in_flight' AND idempotency_keys.request_hash = EXCLUDED.request_hash AND idempotency_keys.lease_expires_at < now())
   RETURNING id;
 
+INSERT INTO secret_fingerprints (name, fingerprint) VALUES ($1, $2)
+  ON CONFLICT (name) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, recorded_at = now();
+
+INSERT INTO secret_fingerprints (name, fingerprint) VALUES ($1, $2)
+  ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
+  RETURNING fingerprint;
+
 SELECT "b"."id" AS "id", "b"."order_id" AS "order_id", "b"."product_id" AS "product_id", "b"."product_pid" AS "product_pid", "b"."name" AS "name", "b"."price" AS "price"
   FROM "order_bump_items" b
   WHERE b.order_id = $1
@@ -189,6 +196,10 @@ SELECT d.id
   WHERE datname = current_database()) AND l.classid = 30568::oid AND l.objid = d.claimed_by::oid))))
   ORDER BY d.id
   LIMIT $2;
+
+SELECT fingerprint
+  FROM secret_fingerprints
+  WHERE name = $1;
 
 SELECT id
   FROM "products"
@@ -361,16 +372,6 @@ WITH d AS (
   JOIN d ON d.message_id = w.message_id )
   SELECT "id", "store_id", "event_kind", "order_id", "url", "payload", "message_id", "redelivery_of", "state", "claimed_by", "request_headers", "attempted_at", "response_code", "response_body", "duration_ms", "error", "created_at"
   FROM d;
-
-WITH recorded AS (
-  INSERT INTO secret_fingerprints (name, fingerprint) VALUES ($1, $2)
-  ON CONFLICT (name) DO NOTHING
-  RETURNING fingerprint)
-  SELECT fingerprint
-  FROM recorded UNION ALL
-  SELECT fingerprint
-  FROM secret_fingerprints
-  WHERE name = $1;
 
 WITH
   v AS (SELECT *
