@@ -23,13 +23,15 @@ import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.d
  * be able to trust is written here once, so that a new endpoint gets it by using these helpers:
  *
  * - properties: `ApiNullable` for anything that may be `null` (never `nullable: true`, which
- *   OpenAPI 3.1 does not have), `ApiTimestamp` for every timestamp (`format: date-time`);
+ *   OpenAPI 3.1 does not have), `ApiTimestamp` for every timestamp (`format: date-time`). An input
+ *   field takes `null` exactly when it is documented so: the validation pipe refuses it elsewhere;
  * - errors: `ApiNotFound`, `ApiConflict`, `ApiValidationFailed` with the messages the service sends;
  * - what follows from the route itself, added by `applyResponseConventions` before the document is
  *   built: 400 (malformed JSON), 413 and 415 (another type than the route reads) on every operation
  *   that takes a body, the rate-limit headers
  *   on every answer of an authenticated operation (`ApiRateLimited`, applied by `@RequireScopes`),
- *   `Idempotent-Replayed` on the success of an `@Idempotent()` one.
+ *   `Idempotent-Replayed` on the answers of an `@Idempotent()` one that a key replays (successes,
+ *   and errors that do not ask for a retry).
  */
 
 // ---------------------------------------------------------------------------------------------
