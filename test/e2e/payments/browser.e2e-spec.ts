@@ -56,6 +56,11 @@ describe('M-Pesa checkout in a real browser', () => {
     await page.waitForURL(/\/order\/ORD-/, { timeout: 30_000 });
     expect(await page.getByTestId('order-status').textContent()).toBe('approved');
     expect(await page.getByTestId('downloads').textContent()).toContain('Aula 1');
+    // A download opens in a tab of its own: a file the browser shows (a PDF, a text) leaves the order page where it was.
+    const opened = page.waitForEvent('popup');
+    await page.getByTestId('downloads').getByRole('link', { name: 'Aula 1' }).click();
+    await (await opened).close();
+    expect(page.url()).toMatch(/\/order\/ORD-/);
     const order = (await t.http.get(`/v1/orders/${created.order_number}`).set(seller.auth).expect(200)).body.order;
     expect(order).toMatchObject({
       status: 'approved',
