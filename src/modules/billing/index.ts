@@ -27,6 +27,8 @@ export {
 export { noPlanSubscriber, portalUrl } from './events/order-event-payload';
 // What an order says about its buyer (emails show the same as the API).
 export { buyerOf, type Buyer } from './customers/buyer';
+// A product's public buy link (the dashboard's product page shows it).
+export { buyLinkUrl } from './checkout/buy-link-url';
 
 // Payment gateways (the plugin API and the app wiring).
 export {

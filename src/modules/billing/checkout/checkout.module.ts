@@ -3,6 +3,8 @@ import { CatalogModule, CatalogReadsModule } from '../../catalog';
 import { IdentityModule } from '../../identity';
 import { BillingModule } from '../billing.module';
 import { CheckoutAssetsController } from './assets.controller';
+import { BuyController } from './buy.controller';
+import { BuyLinks } from './buy-links.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
@@ -11,7 +13,7 @@ import { PayNotFoundController } from './not-found.controller';
 import { PortalController } from './portal.controller';
 import { CheckoutViews } from './views.service';
 
-/** The hosted checkout, the order portal and buyers' download links under `{pay_url}`. */
+/** The hosted checkout, buy links, the order portal and buyers' download links under `{pay_url}`. */
 @Module({
   // The catalog's index may still be loading when this file is (src/modules/billing/index.ts).
   imports: [BillingModule, forwardRef(() => CatalogModule), forwardRef(() => CatalogReadsModule), IdentityModule],
@@ -20,8 +22,9 @@ import { CheckoutViews } from './views.service';
     PortalController,
     CheckoutAssetsController,
     DownloadController,
+    BuyController,
     PayNotFoundController,
   ],
-  providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter],
+  providers: [CheckoutService, CheckoutViews, CheckoutErrorsFilter, BuyLinks],
 })
 export class CheckoutModule {}

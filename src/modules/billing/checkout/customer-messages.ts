@@ -46,3 +46,29 @@ export function cancellationReason(
   const from = order.paymentNumber ? ` from ${order.paymentNumber}` : '';
   return `Payment declined: ${method} did not accept the payment${from} (for example, not enough balance or the request was refused on the phone). No money was taken.`;
 }
+
+/** The buy link's fields (README, *Buy links*), each error in the buyer's words; the coupon's own message is already theirs. */
+const BUY_FIELDS: Record<string, { field: string; words?: string }> = {
+  'customer.name': { field: 'name', words: 'Enter your name.' },
+  'customer.email': { field: 'email', words: 'Enter a valid email address (for example ana@example.com).' },
+  'customer.mobile_number': {
+    field: 'mobile_number',
+    words: 'Enter your mobile number in international format, starting with + (for example +258841234567).',
+  },
+  plan_id: { field: 'plan_id', words: 'Choose a plan.' },
+  coupon_code: { field: 'coupon_code' },
+};
+
+/**
+ * The buy form's errors by its own fields. An error of anything the buyer did not type (the
+ * product's price, say) is the form's (`form`): the product cannot be bought through its link now.
+ */
+export function buyFieldErrors(errors: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [key, messages] of Object.entries(errors)) {
+    const known = BUY_FIELDS[key];
+    if (known) out[known.field] = [known.words ?? messages[0]];
+    else out.form = ['This product cannot be bought here right now. Please contact the seller.'];
+  }
+  return out;
+}

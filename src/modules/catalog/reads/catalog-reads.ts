@@ -161,6 +161,16 @@ export class CatalogReads {
     return found;
   }
 
+  /** A product by its public id, whichever store it is of (a buy link names only the product). */
+  findProductByPid(pid: string): Promise<Product | null> {
+    return this.m().findOneBy(Product, { pid });
+  }
+
+  /** The plans of a product, cheapest first (a buy link offers them). */
+  findPlansOfProduct(storeId: number, productId: number): Promise<Plan[]> {
+    return this.m().find(Plan, { where: { storeId, productId }, order: { price: 'ASC', id: 'ASC' } });
+  }
+
   findPlan(id: number, manager?: EntityManager): Promise<Plan | null> {
     return this.m(manager).findOneBy(Plan, { id });
   }

@@ -1,4 +1,4 @@
-import { Body, Get, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
@@ -23,7 +23,11 @@ import {
   validateForm,
   ViewsService,
   dashboardPage,
+  StoreModes,
 } from '../../identity';
+import { buyLinkUrl } from '../../billing';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
 import {
   FormUploadInterceptor,
   StoredUpload,
@@ -90,6 +94,8 @@ export class ProductsPagesController {
     private readonly files: ProductFilesService,
     private readonly plans: PlansService,
     private readonly views: ViewsService,
+    private readonly modes: StoreModes,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -370,9 +376,10 @@ export class ProductsPagesController {
     data: Record<string, unknown>,
     status = 200,
   ): Promise<void> {
-    const [product, currency] = await Promise.all([
+    const [product, currency, testMode] = await Promise.all([
       this.products.get(storeId, productRef(pid)),
       this.products.currencyOf(storeId),
+      this.modes.isTest(storeId),
     ]);
     const [files, plans] = await Promise.all([
       this.files.list(storeId, product.pid),
@@ -392,6 +399,12 @@ export class ProductsPagesController {
         missing: {},
         // The reason of the last review decision (catalog's README, *Review*), beside its outcome.
         reviewNote: product.reviewStatus === 'pending' ? null : product.reviewReason,
+        // Its buy link sells a live product once review approved it, a test product at once (README, *Buy links*).
+        buyLink: {
+          url: buyLinkUrl(this.config.urls.pay, product.pid),
+          open: testMode || product.reviewStatus === 'approved',
+          testMode,
+        },
         ...data,
       },
       status,
