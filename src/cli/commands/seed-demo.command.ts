@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { CheckoutPaymentsService, LicensesService, OrdersService } from '../../modules/billing';
+import { buyLinkUrl, CheckoutPaymentsService, LicensesService, OrdersService } from '../../modules/billing';
 import { AffiliatesService } from '../../modules/affiliates';
 import {
   FILE_STORAGE,
@@ -88,6 +88,7 @@ export const seedDemo: CliCommand = {
       `            ${DEMO.clubPid}   Marketing Club, plan ${DEMO.planId}: 300.00 MZN a month`,
       `            ${DEMO.licensedPid}   Invoice Toolkit, 90.00 MZN, one-time, a license key with each order`,
       `Coupon      ${DEMO.coupon}   10 % off`,
+      `Buy link    ${buyLinkUrl(config.urls.pay, DEMO.guidePid)}   (share it: anyone can buy there)`,
       ...(seed.license
         ? [`License key ${seed.license.key}   (id ${seed.license.id}) of a paid order of ${DEMO.licensedPid}`]
         : []),
@@ -207,6 +208,12 @@ export async function seedDemoStore(app: INestApplicationContext, webhookUrl: st
   };
   await ensurePlan(DEMO.planId, 'Monthly', 300, 'month');
   await ensurePlan(DEMO.yearlyPlanId, 'Yearly (old)', 2800, 'year');
+  // The products the demo sells are approved, so that their buy links open (README, *Buy links*).
+  for (const pid of [DEMO.guidePid, DEMO.clubPid, DEMO.licensedPid]) {
+    if ((await products.findForStore(storeId, pid))?.reviewStatus !== 'draft') continue;
+    await products.publish(storeId, pid);
+    await products.review(pid, 'approve');
+  }
 
   const discounts = get(DiscountsService);
   const hasDiscount = (code: string) =>

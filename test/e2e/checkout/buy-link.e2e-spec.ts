@@ -39,7 +39,8 @@ describe('buy links', () => {
     expect(res.text).toContain('data-testid="brand">Loja Aurora</span>');
     expect(res.text).toContain('data-testid="price">150.00 MZN</span>');
     expect(res.text).toContain(`action="${t.config.urls.pay}/buy/${product.pid}"`);
-    for (const field of ['name', 'email', 'mobile_number', 'coupon_code']) expect(res.text).toContain(`name="${field}"`);
+    for (const field of ['name', 'email', 'mobile_number', 'coupon_code'])
+      expect(res.text).toContain(`name="${field}"`);
   });
 
   it('makes the order as POST /v1/orders does and sends the buyer to its checkout (303), campaign included', async () => {
@@ -95,7 +96,10 @@ describe('buy links', () => {
     expect(page.text.indexOf(monthly.planId)).toBeLessThan(page.text.indexOf(yearly.planId));
     expect(page.text).toContain(`value="${monthly.planId}" checked`);
     const res = await buy(club.pid, { ...BUYER, plan_id: yearly.planId }).expect(303);
-    expect(await orderOfCheckout(res.headers.location)).toMatchObject({ amount: 900, plan: { plan_id: yearly.planId } });
+    expect(await orderOfCheckout(res.headers.location)).toMatchObject({
+      amount: 900,
+      plan: { plan_id: yearly.planId },
+    });
     // A plan of no choice offered (another product's, or made up) is no choice.
     const other = await buy(club.pid, { ...BUYER, plan_id: 'plan_elsewhere' }).expect(422);
     expect(other.text).toContain('Choose a plan.');
@@ -130,7 +134,9 @@ describe('buy links', () => {
     const agent: TestAgent = webAgent(t);
     await submit(agent, '/web/login', '/web/login', { email: seller.email, password: seller.password });
     const approved = (await agent.get(`/web/products/${product.pid}`).expect(200)).text;
-    expect(approved).toContain(`<a class="mono" href="${t.config.urls.pay}/buy/${product.pid}" target="_blank" rel="noopener">`);
+    expect(approved).toContain(
+      `<a class="mono" href="${t.config.urls.pay}/buy/${product.pid}" target="_blank" rel="noopener">`,
+    );
     const draft = await insertProduct(t, seller.storeId, { name: 'Ainda não' });
     const waiting = (await agent.get(`/web/products/${draft.pid}`).expect(200)).text;
     expect(waiting).toContain('Opens once review approves the product.');

@@ -157,7 +157,7 @@ describe('seed:demo and product:review', () => {
   });
   afterAll(() => t.close());
 
-  it('seeds a store whose product can be published at once, and the operator approves it', async () => {
+  it('seeds a store whose products sell through their buy links, and one the operator approves', async () => {
     const seed = await cli(['seed:demo', '--json'], env);
     expect(seed.code).toBe(0);
     expect(seed.json).toEqual({
@@ -178,15 +178,25 @@ describe('seed:demo and product:review', () => {
     await t.http.get(`/v1/discounts/${seed.json.discount_code}`).set(auth).expect(200);
     await t.http.get(`/v1/plans/${seed.json.plan_id}`).set(auth).expect(200);
 
-    // "Complete": every publish requirement holds.
-    const published = await t.http.post(`/v1/products/${seed.json.product_pid}/publish`).set(auth).expect(200);
+    // The products the demo sells are approved: their buy links open (README, *Buy links*).
+    for (const pid of [seed.json.product_pid, seed.json.recurring_product_pid, 'prod_demo_toolkit']) {
+      const sold = await t.http.get(`/v1/products/${pid}`).set(auth).expect(200);
+      expect(sold.body.product.status_2).toBe('approved');
+      await t.http.get(`/pay/buy/${pid}`).expect(200);
+    }
+
+    // The checklist stays a draft, "complete": every publish requirement holds.
+    const checklist = 'prod_demo_checklist';
+    await t.http.get(`/pay/buy/${checklist}`).expect(404);
+    const published = await t.http.post(`/v1/products/${checklist}/publish`).set(auth).expect(200);
     expect(published.body.data.status).toBe('pending');
 
-    const review = await cli(['product:review', '--product', seed.json.product_pid, '--decision', 'approve'], env);
+    const review = await cli(['product:review', '--product', checklist, '--decision', 'approve'], env);
     expect(review.code).toBe(0);
-    expect(review.json).toEqual({ product_pid: seed.json.product_pid, status_2: 'approved' });
-    const product = await t.http.get(`/v1/products/${seed.json.product_pid}`).set(auth).expect(200);
+    expect(review.json).toEqual({ product_pid: checklist, status_2: 'approved' });
+    const product = await t.http.get(`/v1/products/${checklist}`).set(auth).expect(200);
     expect(product.body.product.status_2).toBe('approved');
+    await t.http.get(`/pay/buy/${checklist}`).expect(200);
   });
 
   it('product:review refuses an unknown decision with one line on stderr', async () => {

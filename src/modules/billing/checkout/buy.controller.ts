@@ -46,13 +46,20 @@ export class BuyController {
     const limit = await countRequest(this.limiter, BUY_LINK_ORDERS_PER_MINUTE, res.request.ip);
     setRateLimitHeaders(res, limit);
     if (!limit.allowed) throw new TooManyRequestsError(limit.resetSeconds);
-    const form = this.links.readForm(body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {});
+    const form = this.links.readForm(
+      body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {},
+    );
     const result = await this.links.buy(page, form);
     if (result.errors) return this.render(res, page, form, result.errors, 422);
     res.redirect(result.checkoutUrl, 303);
   }
 
   private render(res: FastifyReply, page: BuyPage, form: BuyForm, errors: Record<string, string[]>, status: number) {
-    this.views.render(res, 'buy', { page, form, errors: buyFieldErrors(errors), action: this.links.url(page.product.pid) }, status);
+    this.views.render(
+      res,
+      'buy',
+      { page, form, errors: buyFieldErrors(errors), action: this.links.url(page.product.pid) },
+      status,
+    );
   }
 }
