@@ -120,6 +120,49 @@ describe.each(WIDTHS)('the checkout in a real browser at $width px', ({ name, wi
     await shot('6-not-found');
   });
 
+  it('a buy link: the buyer’s details, errors beside their fields, then the checkout of the order it made', async () => {
+    const club = await insertProduct(t, seller.storeId, {
+      name: LONG_PRODUCT,
+      type: 'recurring',
+      price: null,
+      imageUrl: null,
+    });
+    await t.dataSource.query(`UPDATE products SET status_2 = 'approved' WHERE id = $1`, [club.id]);
+    const yearly = await insertPlan(t, seller.storeId, club.id, {
+      name: LONG_PLAN,
+      price: '3000.00',
+      interval: 'year',
+    });
+    await insertPlan(t, seller.storeId, club.id, { name: 'Monthly', price: '300.00' });
+    await page.goto(`${t.config.urls.pay}/buy/${club.pid}?coupon=AURORA10`);
+    expect(await page.getByRole('group', { name: 'Choose a plan' }).getByRole('radio').count()).toBe(2);
+    await shot('10-buy');
+
+    await page.getByRole('radio', { name: new RegExp(LONG_PLAN) }).check();
+    await page.getByLabel('Email').fill('ana@');
+    await Promise.all([page.waitForLoadState(), page.getByRole('button', { name: 'Continue to payment' }).click()]);
+    expect(await page.getByText('Enter your name.').isVisible()).toBe(true);
+    expect(await page.getByLabel('Email').inputValue()).toBe('ana@');
+    expect(await page.getByRole('radio', { name: new RegExp(LONG_PLAN) }).isChecked()).toBe(true);
+    await shot('11-buy-errors');
+
+    await page.getByLabel('Your name').fill('Ana Macuácua');
+    await page.getByLabel('Email').fill('ana@example.com');
+    await page.getByLabel('Mobile number').fill('+258841234567');
+    await Promise.all([
+      page.waitForURL(/\/token\//),
+      page.getByRole('button', { name: 'Continue to payment' }).click(),
+    ]);
+    expect(await total()).toBe('2,990.00 MZN');
+    expect(await page.getByTestId('plan').textContent()).toContain(LONG_PLAN);
+    await page.getByLabel('Mobile number').fill('841234567');
+    await payNow(/thanks=1$/);
+    await shot('12-buy-paid');
+    const orders = await t.http.get(`/v1/orders?product=${club.pid}`).set(seller.auth).expect(200);
+    expect(orders.body.orders).toHaveLength(1);
+    expect(orders.body.orders[0]).toMatchObject({ status: 'approved', plan: { plan_id: yearly.planId } });
+  });
+
   it('a renewal says so, offers no cancel button and leads to its subscription', async () => {
     const club = await insertProduct(t, seller.storeId, {
       name: LONG_PRODUCT,
