@@ -111,7 +111,33 @@ describe('the checkout of a subscription: first order and renewals', () => {
     expect((await getOrder(t, seller, renewalNumber)).status).toBe('cancelled');
     const again = await t.http.post(`/pay/token/${payToken}/cancel`).set('Accept', 'application/json').expect(409);
     expect(again.body.message).toBe('Order is no longer pending.');
-    // Its page still says what it was.
-    expect((await checkoutPage(payToken)).text).toContain('data-testid="renewal"');
+    // Its page still says what it was, and why it closed: not the buyer's cancel.
+    const closed = (await checkoutPage(payToken)).text;
+    expect(closed).toContain('data-testid="renewal"');
+    expect(closed).toContain(
+      'data-testid="decline-reason">This renewal was closed because the subscription ended. No payment was made.<',
+    );
+    expect(closed).not.toContain('You cancelled this checkout');
+  });
+
+  it('a renewal declined stays payable and its checkout says why, above the pay form', async () => {
+    const { payToken } = await openRenewal('2027-06-03T10:00:00Z');
+    // The automatic charge was declined.
+    const open = (await checkoutPage(payToken)).text;
+    expect(open).toMatch(/data-testid="decline-reason">Payment declined: [^<]* You can try again below\.</);
+    expect(open).toContain('>Pay now</button>');
+    // Declined again from the checkout: the page it comes back to names that number.
+    const declined = await t.http
+      .post(`/pay/token/${payToken}/pay`)
+      .type('form')
+      .send({ payment_method: 'mpesa', payment_number: '841230002' })
+      .expect(303);
+    expect(declined.headers.location).toBe(`${t.config.urls.pay}/token/${payToken}`);
+    const again = (await checkoutPage(payToken)).text;
+    expect(again).toContain(
+      'data-testid="decline-reason">Payment declined: M-Pesa did not accept the payment from 841230002',
+    );
+    await payJson(t, payToken, PAYS).expect(200);
+    expect((await checkoutPage(payToken)).text).not.toContain('Payment declined');
   });
 });

@@ -10,7 +10,7 @@ import { PaymentResult } from '../payments/payments.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutPage, CheckoutService, RENEWAL_CANCEL_MESSAGE } from './checkout.service';
 import { wantsJson } from './content-negotiation';
-import { cancellationReason, customerFieldErrors } from './customer-messages';
+import { cancellationReason, customerFieldErrors, declineMessage } from './customer-messages';
 import { CheckoutViews } from './views.service';
 
 type Form = Record<string, unknown>;
@@ -184,8 +184,9 @@ export class CheckoutController {
     extra: { errors?: Record<string, string[]>; notice?: string } = {},
   ): Promise<void> {
     const order = page.order;
-    const [declined, payments] = await Promise.all([
+    const [declined, renewalDecline, payments] = await Promise.all([
       this.payments.wasDeclined(order),
+      this.payments.renewalDecline(order),
       this.checkout.paymentChoices(order),
     ]);
     // The method the buyer chose (none when the form named none it offers), else the first one.
@@ -209,6 +210,11 @@ export class CheckoutController {
         action: this.checkout.checkoutUrl(payToken),
         portalUrl: order.transactionId && order.status !== 'pending' ? this.checkout.portalUrl(order) : null,
         reason: cancellationReason(order, declined),
+        // A renewal stays pending after a decline: the reason goes above its pay form.
+        declinedNotice:
+          renewalDecline && !extra.notice
+            ? `${declineMessage({ paymentMethod: renewalDecline.method, paymentNumber: renewalDecline.paymentNumber })} You can try again below.`
+            : null,
         canRetry: declined,
       },
       status,

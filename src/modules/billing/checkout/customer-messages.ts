@@ -1,3 +1,5 @@
+import { isRenewalOrder } from '../orders/order.entity';
+
 /**
  * The checkout page speaks to the customer, not to a developer: each field error of the pay form
  * in words a buyer understands (the JSON answer keeps the API's messages, README, *Taking payments*).
@@ -28,23 +30,32 @@ export function customerFieldErrors(errors: Record<string, string[]>, methods: s
 
 const METHOD_NAMES: Record<string, string> = { mpesa: 'M-Pesa', emola: 'e-Mola' };
 
+/** What the payment decline of `order` (its method and number) was, in words. */
+export function declineMessage(order: { paymentMethod: string | null; paymentNumber: string | null }): string {
+  const method = METHOD_NAMES[order.paymentMethod ?? ''] ?? 'Your mobile money provider';
+  const from = order.paymentNumber ? ` from ${order.paymentNumber}` : '';
+  return `Payment declined: ${method} did not accept the payment${from} (for example, not enough balance or the request was refused on the phone). No money was taken.`;
+}
+
 /**
  * Why a checkout ended cancelled, in words: a payment attempt that was declined (the order keeps
- * the number it was tried with), or the customer's own cancel.
+ * the number it was tried with), a renewal closed with its subscription (expired or cancelled),
+ * or the customer's own cancel.
  */
 export function cancellationReason(
   order: {
     status: string;
     paymentMethod: string | null;
     paymentNumber: string | null;
+    subscriptionId: number | null;
+    subscriptionPeriod: number | null;
   },
   declined: boolean,
 ): string | null {
   if (order.status !== 'cancelled') return null;
-  if (!declined) return 'You cancelled this checkout. No payment was made.';
-  const method = METHOD_NAMES[order.paymentMethod ?? ''] ?? 'Your mobile money provider';
-  const from = order.paymentNumber ? ` from ${order.paymentNumber}` : '';
-  return `Payment declined: ${method} did not accept the payment${from} (for example, not enough balance or the request was refused on the phone). No money was taken.`;
+  if (declined) return declineMessage(order);
+  if (isRenewalOrder(order)) return 'This renewal was closed because the subscription ended. No payment was made.';
+  return 'You cancelled this checkout. No payment was made.';
 }
 
 /** The buy link's fields (README, *Buy links*), each error in the buyer's words; the coupon's own message is already theirs. */

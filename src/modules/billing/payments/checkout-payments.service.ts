@@ -7,7 +7,7 @@ import { newCancellationId } from './cancellation-id';
 import { InProgressError, NotFoundError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { Order } from '../orders/order.entity';
+import { isRenewalOrder, Order } from '../orders/order.entity';
 import { OrderTransitionsService } from '../orders/order-transitions.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { PaymentAttempt, transactionIdOf } from './payment-attempt.entity';
@@ -133,6 +133,17 @@ export class CheckoutPaymentsService {
     if (order.status !== 'cancelled' || order.subscriptionId !== null) return false;
     const attempt = await this.attempts.latestOfOrder(order.id);
     return attempt !== null && attempt.status === 'failed' && order.transactionId === transactionIdOf(attempt);
+  }
+
+  /**
+   * The declined attempt of a pending renewal, when its last payment was declined (by the buyer's
+   * phone or on the automatic charge): it stays pending, so its checkout says why above the pay form
+   * (README, *Taking payments*).
+   */
+  async renewalDecline(order: Order): Promise<PaymentAttempt | null> {
+    if (order.status !== 'pending' || !isRenewalOrder(order)) return null;
+    const attempt = await this.attempts.latestOfOrder(order.id);
+    return attempt?.status === 'failed' ? attempt : null;
   }
 
   /**
