@@ -120,6 +120,23 @@ describe('the checkout of a subscription: first order and renewals', () => {
     expect(closed).not.toContain('You cancelled this checkout');
   });
 
+  it('cancelling from a declined renewal’s own portal lands on that portal, which keeps opening', async () => {
+    const { renewalNumber } = await openRenewal('2027-08-03T10:00:00Z');
+    const renewal = await getOrder(t, seller, renewalNumber);
+    expect(renewal.transaction_id).toEqual(expect.any(String));
+    const portal = `/pay/order/${renewalNumber}?transaction_id=${encodeURIComponent(renewal.transaction_id)}`;
+    await t.http.get(portal).expect(200);
+    const res = await t.http
+      .post(`/pay/order/${renewalNumber}/subscription/cancel`)
+      .type('form')
+      .send({ transaction_id: renewal.transaction_id, confirm: 'yes' })
+      .expect(303);
+    expect((await getOrder(t, seller, renewalNumber)).status).toBe('cancelled');
+    const landed = await t.http.get(pathOf(res.headers.location)).expect(200);
+    expect(landed.text).toContain('Your subscription is cancelled');
+    await t.http.get(portal).expect(200);
+  });
+
   it('a renewal declined stays payable and its checkout says why, above the pay form', async () => {
     const { payToken } = await openRenewal('2027-06-03T10:00:00Z');
     // The automatic charge was declined.

@@ -185,10 +185,12 @@ export class SubscriptionsService {
   /**
    * An open renewal order cancelled with its subscription: like a checkout's cancellation, it gets a
    * transaction id of its own, so its `order_cancelled` and the subscription's events carry one and
-   * their `portal_url` opens the order (billing README, `subscriptions/`).
+   * their `portal_url` opens the order (billing README, `subscriptions/`). One it already has (a
+   * declined attempt's) it keeps: the links to its portal already given out go on opening it.
    */
   private async cancelRenewal(manager: EntityManager, open: Order, at: Date): Promise<void> {
-    await this.transitions.transition(open.id, 'cancelled', { transactionId: newCancellationId(), at }, manager);
+    const transactionId = open.transactionId ?? newCancellationId();
+    await this.transitions.transition(open.id, 'cancelled', { transactionId, at }, manager);
   }
 
   /** The sweep: an active subscription whose end_date passed unpaid becomes `past_due`. */
