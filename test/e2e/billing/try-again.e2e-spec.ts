@@ -75,6 +75,22 @@ describe('try again after a decline; truthful portal and thank-you', () => {
     expect(await usedCount(t, discountId)).toBe(1);
   });
 
+  it('a coupon with no use left: JSON says so on coupon_code; a browser gets the checkout saying it in words', async () => {
+    await insertDiscount(t, seller.storeId, { code: 'LAST1', type: 'fixed', value: '5.00', usesLimit: 1 });
+    const declined = await createOrder(t, seller, orderBody(product.pid, { coupon_code: 'LAST1' }));
+    await payJson(t, declined.pay_token, DECLINED).expect(200);
+    // Another buyer takes the last use meanwhile.
+    await createOrder(t, seller, orderBody(product.pid, { coupon_code: 'LAST1' }));
+    const json = await retryJson(declined.pay_token).expect(422);
+    expect(json.body.errors).toEqual({ coupon_code: ['Coupon has no uses left.'] });
+    const page = await t.http.post(`/pay/token/${declined.pay_token}/retry`).type('form').send({}).expect(422);
+    expect(page.text).toContain(
+      'data-testid="checkout-notice">The coupon of this order (LAST1) can no longer be used: Coupon has no uses left. Ask the seller for a new checkout link.<',
+    );
+    expect(page.text).toContain('data-testid="brand">Loja Aurora<');
+    expect((await order(declined.order_number)).status).toBe('cancelled');
+  });
+
   it('409 for an order the customer cancelled, an approved or refunded one; 404 for an unknown token', async () => {
     const cancelled = await createOrder(t, seller, orderBody(product.pid));
     await t.http.post(`/pay/token/${cancelled.pay_token}/cancel`).set('Accept', 'application/json').expect(200);

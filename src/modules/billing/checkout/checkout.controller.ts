@@ -10,7 +10,7 @@ import { PaymentResult } from '../payments/payments.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutPage, CheckoutService, RENEWAL_CANCEL_MESSAGE } from './checkout.service';
 import { wantsJson } from './content-negotiation';
-import { cancellationReason, customerFieldErrors, declineMessage } from './customer-messages';
+import { cancellationReason, customerFieldErrors, declineMessage, retryRefusal } from './customer-messages';
 import { CheckoutViews } from './views.service';
 
 type Form = Record<string, unknown>;
@@ -95,7 +95,16 @@ export class CheckoutController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const result = await this.payments.retry(payToken);
+    let result: PaymentResult;
+    try {
+      result = await this.payments.retry(payToken);
+    } catch (error) {
+      // Reopening takes the coupon again; one that can no longer apply is said on the page, in words.
+      if (wantsJson(req) || !(error instanceof ValidationError)) throw error;
+      const { order } = await this.payments.checkoutOf(payToken);
+      const notice = retryRefusal(order, error.errors as Record<string, string[]>);
+      return this.renderPage(res, payToken, await this.checkout.pageOf(order), 422, { notice });
+    }
     if (result.outcome !== 'reopened') return this.answer(req, res, payToken, result);
     if (wantsJson(req)) {
       void res.status(200).send({ status: 'success', order_number: result.order.orderNumber, order_status: 'pending' });

@@ -58,6 +58,15 @@ export function cancellationReason(
   return 'You cancelled this checkout. No payment was made.';
 }
 
+/** Why "Try again" could not reopen `order` (its coupon no longer applies, say), in words, with the way on. */
+export function retryRefusal(order: { couponCode: string | null }, errors: Record<string, string[]>): string {
+  const coupon = errors.coupon_code?.[0];
+  if (coupon && order.couponCode)
+    return `The coupon of this order (${order.couponCode}) can no longer be used: ${coupon} Ask the seller for a new checkout link.`;
+  const first = Object.values(errors)[0]?.[0] ?? 'Validation failed.';
+  return `This checkout cannot be reopened: ${first} Ask the seller for a new checkout link.`;
+}
+
 /** The buy link's fields (README, *Buy links*), each error in the buyer's words; the coupon's own message is already theirs. */
 const BUY_FIELDS: Record<string, { field: string; words?: string }> = {
   'customer.name': { field: 'name', words: 'Enter your name.' },
