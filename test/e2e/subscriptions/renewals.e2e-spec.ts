@@ -207,9 +207,10 @@ describe('Subscriptions that renew: the sweep with the test clock', () => {
       orders: [s.orderNumber, renewalNumber],
     });
     expect((await getOrder(t, seller, renewalNumber)).status).toBe('cancelled');
-    // Its order_cancelled: a transaction id of its own, a portal link that opens, the subscription as it ended.
+    // Its order_cancelled: the transaction id its last declined attempt gave it (kept, so the links to
+    // its portal already given out keep opening), a portal link that opens, the subscription as it ended.
     const cancelled = payloads.find((p) => p.kind === 'order_cancelled' && p.payload.order_number === renewalNumber)!;
-    expect(cancelled.payload.transaction_id).toMatch(/^cxl_[0-9A-Za-z]{20}$/);
+    expect(cancelled.payload.transaction_id).toMatch(/^sbx_[0-9A-Za-z]{20}$/);
     expect(cancelled.payload.plan_subscriber.status).toBe('expired');
     expect((await getOrder(t, seller, renewalNumber)).transaction_id).toBe(cancelled.payload.transaction_id);
     const portal = new URL(cancelled.payload.plan_subscriber.portal_url);
