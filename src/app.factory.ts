@@ -1,6 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { clientErrorHandler } from './common/http/client-errors';
 import { SwaggerModule } from '@nestjs/swagger';
 import { DemoRepository, withDemoExamples } from './modules/demo';
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
@@ -49,6 +50,8 @@ export async function createApp(
       maxParamLength: 16 * 1024,
     },
     logger: false,
+    // A request Node cannot parse (over 16 KiB of URL and headers, say) in the contract's error shape.
+    clientErrorHandler,
     genReqId: requestIdOf,
     requestIdHeader: false,
     // Path ids that cannot exist (U+0000, invalid UTF-8) are made unmatchable before routing (the errors of the OpenAPI description).

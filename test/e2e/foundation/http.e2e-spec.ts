@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { createSeller } from '../../utils/auth';
 import { createTestApp, TestApp } from '../../utils/test-app';
 
@@ -23,6 +25,30 @@ describe('HTTP layer', () => {
   it('answers an unknown route with 404 Resource not found.', async () => {
     const res = await t.http.get('/v1/no-such-thing').expect(404);
     expect(res.body).toEqual({ status: 'error', message: 'Resource not found.' });
+  });
+
+  it('answers what Node cannot parse in the contract’s error shape: a URL over 16 KiB is 431, a broken request line 400', async () => {
+    const long = await t.http.get(`/v1/health?x=${'u'.repeat(20_000)}`).expect(431);
+    expect(long.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(long.text)).toEqual({
+      status: 'error',
+      message: 'Request headers are too large (at most 16 KiB with the URL).',
+    });
+    // A request line no HTTP parser takes, on a socket of its own.
+    const server = t.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write('GET /v1/health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+      );
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(raw.split('\r\n\r\n')[1])).toEqual({ status: 'error', message: 'Malformed HTTP request.' });
   });
 
   it('answers malformed JSON with 400 before authentication', async () => {
