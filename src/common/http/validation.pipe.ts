@@ -126,7 +126,8 @@ class InputValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     let inspection: InputInspection | undefined;
     if (metadata.type === 'body' || metadata.type === 'query') {
-      inspection = inspectInput(value);
+      // One named field (`@Query('page')`) is inspected under its own name, not as a whole body.
+      inspection = metadata.data ? inspectInput({ [metadata.data]: value }) : inspectInput(value);
       if (inspection.errors) throw new ValidationError(inspection.errors);
     }
     const accepted =

@@ -138,6 +138,20 @@ describe('try again after a decline; truthful portal and thank-you', () => {
     expect((await order(renewalNumber)).status).toBe('cancelled');
   });
 
+  it('a portal transaction_id that cannot exist (U+0000) is the 404 of a wrong one; another field’s is a 422 naming it', async () => {
+    const paid = await createOrder(t, seller, orderBody(product.pid));
+    await payJson(t, paid.pay_token, PAYS).expect(200);
+    const path = `/pay/order/${paid.order_number}`;
+    const wrong = await t.http.get(`${path}?transaction_id=%00`).set('Accept', 'application/json').expect(404);
+    expect(wrong.body).toEqual({ status: 'error', message: 'Resource not found.' });
+    await t.http.get(`${path}?transaction_id=%00`).expect(404);
+    const thanks = await t.http
+      .get(`${portalPath(await order(paid.order_number))}&thanks=%00`)
+      .set('Accept', 'application/json')
+      .expect(422);
+    expect(thanks.body.errors).toEqual({ thanks: ['thanks must not contain U+0000 or unpaired surrogates.'] });
+  });
+
   it('the portal says "Paid" only for approved and refunded orders', async () => {
     const declined = await createOrder(t, seller, orderBody(product.pid));
     await payJson(t, declined.pay_token, DECLINED).expect(200);

@@ -6,6 +6,7 @@ import { CheckoutErrorsFilter } from './checkout-errors.filter';
 import { CheckoutService } from './checkout.service';
 import { wantsJson } from './content-negotiation';
 import { CheckoutViews } from './views.service';
+import { ComparedQuery } from '../../../common/http/compared-query';
 
 /** The customer's order portal (README, *Taking payments*), keyed by order number and transaction id. */
 @ApiExcludeController()
@@ -21,7 +22,7 @@ export class PortalController {
   @Get()
   async portal(
     @Param('orderNumber') orderNumber: string,
-    @Query('transaction_id') transactionId: unknown,
+    @ComparedQuery('transaction_id') transactionId: unknown,
     @Query('thanks') thanks: unknown,
     @Query('cancelled') cancelled: unknown,
     @Res() res: FastifyReply,
@@ -42,7 +43,7 @@ export class PortalController {
   async cancelSubscription(
     @Param('orderNumber') orderNumber: string,
     @Body() body: Record<string, unknown>,
-    @Query('transaction_id') queryTransactionId: unknown,
+    @ComparedQuery('transaction_id') queryTransactionId: unknown,
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
@@ -72,7 +73,7 @@ export class PortalController {
   async payRenewal(
     @Param('orderNumber') orderNumber: string,
     @Body() body: Record<string, unknown>,
-    @Query('transaction_id') queryTransactionId: unknown,
+    @ComparedQuery('transaction_id') queryTransactionId: unknown,
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
