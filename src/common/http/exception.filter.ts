@@ -133,6 +133,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     // Every 401 carries a challenge; routes that know more (the auth guard) set theirs.
     if (status === 401 && !reply.hasHeader('www-authenticate')) headers['WWW-Authenticate'] = bearerChallenge();
+    // Every answer of the OAuth endpoints is not to be stored, those of a body never read included.
+    if (oauth) Object.assign(headers, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
     void reply.status(status).headers(headers).send(body);
   }
 }

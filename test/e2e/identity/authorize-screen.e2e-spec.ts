@@ -58,9 +58,44 @@ describe('GET|POST /web/oauth/authorize', () => {
     ['a missing scope', { scope: '' }],
     ['an unknown scope', { scope: 'user.read admin.all' }],
     ['a plain PKCE method', { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }],
+    ['U+0000 in the state', { state: 'a\u0000b' }],
+    ['U+0000 in the scope', { scope: 'user.read\u0000' }],
+    ['U+0000 in the code_challenge', { code_challenge: `a\u0000${'b'.repeat(41)}`, code_challenge_method: 'S256' }],
+    ['neither a state nor a PKCE challenge (its code could never be exchanged)', { state: '' }],
   ])('answers %s with a 400 error page', async (_label, extra) => {
     const res = await f.agent.get('/web/oauth/authorize').query(query(extra)).expect(400);
     expect(res.headers.location).toBeUndefined();
+    expect(res.text).toContain('data-testid="error-message"');
+  });
+
+  it('answers a client_id that cannot exist (U+0000) with the 400 page, logged in or not, by GET and by POST', async () => {
+    for (const agent of [f.agent, webAgent(t)]) {
+      const res = await agent
+        .get('/web/oauth/authorize')
+        .query(query({ client_id: '\u0000' }))
+        .expect(400);
+      expect(res.text).toContain('The client_id parameter is not valid.');
+    }
+    const page = await f.agent.get('/web/oauth/authorize').query(query()).expect(200);
+    const res = await f.agent
+      .post('/web/oauth/authorize')
+      .type('form')
+      .send({ ...consentForm(page.text), client_id: 'a\u0000b', _csrf: csrfFrom(page.text), decision: 'approve' })
+      .expect(400);
+    expect(res.headers.location).toBeUndefined();
+  });
+
+  it('takes a request without state when it carries a PKCE challenge', async () => {
+    await f.agent
+      .get('/web/oauth/authorize')
+      .query(
+        query({
+          state: '',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        }),
+      )
+      .expect(200);
   });
 
   it('sends a logged-out browser to the login page (303) and back to the screen after login', async () => {

@@ -68,6 +68,10 @@ export class OAuthAuthorizationService {
       throw new AuthorizationRequestError('The code_challenge is not a base64url SHA-256 digest.');
     }
     if (!challenge && method) throw new AuthorizationRequestError('code_challenge_method without code_challenge.');
+    // The token endpoint takes a code without `state` only when it was issued with a PKCE challenge:
+    // a request with neither would give the app a code it can never exchange.
+    if (!challenge && !single(params.state))
+      throw new AuthorizationRequestError('The state parameter is required without a PKCE code_challenge.');
     return {
       app,
       redirectUri,

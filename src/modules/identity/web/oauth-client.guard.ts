@@ -1,6 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthorizationParams, OAuthAuthorizationService } from '../oauth/oauth-authorization.service';
+import { isStorableText } from '../../../common/http/input-text';
+import {
+  AuthorizationParams,
+  AuthorizationRequestError,
+  OAuthAuthorizationService,
+} from '../oauth/oauth-authorization.service';
 
 const PARAMS: (keyof AuthorizationParams)[] = [
   'client_id',
@@ -32,9 +37,18 @@ export function formOf(req: FastifyRequest): Record<string, unknown> {
   return (req.body ?? {}) as Record<string, unknown>;
 }
 
-/** The consent screen's parameters, from its query (GET) or its form (POST). */
+/**
+ * The consent screen's parameters, from its query (GET) or its form (POST): where they enter, before
+ * any is looked up. One that no registration can hold (U+0000, an unpaired surrogate) is an
+ * authorization error, a 400 page like every other (README, *Operating it*).
+ */
 export function pick(source: Record<string, unknown>): AuthorizationParams {
   const out: AuthorizationParams = {};
-  for (const key of PARAMS) if (typeof source[key] === 'string') out[key] = source[key];
+  for (const key of PARAMS) {
+    const value = source[key];
+    if (typeof value !== 'string') continue;
+    if (!isStorableText(value)) throw new AuthorizationRequestError(`The ${key} parameter is not valid.`);
+    out[key] = value;
+  }
   return out;
 }
