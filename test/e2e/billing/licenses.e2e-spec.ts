@@ -115,8 +115,7 @@ describe('license keys', () => {
       expect(dump).not.toContain(k.replace(/-/g, ''));
     }
     await post('validate', { license_key: String(rows[0].key_hash) }).expect(404);
-    const sealed = await post('validate', { license_key: String(rows[0].key_sealed) });
-    expect([404, 422]).toContain(sealed.status);
+    await post('validate', { license_key: String(rows[0].key_sealed) }).expect(404);
   });
 
   it('activate, validate, deactivate: every answer', async () => {
@@ -158,7 +157,13 @@ describe('license keys', () => {
 
     // Unknown keys, near misses and junk: one answer, which says nothing about closeness.
     const nearMiss = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
-    for (const guess of [nearMiss, 'AAAAA-AAAAA-AAAAA-AAAAA', 'not a key', key.replace(/-/g, '')]) {
+    for (const guess of [
+      nearMiss,
+      'AAAAA-AAAAA-AAAAA-AAAAA',
+      'not a key',
+      key.replace(/-/g, ''),
+      'K'.repeat(200_000),
+    ]) {
       for (const [path, body] of [
         ['activate', { license_key: guess, instance_name: 'x' }],
         ['validate', { license_key: guess }],

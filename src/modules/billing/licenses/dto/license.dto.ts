@@ -119,11 +119,21 @@ export class ListLicensesQueryDto extends PaginationQueryDto {
 }
 
 const licenseKeyField = () =>
-  ApiProperty({ example: EXAMPLE_LICENSE_KEY, description: 'The key the buyer received.', maxLength: 64 });
+  ApiProperty({
+    example: EXAMPLE_LICENSE_KEY,
+    description:
+      'The key the buyer received. Any text not of a key issued, whatever its length, is `License key not found.`',
+  });
+
+/**
+ * The key is looked up by its SHA-256 hash, so any length can be asked about: anything not of a key's
+ * form gets the same 404 as an unknown key (README, *License keys*), a long text included.
+ */
+const LICENSE_KEY_TEXT = Number.MAX_SAFE_INTEGER;
 
 export class ActivateLicenseDto {
   @licenseKeyField()
-  @RequiredText('license_key', 64)
+  @RequiredText('license_key', LICENSE_KEY_TEXT)
   license_key: string;
 
   @ApiProperty({ example: 'Ana’s laptop', maxLength: 255 })
@@ -133,7 +143,7 @@ export class ActivateLicenseDto {
 
 export class ValidateLicenseDto {
   @licenseKeyField()
-  @RequiredText('license_key', 64)
+  @RequiredText('license_key', LICENSE_KEY_TEXT)
   license_key: string;
 
   @ApiPropertyOptional({ type: 'integer', example: 7, description: 'Also check that this instance is activated.' })
@@ -148,7 +158,7 @@ export class ValidateLicenseDto {
 
 export class DeactivateLicenseDto {
   @licenseKeyField()
-  @RequiredText('license_key', 64)
+  @RequiredText('license_key', LICENSE_KEY_TEXT)
   license_key: string;
 
   @ApiProperty({ type: 'integer', example: 7 })
