@@ -152,6 +152,20 @@ describe('try again after a decline; truthful portal and thank-you', () => {
     expect(thanks.body.errors).toEqual({ thanks: ['thanks must not contain U+0000 or unpaired surrogates.'] });
   });
 
+  it('a one-time order’s portal has no subscription to cancel or renew: 404, nothing answered as done', async () => {
+    const paid = await createOrder(t, seller, orderBody(product.pid));
+    await payJson(t, paid.pay_token, PAYS).expect(200);
+    const { transaction_id } = await order(paid.order_number);
+    for (const action of ['cancel', 'renewal']) {
+      const res = await t.http
+        .post(`/pay/order/${paid.order_number}/subscription/${action}`)
+        .set('Accept', 'application/json')
+        .send({ transaction_id, confirm: 'yes' })
+        .expect(404);
+      expect(res.body).toEqual({ status: 'error', message: 'Subscription not found.' });
+    }
+  });
+
   it('the portal says "Paid" only for approved and refunded orders', async () => {
     const declined = await createOrder(t, seller, orderBody(product.pid));
     await payJson(t, declined.pay_token, DECLINED).expect(200);

@@ -322,8 +322,8 @@ export class CheckoutService {
    */
   async cancelSubscription(orderNumber: string, transactionId: unknown): Promise<Order> {
     const order = await this.orderOfPortal(orderNumber, transactionId);
-    const subscription = await this.subscriptions.findOfOrder(order);
-    if (subscription && !isEnded(subscription)) await this.lifecycle.cancel(order.storeId, subscription.id, true);
+    const subscription = await this.subscriptionOfPortal(order);
+    if (!isEnded(subscription)) await this.lifecycle.cancel(order.storeId, subscription.id, true);
     return order;
   }
 
@@ -333,9 +333,16 @@ export class CheckoutService {
    */
   async renewalCheckoutUrl(orderNumber: string, transactionId: unknown): Promise<string | null> {
     const order = await this.orderOfPortal(orderNumber, transactionId);
-    const subscription = await this.subscriptions.findOfOrder(order);
-    const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
+    const subscription = await this.subscriptionOfPortal(order);
+    const renewal = !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
     return renewal ? this.ordersService.checkoutUrlFor(renewal.id) : null;
+  }
+
+  /** The subscription the portal's buttons act on; an order of none (a one-time purchase) has no such buttons: 404. */
+  private async subscriptionOfPortal(order: Order): Promise<Subscription> {
+    const subscription = await this.subscriptions.findOfOrder(order);
+    if (!subscription) throw new NotFoundError('Subscription not found.');
+    return subscription;
   }
 
   private async orderOfPortal(orderNumber: string, transactionId: unknown): Promise<Order> {
