@@ -262,6 +262,12 @@ describe('hosted checkout, payments and the order portal', () => {
     // Given, the other rules.
     const wrong = await payJson(t, created.pay_token, { payment_method: 'visa', payment_number: '841234567' });
     expect(wrong.body.errors).toEqual({ payment_method: ['payment_method must be one of: mpesa, emola.'] });
+    // Of the wrong type: only the type each must be.
+    const typed = await payJson(t, created.pay_token, { payment_method: 5, payment_number: 841234567 }).expect(422);
+    expect(typed.body.errors).toEqual({
+      payment_method: ['payment_method must be a string.'],
+      payment_number: ['payment_number must be a string.'],
+    });
 
     // The form without a method: the page again, naming the methods it offers.
     const html = await t.http

@@ -261,6 +261,8 @@ export class CheckoutService {
     const chosen = offered.find((m) => m.method === method);
     if (!offered.length) errors.payment_method = ['No payment method is available.'];
     else if (!given(method)) errors.payment_method = ['payment_method is required.'];
+    // A value of the wrong type gets only the type it must be (README, *Validation messages*).
+    else if (typeof method !== 'string') errors.payment_method = ['payment_method must be a string.'];
     else if (!chosen)
       errors.payment_method = [`payment_method must be one of: ${offered.map((m) => m.method).join(', ')}.`];
     const number =
@@ -269,6 +271,7 @@ export class CheckoutService {
     // Required when the chosen method needs it (or, no method chosen, when every offered one does).
     const numberNeeded = chosen ? chosen.needsPaymentNumber : offered.every((m) => m.needsPaymentNumber);
     if (!numberGiven && numberNeeded) errors.payment_number = ['payment_number is required.'];
+    else if (numberGiven && typeof number !== 'string') errors.payment_number = ['payment_number must be a string.'];
     else if (numberGiven) {
       // The chosen method's gateway says what a number is (a phone number unless it has its own rule).
       const refused = this.payments.paymentNumberError(
