@@ -109,7 +109,7 @@ describe('customer messages', () => {
       links: {
         portal: 'https://pay.example/order/ORD-1?transaction_id=t',
         checkout: null,
-        downloads: [{ name: 'a"b', url: 'https://cdn.example/k/a.pdf' }],
+        downloads: [{ name: 'a"b', url: 'https://cdn.example/k/a.pdf', expires: false }],
       },
     });
     const email = new EmailRenderer().render(escaped);
@@ -151,12 +151,29 @@ describe('customer messages', () => {
     }
     const withFiles = new EmailRenderer().render(
       message({
-        links: { ...message({}).links, downloads: [{ name: 'Guide', url: 'https://pay.example/download/x' }] },
+        links: {
+          ...message({}).links,
+          downloads: [{ name: 'Guide', url: 'https://pay.example/download/x', expires: true }],
+        },
       }),
     );
     for (const part of [withFiles.text, withFiles.html]) {
       expect(part).toContain('View your order and downloads');
       expect(part).toContain('Download links work for 24 hours');
+    }
+    // The seller's own links (a link file) do not expire: the receipt lists them and promises nothing of 24 hours.
+    const withLinks = new EmailRenderer().render(
+      message({
+        links: {
+          ...message({}).links,
+          downloads: [{ name: 'Lesson 1', url: 'https://videos.example.com/1', expires: false }],
+        },
+      }),
+    );
+    for (const part of [withLinks.text, withLinks.html]) {
+      expect(part).toContain('View your order and downloads');
+      expect(part).toContain('https://videos.example.com/1');
+      expect(part).not.toContain('24 hours');
     }
   });
 

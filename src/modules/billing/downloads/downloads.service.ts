@@ -35,6 +35,8 @@ export interface DownloadLink {
   fileId: number;
   name: string;
   url: string;
+  /** A signed `{pay_url}/download/…` link of an upload, valid 24 hours; a seller's link file does not expire. */
+  expires: boolean;
 }
 
 export interface DownloadAudit {
@@ -96,6 +98,7 @@ export class DownloadsService {
           file.kind === 'upload'
             ? `${this.config.urls.pay}/download/${signDownload(this.keys.linkKey, { orderId: order.id, fileId: file.id, expiresAt })}`
             : fileLink(file, this.config.urls.cdn),
+        expires: file.kind === 'upload',
       }))
       .filter((link) => link.url !== '');
   }

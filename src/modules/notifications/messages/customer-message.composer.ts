@@ -84,7 +84,7 @@ export class CustomerMessageComposer {
               ? portalUrl(this.config.urls.pay, subscriptionPortal.orderNumber, subscriptionPortal.transactionId)
               : null,
           checkout,
-          downloads: downloads.map((d) => ({ name: d.name, url: d.url })),
+          downloads: downloads.map((d) => ({ name: d.name, url: d.url, expires: d.expires })),
         },
         licenseKeys: keys.map((k) => ({ key: k.key, productPid: k.product_pid })),
         occurredAt: event.occurredAt,

@@ -81,8 +81,8 @@ export interface CustomerMessage {
     portal: string | null;
     /** A fresh `{pay_url}/token/<pay_token>` of a pending (renewal) order. */
     checkout: string | null;
-    /** The files of the product and of the accepted bumps (receipt only). */
-    downloads: Array<{ name: string; url: string }>;
+    /** The files of the product and of the accepted bumps (receipt only); `expires`: a signed 24-hour link, not a seller's link. */
+    downloads: Array<{ name: string; url: string; expires: boolean }>;
   };
   /** the order's license keys (receipt only). */
   licenseKeys: Array<{ key: string; productPid: string }>;
