@@ -138,7 +138,12 @@ describe('the checkout of a subscription: first order and renewals', () => {
   });
 
   it('a renewal declined stays payable and its checkout says why, above the pay form', async () => {
-    const { payToken } = await openRenewal('2027-06-03T10:00:00Z');
+    const { s, payToken } = await openRenewal('2027-06-03T10:00:00Z');
+    // The portal does not say it renews: it says the payment failed, and until when it is paid.
+    const portal = (await t.http.get(pathOf(portalOf(s))).expect(200)).text;
+    expect(portal).toContain('data-testid="renewal-failed">The renewal payment did not go through.');
+    expect(portal).not.toContain('Renews on');
+    expect(portal).toContain('>Pay the renewal</button>');
     // The automatic charge was declined.
     const open = (await checkoutPage(payToken)).text;
     expect(open).toMatch(/data-testid="decline-reason">Payment declined: [^<]* You can try again below\.</);
@@ -156,5 +161,9 @@ describe('the checkout of a subscription: first order and renewals', () => {
     );
     await payJson(t, payToken, PAYS).expect(200);
     expect((await checkoutPage(payToken)).text).not.toContain('Payment declined');
+    // Paid: it renews again.
+    const paid = (await t.http.get(pathOf(portalOf(s))).expect(200)).text;
+    expect(paid).toContain('Renews on');
+    expect(paid).not.toContain('renewal-failed');
   });
 });

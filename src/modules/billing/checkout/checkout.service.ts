@@ -74,6 +74,8 @@ export interface PortalPage {
   subscription: Subscription | null;
   /** The subscription's renewal order waiting for payment, if any. */
   renewal: Order | null;
+  /** That renewal's last payment was declined (on the automatic charge or at its checkout). */
+  renewalDeclined: boolean;
   /** The product's line: the order without its add-ons, before the discount. */
   baseAmount: Cents;
   /** The add-ons of the order, each at the price it was bought for. */
@@ -301,7 +303,10 @@ export class CheckoutService {
     if (!store || !product) throw new NotFoundError();
     const renewal = subscription && !isEnded(subscription) ? await this.subscriptions.openRenewal(subscription) : null;
     // fresh signed links each time the portal is opened, never the `{cdn_url}` address.
-    const downloads = await this.downloads.linksFor(order);
+    const [downloads, renewalDecline] = await Promise.all([
+      this.downloads.linksFor(order),
+      renewal ? this.payments.renewalDecline(renewal) : null,
+    ]);
     const licenseKeys =
       order.status === 'approved' || order.status === 'refunded' ? await this.licenses.viewsOfOrder(order) : [];
     return {
@@ -311,6 +316,7 @@ export class CheckoutService {
       plan,
       subscription,
       renewal,
+      renewalDeclined: renewalDecline !== null,
       baseAmount: order.originalAmount - bumpsTotal(bumps),
       bumps,
       downloads,
