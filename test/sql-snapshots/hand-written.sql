@@ -314,13 +314,6 @@ SELECT s.id
   FROM orders o
   WHERE o.store_id = s.id);
 
-UPDATE "download_counters" SET "continued_bytes" = "continued_bytes" + $3
-  WHERE "order_id" = $1 AND "file_id" = $2 AND "store_id" = $5 AND "count" > 0 AND "continued_bytes" + $3 <= "count"::bigint * $4
-  RETURNING "count";
-
-UPDATE "download_counters" SET "continued_bytes" = GREATEST("continued_bytes" - $3, 0)
-  WHERE "order_id" = $1 AND "file_id" = $2 AND "store_id" = $4;
-
 UPDATE "license_keys" SET "expires_at" = $2, "updated_at" = now(), "status" = CASE WHEN "status" = 'expired' THEN 'active' ELSE "status" END
   WHERE "subscription_id" = $1;
 

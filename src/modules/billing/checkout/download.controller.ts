@@ -56,13 +56,13 @@ export class DownloadController {
 
   private async serve(token: string, req: FastifyRequest, res: FastifyReply): Promise<void> {
     try {
-      const { file, settle } = await this.downloads.open(token, {
+      const { file } = await this.downloads.open(token, {
         head: req.method === 'HEAD',
         range: req.headers.range,
         ip: req.ip,
         userAgent: req.headers['user-agent'],
       });
-      await this.responder.send(file, req, res, { cacheControl: 'private, no-store', onSent: settle ?? undefined });
+      await this.responder.send(file, req, res, { cacheControl: 'private, no-store' });
     } catch (error) {
       if (!(error instanceof DownloadGoneError)) throw error;
       const page = GONE[error.reason];

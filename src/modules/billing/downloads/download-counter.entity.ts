@@ -19,10 +19,6 @@ export class DownloadCounter {
   @Column({ type: 'int', default: 0 })
   count: number;
 
-  /** Bytes asked for by `Range` requests that continued a download, held to count × the file's size. */
-  @Column({ type: 'bigint', default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
-  continuedBytes: number;
-
   @Column({ type: 'timestamptz', nullable: true })
   lastDownloadedAt: Date | null;
 }

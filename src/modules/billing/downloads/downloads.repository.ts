@@ -12,8 +12,6 @@ export const AUDIT_EVENTS_PER_FILE = 50;
 export class DownloadsRepository {
   private readonly statements: {
     take: PreparedStatement;
-    continueWithin: PreparedStatement;
-    giveBack: PreparedStatement;
     eventsOf: PreparedStatement;
   };
 
@@ -27,18 +25,6 @@ export class DownloadsRepository {
            SET "count" = "download_counters"."count" + 1, "last_downloaded_at" = EXCLUDED."last_downloaded_at"
            WHERE "download_counters"."count" < $5
          RETURNING "count"`,
-      ),
-      continueWithin: new PreparedStatement(
-        dataSource,
-        `UPDATE "download_counters" SET "continued_bytes" = "continued_bytes" + $3
-         WHERE "order_id" = $1 AND "file_id" = $2 AND "store_id" = $5 AND "count" > 0
-           AND "continued_bytes" + $3 <= "count"::bigint * $4
-         RETURNING "count"`,
-      ),
-      giveBack: new PreparedStatement(
-        dataSource,
-        `UPDATE "download_counters" SET "continued_bytes" = GREATEST("continued_bytes" - $3, 0)
-         WHERE "order_id" = $1 AND "file_id" = $2 AND "store_id" = $4`,
       ),
       eventsOf: new PreparedStatement(
         dataSource,
@@ -71,25 +57,6 @@ export class DownloadsRepository {
     return rows.length ? rows[0].count : null;
   }
 
-  /**
-   * A continuation of a counted download: its `bytes` are added to what continuations of this order
-   * and file asked for, if the sum stays within the counted downloads' bytes (count × `size`). False
-   * when nothing was counted yet or the sum would pass it.
-   */
-  async continueWithin(
-    key: { storeId: number; orderId: number; fileId: number },
-    bytes: number,
-    size: number,
-  ): Promise<boolean> {
-    const rows = await this.statements.continueWithin.rows([key.orderId, key.fileId, bytes, size, key.storeId]);
-    return rows.length > 0;
-  }
-
-  /** The bytes of a continuation that were reserved but not sent. */
-  async giveBack(key: { storeId: number; orderId: number; fileId: number }, bytes: number): Promise<void> {
-    await this.statements.giveBack.rows([key.orderId, key.fileId, bytes, key.storeId]);
-  }
-
   async record(manager: EntityManager, event: Omit<DownloadEvent, 'id'>): Promise<void> {
     await manager.insert(DownloadEvent, event);
   }
@@ -104,6 +71,6 @@ export class DownloadsRepository {
   }
 
   async reset(storeId: number, orderId: number): Promise<void> {
-    await this.m().update(DownloadCounter, { storeId, orderId }, { count: 0, continuedBytes: 0 });
+    await this.m().update(DownloadCounter, { storeId, orderId }, { count: 0 });
   }
 }

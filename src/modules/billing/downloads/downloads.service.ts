@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, NotFoundError } from '../../../common/errors/app-error';
@@ -25,10 +25,9 @@ export class DownloadGoneError extends AppError {
   }
 }
 
-/** The file a link grants, and what to tell once it is sent (a continuation's bytes). */
+/** The file a link grants. */
 export interface DownloadGrant {
   file: ProductFile;
-  settle: ((sentBytes: number) => void) | null;
 }
 
 export interface DownloadLink {
@@ -55,8 +54,6 @@ export interface DownloadAudit {
  */
 @Injectable()
 export class DownloadsService {
-  private readonly logger = new Logger(DownloadsService.name);
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly downloads: DownloadsRepository,
@@ -105,12 +102,9 @@ export class DownloadsService {
 
   /**
    * The file a link grants. A download that starts (no `Range`, or one from byte 0) is counted; a
-   * HEAD never is. A `Range` past byte 0 continues a download and is not counted while the bytes
-   * continuations took stay within the downloads counted (count × the file's size: each reserves
-   * what it asks for and `settle` gives back what it did not send); beyond
-   * that it counts as a download of its own, so `Range: bytes=1-` cannot take the file again and
-   * again past the limit (README of billing, *Download links*). A link that was never valid is a
-   * 404; one that was and is no more, a 410 that says why.
+   * HEAD never is, nor a `Range` past byte 0, which continues a download (a resumed download, a video
+   * sought through), at the limit too (README of billing, *Download links*). A link that was never
+   * valid is a 404; one that was and is no more, a 410 that says why.
    */
   async open(
     token: string,
@@ -131,19 +125,8 @@ export class DownloadsService {
     const now = this.clock.now();
     if (grant.expiresAt * 1000 <= now.getTime()) throw new DownloadGoneError('expired');
 
-    if (request.head) return { file, settle: null };
+    if (request.head || continuedBytes(request.range, file.sizeBytes) !== null) return { file };
     const key = { storeId: order.storeId, orderId: order.id, fileId: file.id };
-    const continued = continuedBytes(request.range, file.sizeBytes);
-    if (continued !== null && (await this.downloads.continueWithin(key, continued, file.sizeBytes))) {
-      // Reserved as asked for; what was not sent (a player's seek, a cut) is given back.
-      const settle = (sent: number): void => {
-        if (sent >= continued) return;
-        this.downloads
-          .giveBack(key, continued - sent)
-          .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not settle a continued download'));
-      };
-      return { file, settle };
-    }
     await inTransaction(this.dataSource, async (manager) => {
       const taken = await this.downloads.take(manager, key, this.limit, now);
       if (taken === null) throw new DownloadGoneError('limit');
@@ -154,7 +137,7 @@ export class DownloadsService {
         userAgent: request.userAgent?.slice(0, 255) ?? null,
       });
     });
-    return { file, settle: null };
+    return { file };
   }
 
   /** `GET /v1/orders/{id}/downloads`: every uploaded file of the order with its count and events. */

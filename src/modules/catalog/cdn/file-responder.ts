@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { pipeline, Readable, Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { downloadName } from '../files/product-file.mapper';
@@ -23,7 +22,7 @@ export class FileResponder {
     file: ProductFile,
     req: FastifyRequest,
     res: FastifyReply,
-    options: { cacheControl?: string; onSent?: (bytes: number) => void } = {},
+    options: { cacheControl?: string } = {},
   ): Promise<void> {
     if (file.kind !== 'upload' || !file.storageKey) throw new NotFoundError();
     const filename = downloadName(file);
@@ -61,25 +60,8 @@ export class FileResponder {
       throw error;
     }
     // Fastify streams it and destroys it if the client goes away mid-download.
-    void res.send(options.onSent ? counted(body, options.onSent) : body);
+    void res.send(body);
   }
-}
-
-/**
- * The stream as it is handed to the reply, telling `onSent` once how many bytes went through when
- * it ends or is cut off (a client gone mid-download: bytes still in the socket's buffers count).
- */
-function counted(body: Readable, onSent: (bytes: number) => void): Readable {
-  let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
-  counter.once('close', () => onSent(bytes));
-  pipeline(body, counter, () => undefined);
-  return counter;
 }
 
 /**
