@@ -6,7 +6,8 @@ import { WebhooksRepository } from './webhooks.repository';
 /**
  * A webhook limited to one product (the webhooks of the OpenAPI description) could never fire again once the product is gone,
  * and would read as "every product" with `product: null`; it is deleted after the product's
- * deletion commits (an after-commit listener: idempotent, retried).
+ * deletion commits (an after-commit listener: idempotent, retried). Until then the API shows it as
+ * gone (`WebhooksService` drops a webhook whose product is not found): 404, not listed.
  */
 @Injectable()
 export class WebhooksProductDeletedListener implements OnModuleInit {

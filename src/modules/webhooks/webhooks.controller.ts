@@ -36,7 +36,10 @@ export class WebhooksController {
   @RequireScopes('webhooks.write')
   @ApiOperation({
     summary: 'Register a webhook',
-    description: 'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks).',
+    description:
+      'Order events are POSTed to `url`, signed with `secret` (Standard Webhooks). Webhooks whose URLs name one ' +
+      'destination (equal once parsed: the case of scheme and host, `.` and `..` segments, a default port) are ' +
+      'grouped: one delivery per event, with one signature per webhook.',
   })
   @ApiBody({ type: CreateWebhookDto })
   @ApiCreatedResponse({ type: WebhookMessageResponseDto })
@@ -152,7 +155,8 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Send a recorded delivery again',
     description:
-      'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry.',
+      'Queues a new attempt with the same payload and `webhook-id`; it appears in the delivery log as its own entry. ' +
+      'A manual resend: it is sent whether the webhook is active or not, as the test event is.',
   })
   @ApiIdParam('id')
   @ApiIdParam('delivery_id', undefined, 41)

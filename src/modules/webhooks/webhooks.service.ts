@@ -82,11 +82,14 @@ export class WebhooksService {
     status?: WebhookStatus,
   ): Promise<{ items: WebhookView[]; total: number }> {
     const [rows, total] = await this.webhooks.listForStore(storeId, page.offset, page.perPage, status);
-    return { items: await this.views(storeId, rows), total };
+    const items = await this.views(storeId, rows);
+    return { items, total: total - (rows.length - items.length) };
   }
 
   async get(storeId: number, id: number): Promise<WebhookView> {
-    return (await this.views(storeId, [await this.require(storeId, id)]))[0];
+    const [view] = await this.views(storeId, [await this.require(storeId, id)]);
+    if (!view) throw new NotFoundError();
+    return view;
   }
 
   /**
@@ -118,7 +121,9 @@ export class WebhooksService {
       if (dto.status !== undefined) webhook.status = dto.status;
       return this.webhooks.save(webhook, manager);
     });
-    return (await this.views(storeId, [saved]))[0];
+    const [view] = await this.views(storeId, [saved]);
+    if (!view) throw new NotFoundError();
+    return view;
   }
 
   async remove(storeId: number, id: number): Promise<{ id: number; url: string }> {
@@ -297,11 +302,15 @@ export class WebhooksService {
       ),
       this.webhooks.lastDeliveries(ids),
     ]);
-    return webhooks.map((webhook) => ({
-      webhook,
-      product: webhook.productId === null ? null : (products.get(webhook.productId) ?? null),
-      last: last.get(webhook.id) ?? null,
-    }));
+    // A webhook whose product was just deleted is gone already, though its row waits for the
+    // after-commit listener: never shown as a webhook of every product (`product: null`).
+    return webhooks
+      .filter((webhook) => webhook.productId === null || products.has(webhook.productId))
+      .map((webhook) => ({
+        webhook,
+        product: webhook.productId === null ? null : products.get(webhook.productId)!,
+        last: last.get(webhook.id) ?? null,
+      }));
   }
 
   private async deliveryViews(deliveries: WebhookDelivery[]): Promise<DeliveryView[]> {

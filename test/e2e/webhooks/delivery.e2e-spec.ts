@@ -174,6 +174,29 @@ describe('Webhook delivery', () => {
     }
   });
 
+  it('groups URLs spelled differently for one destination (scheme case, dot segments)', async () => {
+    const r = await receiver();
+    const u = new URL(r.url);
+    const spellings = [
+      r.url,
+      r.url.replace('http://', 'HTTP://'),
+      `${u.protocol}//${u.host}/.${u.pathname}`,
+      `${u.protocol}//${u.host}/x/..${u.pathname}`,
+    ];
+    const hooks = [];
+    for (const url of spellings) hooks.push(await register(url, { events: ['order_refund'] }));
+    await emit('order_refund');
+    const [request] = await r.waitFor(1);
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(r.requests).toHaveLength(1);
+    expect((request.headers['webhook-signature'] as string).split(' ')).toHaveLength(spellings.length);
+    // Each webhook keeps its URL as written.
+    const stored = await Promise.all(
+      hooks.map(async (h) => (await t.http.get(`/v1/webhooks/${h.id}`).set(seller.auth).expect(200)).body.webhook.url),
+    );
+    expect(stored).toEqual(spellings);
+  });
+
   it('fires a product-limited webhook only for its product; inactive webhooks get nothing', async () => {
     const limited = await receiver();
     const everyProduct = await receiver();

@@ -48,11 +48,17 @@ export class WebhookNotifier implements OnModuleInit {
       this.webhooks.findSubscribed(event.storeId, kind.kind, productId, manager),
     );
     if (!subscribed.length) return;
+    // Grouped by destination: URLs that differ only in how they are spelled (scheme or host case, `.`
+    // segments, a default port) are one URL, as RFC 3986 compares them; each group is sent to its first.
     const groups = new Map<string, Webhook[]>();
-    for (const webhook of subscribed) groups.set(webhook.url, [...(groups.get(webhook.url) ?? []), webhook]);
+    for (const webhook of subscribed) {
+      const key = destinationOf(webhook.url);
+      groups.set(key, [...(groups.get(key) ?? []), webhook]);
+    }
     // Order kinds: (the webhooks of the OpenAPI description) as billing builds it for the order as it stands in this transaction.
     const payload = await this.kinds.buildPayload(kind, event, manager);
-    for (const [url, group] of groups) {
+    for (const group of groups.values()) {
+      const url = group[0].url;
       const delivery = await this.deliveries.createForGroup(
         {
           storeId: event.storeId,
@@ -68,5 +74,14 @@ export class WebhookNotifier implements OnModuleInit {
       );
       await this.queue.enqueue(delivery.id, manager);
     }
+  }
+}
+
+/** A webhook URL as WHATWG's URL serialises it (case, dot segments, default ports normalised); as written if it does not parse. */
+function destinationOf(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }

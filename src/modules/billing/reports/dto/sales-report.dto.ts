@@ -30,7 +30,7 @@ export class SalesReportQueryDto {
 
   @ApiPropertyOptional({
     format: 'date',
-    description: `Last UTC day of the report, included, as \`2026-01-30\` (default: today). At most ${MAX_REPORT_DAYS} days after \`from\`.`,
+    description: `Last UTC day of the report, included, as \`2026-01-30\` (default: today). The report covers at most ${MAX_REPORT_DAYS} days, both ends counted: \`to\` at most ${MAX_REPORT_DAYS - 1} days after \`from\`.`,
   })
   @IsOptional()
   @IsString({ message: 'to must be a date in the form YYYY-MM-DD.' })
