@@ -109,7 +109,13 @@ describe('buy links', () => {
     const draft = await insertProduct(t, seller.storeId, { name: 'Rascunho' });
     const planless = await insertProduct(t, seller.storeId, { type: 'recurring', price: null });
     await approve(planless.id);
-    for (const pid of ['prd_unknown', draft.pid, planless.pid]) {
+    // Priced under the order minimum (10): no order could be made for it.
+    const cheap = await insertProduct(t, seller.storeId, { price: '5.00' });
+    await approve(cheap.id);
+    const cheapPlans = await insertProduct(t, seller.storeId, { type: 'recurring', price: null });
+    await approve(cheapPlans.id);
+    await insertPlan(t, seller.storeId, cheapPlans.id, { price: '5.00' });
+    for (const pid of ['prd_unknown', draft.pid, planless.pid, cheap.pid, cheapPlans.pid]) {
       const res = await t.http.get(`/pay/buy/${pid}`).expect(404);
       expect(res.text).toContain('This link is not valid');
       await buy(pid, BUYER).expect(404);
@@ -130,6 +136,32 @@ describe('buy links', () => {
     expect(await ordersOf(testStore.id)).toBe(before + 1);
   });
 
+  it('a NUL anywhere is a field left empty, answered beside its field with the form kept; the link’s junk is ignored', async () => {
+    const page = await t.http.get(`/pay/buy/${product.pid}?fbclid=%00&utm_source=a%00b&coupon=%00`).expect(200);
+    expect(page.text).not.toContain('name="utm_source"');
+    const before = await ordersOf(seller.storeId);
+    const res = await buy(product.pid, { ...BUYER, name: 'Ana\u0000', coupon_code: 'X\u0000' }).expect(422);
+    expect(res.text).toContain('Enter your name.');
+    expect(res.text).toContain(`value="${BUYER.email}"`);
+    expect(await ordersOf(seller.storeId)).toBe(before);
+  });
+
+  it('takes a mobile number as people write it, and says what is wrong in words', async () => {
+    const spaced = await buy(product.pid, { ...BUYER, mobile_number: '+258 84-123 4567' }).expect(303);
+    expect((await orderOfCheckout(spaced.headers.location)).customer.mobile_number).toBe('+258841234567');
+    const long = await buy(product.pid, { ...BUYER, name: 'N'.repeat(300), coupon_code: 'C'.repeat(80) }).expect(422);
+    expect(long.text).toContain('Your name can be at most 255 characters.');
+    expect(long.text).toContain('Enter the coupon code as you received it.');
+  });
+
+  it('a plan the link names that the product does not offer leaves the cheapest chosen', async () => {
+    const club = await insertProduct(t, seller.storeId, { name: 'Clube 2', type: 'recurring', price: null });
+    await approve(club.id);
+    const monthly = await insertPlan(t, seller.storeId, club.id, { name: 'Monthly', price: '90.00' });
+    const page = await t.http.get(`/pay/buy/${club.pid}?plan=plan_elsewhere`).expect(200);
+    expect(page.text).toContain(`value="${monthly.planId}" checked`);
+  });
+
   it('the dashboard’s product page shows the link, open once approved', async () => {
     const agent: TestAgent = webAgent(t);
     await submit(agent, '/web/login', '/web/login', { email: seller.email, password: seller.password });
@@ -141,6 +173,11 @@ describe('buy links', () => {
     const waiting = (await agent.get(`/web/products/${draft.pid}`).expect(200)).text;
     expect(waiting).toContain('Opens once review approves the product.');
     expect(waiting).not.toContain(`href="${t.config.urls.pay}/buy/${draft.pid}"`);
+    // The campaign a link carried shows on the order's page.
+    const bought = await buy(product.pid, { ...BUYER, utm_source: 'instagram', utm_campaign: 'launch' }).expect(303);
+    const { order_number } = await orderOfCheckout(bought.headers.location);
+    const orderPage = (await agent.get(`/web/orders/${order_number}`).expect(200)).text;
+    expect(orderPage).toContain('data-testid="order-campaign">source: instagram · campaign: launch<');
   });
 
   it('counts submissions per client IP: past the limit, 429 with its headers and no order', async () => {
@@ -150,6 +187,11 @@ describe('buy links', () => {
     expect(res.status).toBe(429);
     expect(res.headers['ratelimit-remaining']).toBe('0');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    // The page again, saying how long to wait, the product and the form still there.
+    expect(res.text).toMatch(
+      /data-testid="buy-notice">Too many tries from your network\. Wait \d+ seconds and try again\.</,
+    );
+    expect(res.text).toContain('>Continue to payment</button>');
     const before = await ordersOf(seller.storeId);
     await buy(product.pid, BUYER).expect(429);
     expect(await ordersOf(seller.storeId)).toBe(before);

@@ -2,15 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
-import { inspectInput } from '../../../common/http/input-text';
+import { inspectInput, isStorableText } from '../../../common/http/input-text';
 import { flattenValidationErrors } from '../../../common/http/validation.pipe';
-import { Cents, centsToDecimal } from '../../../common/money';
+import { Cents, centsToDecimal, toCents } from '../../../common/money';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { CatalogReads, type Plan, type Product } from '../../catalog';
 import { SellersService, type Store } from '../../identity';
 import { UTM_KEYS } from '../events/order-event-payload';
-import { CreateOrderDto } from '../orders/dto/create-order.dto';
+import { CreateOrderDto, MIN_ORDER_AMOUNT } from '../orders/dto/create-order.dto';
 import { OrdersService } from '../orders/orders.service';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service';
 import { buyLinkUrl } from './buy-link-url';
@@ -41,7 +41,10 @@ export interface BuyForm {
 export type BuyResult =
   { checkoutUrl: string; errors?: undefined } | { checkoutUrl?: undefined; errors: Record<string, string[]> };
 
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+/** Text of a form or a link, trimmed; anything else (a list, a value no store could hold) is nothing. */
+const text = (value: unknown): string => (typeof value === 'string' && isStorableText(value) ? value.trim() : '');
+
+const MIN_ORDER_CENTS = toCents(MIN_ORDER_AMOUNT);
 
 /**
  * Buy links (README, *Buy links*): `{pay_url}/buy/{product_pid}`, a page anyone may open that asks
@@ -64,18 +67,23 @@ export class BuyLinks {
 
   /**
    * What the link of `pid` sells, or 404: an unknown product, a live product not approved by review,
-   * or one with nothing to charge (no price; a recurring product without plans). A test store's
-   * products sell through their links at once, so the seller can try the link before review.
+   * or one with nothing an order can be made for (no price, or one under the order minimum; a
+   * recurring product without such a plan). A test store's products sell through their links at
+   * once, so the seller can try the link before review.
    */
   async page(pid: string): Promise<BuyPage> {
-    const product = await this.catalog.findProductByPid(pid);
+    const product = isStorableText(pid) ? await this.catalog.findProductByPid(pid) : null;
     const store = product && (await this.sellers.findStore(product.storeId));
     if (!product || !store) throw new NotFoundError('Product not found.');
     const testMode = store.liveStoreId !== null;
     if (!testMode && product.reviewStatus !== 'approved') throw new NotFoundError('Product not found.');
-    const plans = product.type === 'recurring' ? await this.catalog.findPlansOfProduct(store.id, product.id) : [];
+    const orderable = (price: Cents | null): price is Cents => price !== null && price >= MIN_ORDER_CENTS;
+    const plans =
+      product.type === 'recurring'
+        ? (await this.catalog.findPlansOfProduct(store.id, product.id)).filter((plan) => orderable(plan.price))
+        : [];
     const price = product.type === 'recurring' ? (plans[0]?.price ?? null) : product.price;
-    if (price === null) throw new NotFoundError('Product not found.');
+    if (!orderable(price)) throw new NotFoundError('Product not found.');
     // The sandbox's notice follows the payments the checkout will offer, as on the checkout page.
     const mode = await this.payments.modeOf({ storeId: store.id });
     return { store, product, plans, price, testMode: this.payments.isTestMode(mode) };
@@ -87,7 +95,7 @@ export class BuyLinks {
       name: '',
       email: '',
       mobile_number: '',
-      plan_id: text(query.plan) || (page.plans[0]?.planId ?? ''),
+      plan_id: page.plans.find((plan) => plan.planId === text(query.plan))?.planId ?? page.plans[0]?.planId ?? '',
       coupon_code: text(query.coupon),
       tracking: this.trackingOf(query),
     };
@@ -98,7 +106,8 @@ export class BuyLinks {
     return {
       name: text(body.name),
       email: text(body.email),
-      mobile_number: text(body.mobile_number),
+      // As people write it (+258 84 123 4567, +258-84-…): spaces, hyphens and brackets are not part of it.
+      mobile_number: text(body.mobile_number).replace(/[\s\-()]/g, ''),
       plan_id: text(body.plan_id),
       coupon_code: text(body.coupon_code),
       tracking: this.trackingOf(body),

@@ -1,8 +1,7 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { TooManyRequestsError } from '../../../common/errors/app-error';
 import { countRequest, Public, RateLimiterFactory, setRateLimitHeaders } from '../../identity';
 import { BuyForm, BuyLinks, BuyPage } from './buy-links.service';
 import { CheckoutErrorsFilter } from './checkout-errors.filter';
@@ -33,33 +32,35 @@ export class BuyController {
     this.limiter = factory.create({ keyPrefix: 'rl:buy', points: BUY_LINK_ORDERS_PER_MINUTE, duration: 60 });
   }
 
+  // The query and the form are read as sent, past the pipe's text inspection: a value no store could
+  // hold (U+0000) is a field left empty here, answered beside its field with the form kept.
   @Get()
-  async page(@Param('pid') pid: string, @Query() query: Record<string, unknown>, @Res() res: FastifyReply) {
+  async page(@Param('pid') pid: string, @Req() req: FastifyRequest, @Res() res: FastifyReply) {
     const page = await this.links.page(pid);
-    this.render(res, page, this.links.emptyForm(page, query ?? {}), {}, 200);
+    this.render(res, page, this.links.emptyForm(page, recordOf(req.query)), {}, 200);
   }
 
   @Post()
-  async buy(@Param('pid') pid: string, @Body() body: unknown, @Res() res: FastifyReply) {
+  async buy(@Param('pid') pid: string, @Req() req: FastifyRequest, @Res() res: FastifyReply) {
     const page = await this.links.page(pid);
+    const form = this.links.readForm(recordOf(req.body));
     // Each submission may make an order: counted per client IP before anything is written.
-    const limit = await countRequest(this.limiter, BUY_LINK_ORDERS_PER_MINUTE, res.request.ip);
+    const limit = await countRequest(this.limiter, BUY_LINK_ORDERS_PER_MINUTE, req.ip);
     setRateLimitHeaders(res, limit);
-    if (!limit.allowed) throw new TooManyRequestsError(limit.resetSeconds);
-    const form = this.links.readForm(
-      body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {},
-    );
+    if (!limit.allowed) {
+      void res.header('Retry-After', String(limit.resetSeconds));
+      const wait = { form: [`Too many tries from your network. Wait ${limit.resetSeconds} seconds and try again.`] };
+      return this.render(res, page, form, wait, 429);
+    }
     const result = await this.links.buy(page, form);
-    if (result.errors) return this.render(res, page, form, result.errors, 422);
+    if (result.errors) return this.render(res, page, form, buyFieldErrors(result.errors), 422);
     res.redirect(result.checkoutUrl, 303);
   }
 
   private render(res: FastifyReply, page: BuyPage, form: BuyForm, errors: Record<string, string[]>, status: number) {
-    this.views.render(
-      res,
-      'buy',
-      { page, form, errors: buyFieldErrors(errors), action: this.links.url(page.product.pid) },
-      status,
-    );
+    this.views.render(res, 'buy', { page, form, errors, action: this.links.url(page.product.pid) }, status);
   }
 }
+
+const recordOf = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -67,16 +67,29 @@ export function retryRefusal(order: { couponCode: string | null }, errors: Recor
   return `This checkout cannot be reopened: ${first} Ask the seller for a new checkout link.`;
 }
 
-/** The buy link's fields (README, *Buy links*), each error in the buyer's words; the coupon's own message is already theirs. */
-const BUY_FIELDS: Record<string, { field: string; words?: string }> = {
-  'customer.name': { field: 'name', words: 'Enter your name.' },
-  'customer.email': { field: 'email', words: 'Enter a valid email address (for example ana@example.com).' },
+/** The buy link's fields (README, *Buy links*), each error in the buyer's words. */
+const BUY_FIELDS: Record<string, { field: string; words: (message: string) => string }> = {
+  'customer.name': {
+    field: 'name',
+    words: (m) => (m.includes('at most') ? 'Your name can be at most 255 characters.' : 'Enter your name.'),
+  },
+  'customer.email': {
+    field: 'email',
+    words: (m) =>
+      m.includes('at most')
+        ? 'Your email can be at most 255 characters.'
+        : 'Enter a valid email address (for example ana@example.com).',
+  },
   'customer.mobile_number': {
     field: 'mobile_number',
-    words: 'Enter your mobile number in international format, starting with + (for example +258841234567).',
+    words: () => 'Enter your mobile number in international format, starting with + (for example +258841234567).',
   },
-  plan_id: { field: 'plan_id', words: 'Choose a plan.' },
-  coupon_code: { field: 'coupon_code' },
+  plan_id: { field: 'plan_id', words: () => 'Choose a plan.' },
+  // A coupon refused by its rules says why in its own words (`Coupon has expired.`); anything else is the code's form.
+  coupon_code: {
+    field: 'coupon_code',
+    words: (m) => (m.startsWith('Coupon') ? m : 'Enter the coupon code as you received it.'),
+  },
 };
 
 /**
@@ -87,7 +100,7 @@ export function buyFieldErrors(errors: Record<string, string[]>): Record<string,
   const out: Record<string, string[]> = {};
   for (const [key, messages] of Object.entries(errors)) {
     const known = BUY_FIELDS[key];
-    if (known) out[known.field] = [known.words ?? messages[0]];
+    if (known) out[known.field] = [known.words(messages[0] ?? '')];
     else out.form = ['This product cannot be bought here right now. Please contact the seller.'];
   }
   return out;

@@ -119,7 +119,7 @@ export class OrdersPagesController {
       downloads,
       licenseKeys,
       notice: query.refunded
-        ? 'Order refunded; order_refund is on its way to your webhooks.'
+        ? 'Order refunded. Webhooks that subscribe to order_refund are notified, and the buyer is emailed if the store emails its customers.'
         : query.downloads_reset
           ? 'Download counts reset: the buyer can download every file again.'
           : null,

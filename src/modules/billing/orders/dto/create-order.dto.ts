@@ -24,6 +24,8 @@ import { hasAtMostTwoDecimals } from '../../../../common/money';
 export const URL_OPTIONS = { require_protocol: true, protocols: ['http', 'https'], require_tld: false };
 export const AMOUNT_OPTIONS = { allowNaN: false, allowInfinity: false };
 export const MOBILE_NUMBER = /^\+[1-9]\d{6,14}$/;
+/** The least amount an order is made for (`amount must be at least 10.`). */
+export const MIN_ORDER_AMOUNT = 10;
 /** A name of spaces alone is no name. */
 export const NOT_BLANK = /\S/;
 /** `IsNotEmpty` (its rule name too) that also refuses a string of spaces alone. */
@@ -105,7 +107,7 @@ export class TrackingDto {
 export class CreateOrderDto {
   @ApiProperty({ example: 1500, minimum: 10, description: 'Charged before the discount; at most two decimals.' })
   @IsNumber(AMOUNT_OPTIONS, { message: 'amount must be a number.' })
-  @Min(10, { message: 'amount must be at least 10.' })
+  @Min(MIN_ORDER_AMOUNT, { message: `amount must be at least ${MIN_ORDER_AMOUNT}.` })
   @ValidateBy({
     name: 'twoDecimals',
     validator: { validate: isTwoDecimalAmount, defaultMessage: () => 'amount must have at most two decimals.' },
