@@ -367,6 +367,10 @@ describe('dashboard: forms and pages', () => {
       const id = (await t.http.get(`/v1/orders/${order.order_number}`).set(seller.auth).expect(200)).body.order
         .subscription.id;
       const detail = `/web/subscriptions/${id}`;
+      // The confirmation names the end of the period as the dashboard shows dates, not the API's timestamp.
+      const confirm = (await agent.get(`${detail}/cancel`).expect(200)).text;
+      expect(confirm).toMatch(/It stays active until \d{1,2} [A-Z][a-z]{2} \d{4}[^<]* UTC and is not renewed\./);
+      expect(confirm).not.toMatch(/until \d{4}-\d{2}-\d{2}T/);
 
       const on = await submit(agent, detail, '/web/test-mode', { test: 'on', next: detail });
       expect(on.status).toBe(303);

@@ -9,6 +9,7 @@ import {
   dashboardPage,
   DashboardPages,
   formString,
+  humanTime,
   pageNotice,
   SellerSession,
   ViewsService,
@@ -162,7 +163,7 @@ export class CustomersPagesController {
       title: now ? 'Cancel subscription now' : 'Cancel at the end of the period',
       message: now
         ? `Cancel the subscription of ${who} now? It ends at once and no renewal is charged; this cannot be undone.`
-        : `Cancel the subscription of ${who} at the end of its period? It stays active until ${subscription.end_date} and is not renewed.`,
+        : `Cancel the subscription of ${who} at the end of its period? It stays active until ${humanTime(new Date(subscription.end_date))} and is not renewed.`,
       action: this.views.url(`/subscriptions/${subscription.id}/cancel?when=${now ? 'now' : 'period_end'}`),
       button: now ? 'Cancel now' : 'Cancel at period end',
       cancel: this.views.url(`/subscriptions/${subscription.id}`),
