@@ -356,6 +356,19 @@ describe('dashboard: forms and pages', () => {
       });
       expect(allTestIds(bad.text, 'error-expires_at')).toEqual(['expires_at must be a date, for example 2027-12-31.']);
     });
+
+    it('the list says a coupon past its expiry is expired beside its status', async () => {
+      await t.dataSource.query(
+        `UPDATE discounts SET expires_at = now() - interval '1 day' WHERE store_id = $1 AND code = 'DATED'`,
+        [seller.storeId],
+      );
+      const list = (await agent.get('/web/discounts').expect(200)).text;
+      const row =
+        /data-code="DATED"[\s\S]*?data-testid="discount-status">([^<]*)<span class="muted">\(expired\)<\/span>/.exec(
+          list,
+        );
+      expect(row?.[1].trim()).toBe('active');
+    });
   });
 
   describe('test mode and the way back', () => {

@@ -1,8 +1,9 @@
-import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import { ConflictError } from '../../../common/errors/app-error';
+import { Clock, CLOCK } from '../../../common/time';
 import { centsToDecimal, toCents } from '../../../common/money';
 import { ProductsService } from '../../catalog';
 import {
@@ -65,6 +66,7 @@ export class DiscountsPagesController {
     private readonly discounts: DiscountsService,
     private readonly products: ProductsService,
     private readonly views: ViewsService,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -78,6 +80,8 @@ export class DiscountsPagesController {
     const body = this.eta.render('discounts', {
       ...this.views.locals(req),
       discounts: discounts.map(toDiscountDto),
+      // An active coupon past its `expires_at` takes no order: the list says so beside its status.
+      now: this.clock.now().getTime(),
       currency,
       total,
       page: page.page,
