@@ -87,9 +87,7 @@ export class WebhooksService {
   }
 
   async get(storeId: number, id: number): Promise<WebhookView> {
-    const [view] = await this.views(storeId, [await this.require(storeId, id)]);
-    if (!view) throw new NotFoundError();
-    return view;
+    return this.viewOf(storeId, await this.require(storeId, id));
   }
 
   /**
@@ -121,9 +119,7 @@ export class WebhooksService {
       if (dto.status !== undefined) webhook.status = dto.status;
       return this.webhooks.save(webhook, manager);
     });
-    const [view] = await this.views(storeId, [saved]);
-    if (!view) throw new NotFoundError();
-    return view;
+    return this.viewOf(storeId, saved);
   }
 
   async remove(storeId: number, id: number): Promise<{ id: number; url: string }> {
@@ -291,6 +287,13 @@ export class WebhooksService {
         `url must not resolve to a loopback, private, link-local or metadata address: ${error.message}`,
       );
     }
+  }
+
+  /** One webhook's view; 404 when its product was just deleted (see `views`). */
+  private async viewOf(storeId: number, webhook: Webhook): Promise<WebhookView> {
+    const [view] = await this.views(storeId, [webhook]);
+    if (!view) throw new NotFoundError();
+    return view;
   }
 
   private async views(storeId: number, webhooks: Webhook[]): Promise<WebhookView[]> {

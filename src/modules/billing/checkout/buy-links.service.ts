@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
-import { inspectInput, isStorableText } from '../../../common/http/input-text';
-import { flattenValidationErrors } from '../../../common/http/validation.pipe';
-import { Cents, centsToDecimal, toCents } from '../../../common/money';
+import { isStorableText } from '../../../common/http/input-text';
+import { Cents, centsToNumber, toCents } from '../../../common/money';
 import { AppConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { CatalogReads, type Plan, type Product } from '../../catalog';
-import { SellersService, type Store } from '../../identity';
+import { SellersService, type Store, validateForm } from '../../identity';
 import { UTM_KEYS } from '../events/order-event-payload';
 import { CreateOrderDto, MIN_ORDER_AMOUNT } from '../orders/dto/create-order.dto';
 import { OrdersService } from '../orders/orders.service';
@@ -91,11 +88,12 @@ export class BuyLinks {
 
   /** The form of a page just opened: the plan preselected, a coupon and campaign from the link's query. */
   emptyForm(page: BuyPage, query: Record<string, unknown>): BuyForm {
+    const asked = text(query.plan);
     return {
       name: '',
       email: '',
       mobile_number: '',
-      plan_id: page.plans.find((plan) => plan.planId === text(query.plan))?.planId ?? page.plans[0]?.planId ?? '',
+      plan_id: page.plans.find((plan) => plan.planId === asked)?.planId ?? page.plans[0]?.planId ?? '',
       coupon_code: text(query.coupon),
       tracking: this.trackingOf(query),
     };
@@ -125,20 +123,18 @@ export class BuyLinks {
       (['name', 'email', 'mobile_number'] as const).filter((key) => form[key] !== '').map((key) => [key, form[key]]),
     );
     const input: Record<string, unknown> = {
-      amount: Number(centsToDecimal(plan?.price ?? page.price)),
+      amount: centsToNumber(plan?.price ?? page.price),
       product_pid: page.product.pid,
       customer,
       ...(plan ? { plan_id: plan.planId } : {}),
       ...(form.coupon_code ? { coupon_code: form.coupon_code } : {}),
       ...(Object.keys(form.tracking).length ? { tracking: form.tracking } : {}),
     };
-    const unstorable = inspectInput(input).errors;
-    if (unstorable) return { errors: unstorable };
-    const dto = plainToInstance(CreateOrderDto, input);
-    const failures = await validate(dto, { whitelist: true, forbidUnknownValues: false });
-    if (failures.length) return { errors: flattenValidationErrors(failures) };
+    // The API's DTO and messages, as every dashboard form is checked.
+    const checked = await validateForm(CreateOrderDto, input);
+    if (checked.errors) return { errors: checked.errors };
     try {
-      const session = await this.orders.create({ id: page.store.id, currency: page.store.currency }, dto);
+      const session = await this.orders.create({ id: page.store.id, currency: page.store.currency }, checked.dto);
       return { checkoutUrl: session.checkoutUrl };
     } catch (error) {
       if (error instanceof ValidationError) return { errors: error.errors as Record<string, string[]> };
